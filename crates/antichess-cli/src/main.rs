@@ -1,0 +1,50 @@
+//! The `antichess` command: thin subcommands over the library crates. It parses
+//! arguments, opens files, shows progress and prints; the logic lives in the libraries.
+
+#![forbid(unsafe_code)]
+
+mod args;
+mod cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Losing chess (antichess) solver suite.
+///
+/// Positions are given with --fen (default: the start position) and/or --moves (a move
+/// list in SAN or UCI, PGN move numbers and comments allowed, played from --fen). Rule sets
+/// (--rules): international (lichess; default), fics, joint, vinciperdi, pritchard.
+#[derive(Debug, Parser)]
+#[command(name = "antichess", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Perft(cmd::perft::PerftArgs),
+    Moves(cmd::moves::MovesArgs),
+    #[command(subcommand)]
+    Bench(cmd::bench::BenchCommand),
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Perft(args) => cmd::perft::run(&args),
+        Command::Moves(args) => cmd::moves::run(&args),
+        Command::Bench(command) => cmd::bench::run(&command),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! Random positions for differential tests: positions along random playouts from the start
+//! (which in this game reach promotions, en passant and near-empty boards), and random sparse
+//! placements (few units, random side to move, en passant set-ups) that reach stalemates and
+//! dead draws far more often than play does.
+
+#![allow(dead_code)]
+
+use antichess_core::{Board, Color, Piece, Position, Role, Rules, Setup, Square};
+
+/// Multiplies test sizes by `ANTICHESS_TEST_SCALE` (default 1), for long manual runs:
+/// `ANTICHESS_TEST_SCALE=50 cargo test --release -p antichess-core --test differential_shakmaty`.
+pub fn scaled(count: usize) -> usize {
+    let scale = std::env::var("ANTICHESS_TEST_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    count * scale
+}
+
+/// xorshift64*: small, deterministic, good enough for test data.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Every position along random playouts from the start until `count` positions are
+/// collected. Each playout ends when the game is over or after 300 plies.
+pub fn playout_positions(seed: u64, count: usize, rules: Rules) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pos = Position::start(rules);
+        for _ in 0..300 {
+            out.push(pos);
+            let moves = pos.legal_moves();
+            if moves.is_empty() || out.len() >= count {
+                break;
+            }
+            pos.play_mut(moves[rng.below(moves.len())]);
+        }
+    }
+    out
+}
+
+/// Random valid positions with 2 to 8 units, a random side to move, and in about a third
+/// of them an en passant square that a pawn has just passed.
+pub fn sparse_positions(seed: u64, count: usize, rules: Rules) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut board = Board::empty();
+        let units = 2 + rng.below(7);
+        let turn = if rng.below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let mut ep = None;
+        if rng.below(3) == 0 {
+            // A pawn of the side not to move has just advanced two squares.
+            let them = turn.other();
+            let file = rng.below(8) as u8;
+            let (to_rank, passed_rank) = if them == Color::White { (3, 2) } else { (4, 5) };
+            board.set(
+                Square::from_coords(file, to_rank),
+                Piece::new(them, Role::Pawn),
+            );
+            // One capturing pawn beside it, or (half of the time) one on each side.
+            let both = rng.below(2) == 0;
+            for side in [-1i32, 1] {
+                let f = file as i32 + side;
+                if (0..8).contains(&f)
+                    && (both || (side == 1) == (rng.below(2) == 0) || f == 0 || f == 7)
+                {
+                    board.set(
+                        Square::from_coords(f as u8, to_rank),
+                        Piece::new(turn, Role::Pawn),
+                    );
+                }
+            }
+            ep = Some(Square::from_coords(file, passed_rank));
+        }
+        while (board.occupied().count() as usize) < units {
+            let sq = Square::new(rng.below(64) as u32).unwrap();
+            if board.occupied().contains(sq) {
+                continue;
+            }
+            let role = Role::ALL[rng.below(6)];
+            if role == Role::Pawn && (sq.rank() == 0 || sq.rank() == 7) {
+                continue;
+            }
+            let color = if rng.below(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            board.set(sq, Piece::new(color, role));
+        }
+        let mut setup = Setup::new(board, turn);
+        setup.ep_square = ep;
+        if let Ok(pos) = Position::from_setup(setup, rules) {
+            out.push(pos);
+        }
+    }
+    out
+}

@@ -1,0 +1,82 @@
+//! Differential test against python-chess (`chess.variant.AntichessBoard` for international
+//! rules, `SuicideBoard` for FICS rules): legal move sets and game results over random
+//! playouts and random sparse positions.
+//!
+//! Needs `python3` with the `chess` package (`pip install chess`; `.ci/run` installs it).
+//! Outside CI the test is skipped with a message when they are missing; under CI (`CI` set)
+//! their absence is a failure.
+
+mod common;
+
+use std::io::Write;
+use std::process::Command;
+
+use antichess_core::{Position, Rules};
+
+fn result(pos: &Position) -> &'static str {
+    pos.outcome().map_or("*", |o| o.pgn())
+}
+
+#[test]
+fn positions_agree_with_python_chess() {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/oracle/python_chess_check.py"
+    );
+    let probe = Command::new("python3")
+        .args(["-c", "import chess.variant"])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "python3 with python-chess is required under CI (pip install chess)"
+        );
+        eprintln!("skipping: python3 with python-chess not found (pip install chess)");
+        return;
+    }
+
+    let mut positions =
+        common::playout_positions(11, common::scaled(100_000), Rules::INTERNATIONAL);
+    positions.extend(common::sparse_positions(
+        12,
+        common::scaled(30_000),
+        Rules::INTERNATIONAL,
+    ));
+    let dir = std::env::temp_dir().join(format!("antichess-pychess-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("positions.tsv");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    for pos in &positions {
+        let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+        moves.sort();
+        let fics = pos.with_rules(Rules::FICS);
+        writeln!(
+            file,
+            "{}\t{}\t{}\t{}",
+            pos.fen(),
+            moves.join(" "),
+            result(pos),
+            result(&fics)
+        )
+        .unwrap();
+    }
+    file.flush().unwrap();
+    drop(file);
+
+    let output = Command::new("python3")
+        .arg(script)
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        output.status.success(),
+        "python-chess disagrees:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains(&format!("checked {}", positions.len())),
+        "{stdout}"
+    );
+}
