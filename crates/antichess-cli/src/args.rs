@@ -41,3 +41,46 @@ impl PositionArgs {
         Ok(*self.game()?.position())
     }
 }
+
+/// The default tables directory for a rule set: `$ANTICHESS_TABLES/<rules>` if set, else
+/// `$XDG_CACHE_HOME/antichess/tables/<rules>`, else `~/.cache/antichess/tables/<rules>`.
+pub fn default_tables_dir(rules: Rules) -> std::path::PathBuf {
+    let base = std::env::var_os("ANTICHESS_TABLES")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("XDG_CACHE_HOME")
+                .map(|d| std::path::PathBuf::from(d).join("antichess/tables"))
+        })
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(|h| std::path::PathBuf::from(h).join(".cache/antichess/tables"))
+        })
+        .unwrap_or_else(|| std::path::PathBuf::from("tables"));
+    base.join(rules.to_string())
+}
+
+/// A tables directory and rule set.
+#[derive(Debug, Clone, Args)]
+pub struct TablesArgs {
+    /// Directory of table files (default: $ANTICHESS_TABLES/<rules>, else
+    /// ~/.cache/antichess/tables/<rules>). Tables are specific to a rule set.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<std::path::PathBuf>,
+
+    /// Rule set: international, fics, joint, vinciperdi, pritchard; any of the first four
+    /// may add +queen-only.
+    #[arg(long, value_name = "RULES", default_value = "international")]
+    pub rules: Rules,
+
+    /// Worker threads for building (default: all cores).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+}
+
+impl TablesArgs {
+    pub fn dir(&self) -> std::path::PathBuf {
+        self.tables
+            .clone()
+            .unwrap_or_else(|| default_tables_dir(self.rules))
+    }
+}

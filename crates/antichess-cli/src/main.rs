@@ -5,6 +5,7 @@
 
 mod args;
 mod cmd;
+mod progress;
 
 use std::process::ExitCode;
 
@@ -26,6 +27,13 @@ struct Cli {
 enum Command {
     Perft(cmd::perft::PerftArgs),
     Moves(cmd::moves::MovesArgs),
+    Solve(cmd::solve::SolveArgs),
+    /// Endgame tablebases: build, probe, statistics, verification.
+    #[command(subcommand)]
+    Tb(cmd::tb::TbCommand),
+    /// Proof trees: verify, statistics, conversion between formats.
+    #[command(subcommand)]
+    Proof(cmd::proof::ProofCommand),
     #[command(subcommand)]
     Bench(cmd::bench::BenchCommand),
 }
@@ -34,6 +42,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Perft(args) => cmd::perft::run(&args),
         Command::Moves(args) => cmd::moves::run(&args),
+        Command::Solve(args) => cmd::solve::run(&args),
+        Command::Tb(command) => cmd::tb::run(&command),
+        Command::Proof(command) => cmd::proof::run(&command),
         Command::Bench(command) => cmd::bench::run(&command),
     }
 }

@@ -40,6 +40,7 @@ pub use bitboard::Bitboard;
 pub use board::Board;
 pub use error::{Error, FenField, PositionError};
 pub use game::{count_repetitions, Game};
+pub use movegen::board_has_capture;
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use perft::{divide, perft, perft_full};
 pub use pgn::play_move_text;

@@ -11,7 +11,7 @@
 //! both), kings, then pawns, each by origin square; promotions in the order Q, R, B, N, K.
 
 use crate::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
-use crate::{Bitboard, Color, Move, MoveList, Position, PromotionRule, Role, Square};
+use crate::{Bitboard, Board, Color, Move, MoveList, Position, PromotionRule, Role, Square};
 
 #[inline(always)]
 fn push_targets(list: &mut MoveList, from: Square, targets: Bitboard) {
@@ -73,6 +73,47 @@ const fn shift(bb: Bitboard, delta: i32) -> Bitboard {
 
 const NOT_FILE_A: Bitboard = Bitboard(!Bitboard::file(0).0);
 const NOT_FILE_H: Bitboard = Bitboard(!Bitboard::file(7).0);
+
+/// Whether `us` could capture something on `board` (ignoring en passant, which needs the
+/// position's history). The test behind [`Position::has_capture`], usable on bare boards
+/// (tablebase generation asks it of many predecessor boards).
+#[must_use]
+#[inline]
+pub fn board_has_capture(board: &Board, us: Color) -> bool {
+    let ours = board.by_color(us);
+    let them = board.by_color(us.other());
+    let occupied = ours | them;
+    let pawns = board.pawns() & ours;
+    if pawns.any() {
+        let dirs = pawn_dirs(us);
+        let west = shift(pawns & NOT_FILE_A, dirs.capture_west);
+        let east = shift(pawns & NOT_FILE_H, dirs.capture_east);
+        if ((west | east) & them).any() {
+            return true;
+        }
+    }
+    for from in board.knights() & ours {
+        if (knight_attacks(from) & them).any() {
+            return true;
+        }
+    }
+    for from in board.kings() & ours {
+        if (king_attacks(from) & them).any() {
+            return true;
+        }
+    }
+    for from in board.diagonal_sliders() & ours {
+        if (bishop_attacks(from, occupied) & them).any() {
+            return true;
+        }
+    }
+    for from in board.straight_sliders() & ours {
+        if (rook_attacks(from, occupied) & them).any() {
+            return true;
+        }
+    }
+    false
+}
 
 impl Position {
     #[inline(always)]
@@ -184,40 +225,7 @@ impl Position {
     #[must_use]
     #[inline]
     pub fn has_capture(&self) -> bool {
-        let board = &self.board;
-        let us = self.us();
-        let them = self.them();
-        let occupied = us | them;
-        let pawns = board.pawns() & us;
-        if pawns.any() {
-            let dirs = pawn_dirs(self.turn);
-            let west = shift(pawns & NOT_FILE_A, dirs.capture_west);
-            let east = shift(pawns & NOT_FILE_H, dirs.capture_east);
-            if ((west | east) & them).any() || self.ep_square.is_some() {
-                return true;
-            }
-        }
-        for from in board.knights() & us {
-            if (knight_attacks(from) & them).any() {
-                return true;
-            }
-        }
-        for from in board.kings() & us {
-            if (king_attacks(from) & them).any() {
-                return true;
-            }
-        }
-        for from in board.diagonal_sliders() & us {
-            if (bishop_attacks(from, occupied) & them).any() {
-                return true;
-            }
-        }
-        for from in board.straight_sliders() & us {
-            if (rook_attacks(from, occupied) & them).any() {
-                return true;
-            }
-        }
-        false
+        self.ep_square.is_some() || board_has_capture(&self.board, self.turn)
     }
 
     /// Whether the side to move has any legal move.

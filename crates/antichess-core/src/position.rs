@@ -150,8 +150,13 @@ impl Position {
     #[must_use]
     pub fn compute_key(&self) -> u64 {
         let mut key = 0;
-        for (sq, piece) in self.board.pieces() {
-            key ^= piece_key(piece.color, piece.role, sq);
+        for color in Color::ALL {
+            let ours = self.board.by_color(color);
+            for role in Role::ALL {
+                for sq in ours & self.board.by_role(role) {
+                    key ^= piece_key(color, role, sq);
+                }
+            }
         }
         if self.turn == Color::Black {
             key ^= zobrist::BLACK_TO_MOVE;

@@ -13,6 +13,34 @@ pub enum BenchCommand {
     /// Move generation: single-thread perft on fixed positions, with bulk counting of the
     /// last ply and with every leaf played; node counts are asserted.
     Movegen(MovegenArgs),
+    /// Tablebase generation: builds every table with at most --units units into a fresh
+    /// directory and prints time, peak memory, positions and positions/s; with --table, then
+    /// times that one table (its dependencies are built first and not counted).
+    Tablebase(TablebaseArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TablebaseArgs {
+    /// Build all tables with at most this many units.
+    #[arg(long, default_value_t = 4)]
+    pub units: u32,
+
+    /// Also time one larger table, e.g. KRkbn or KPkrp.
+    #[arg(long, value_name = "SIGNATURE")]
+    pub table: Option<String>,
+
+    /// Rule set.
+    #[arg(long, default_value = "international")]
+    pub rules: antichess_core::Rules,
+
+    /// Directory to build in (default: a fresh temporary directory, removed afterwards).
+    /// Tables already present there are not rebuilt.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<std::path::PathBuf>,
+
+    /// Worker threads (default: all cores).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
 }
 
 #[derive(Debug, Args)]
@@ -86,6 +114,7 @@ const MOVEGEN_SET: &[(&str, &str, u32, u64, bool)] = &[
 pub fn run(command: &BenchCommand) -> anyhow::Result<ExitCode> {
     match command {
         BenchCommand::Movegen(args) => movegen(args),
+        BenchCommand::Tablebase(args) => tablebase(args),
     }
 }
 
@@ -133,5 +162,106 @@ fn movegen(args: &MovegenArgs) -> anyhow::Result<ExitCode> {
         totals[1].0 as f64 / totals[1].1 / 1e6
     );
     println!("(single thread; node counts asserted)");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Peak resident memory of this process in bytes (Linux), if known.
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn tablebase(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
+    use antichess_tb::{build, BuildOptions, Material};
+    let (dir, temporary) = match &args.dir {
+        Some(dir) => (dir.clone(), false),
+        None => (
+            std::env::temp_dir().join(format!("antichess-bench-tb-{}", std::process::id())),
+            true,
+        ),
+    };
+    let progress = crate::progress::BuildProgress::new(false);
+    let options = BuildOptions {
+        rules: args.rules,
+        dir: dir.clone(),
+        threads: args.threads,
+        strategy: Default::default(),
+    };
+    let result = (|| -> anyhow::Result<()> {
+        let report = build(&Material::all_up_to(args.units), &options, &|e| {
+            progress.event(e)
+        })?;
+        progress.finish();
+        let by_units = |n: u32| {
+            report
+                .built
+                .iter()
+                .filter(|(m, _, _)| m.units() == n)
+                .fold((0usize, 0u64, 0f64), |acc, (_, s, t)| {
+                    (acc.0 + 1, acc.1 + s.positions, acc.2 + t)
+                })
+        };
+        println!(
+            "tablebase generation, {} rules, {} threads, into {}",
+            args.rules,
+            if args.threads == 0 {
+                rayon::current_num_threads()
+            } else {
+                args.threads
+            },
+            dir.display()
+        );
+        println!(
+            "{:>5} {:>7} {:>14} {:>10} {:>14}",
+            "units", "tables", "positions", "seconds", "positions/s"
+        );
+        for n in 2..=args.units {
+            let (tables, positions, seconds) = by_units(n);
+            if tables > 0 {
+                println!(
+                    "{n:>5} {tables:>7} {positions:>14} {seconds:>10.1} {:>14.0}",
+                    positions as f64 / seconds.max(1e-9)
+                );
+            }
+        }
+        println!(
+            "total: {} tables built ({} already present), {} positions in {:.1} s = {:.2} M positions/s",
+            report.built.len(),
+            report.present,
+            report.positions,
+            report.seconds,
+            report.positions as f64 / report.seconds.max(1e-9) / 1e6
+        );
+        if let Some(sig) = &args.table {
+            let m: Material = sig.parse()?;
+            let deps = antichess_tb::dependencies(&[m], args.rules);
+            let deps: Vec<Material> = deps.into_iter().filter(|d| *d != m.canonical().0).collect();
+            build(&deps, &options, &|e| progress.event(e))?;
+            let one = build(&[m], &options, &|e| progress.event(e))?;
+            progress.finish();
+            match one.built.first() {
+                Some((m, stats, seconds)) => println!(
+                    "{m}: {} positions in {seconds:.1} s = {:.2} M positions/s (wins {}, draws {}, losses {}, longest DTC {} plies)",
+                    stats.positions,
+                    stats.positions as f64 / seconds / 1e6,
+                    stats.wins,
+                    stats.draws,
+                    stats.losses,
+                    stats.max_dtc
+                ),
+                None => println!("{m}: already present in {}", dir.display()),
+            }
+        }
+        if let Some(peak) = peak_memory() {
+            println!("peak memory: {:.1} MB", peak as f64 / 1e6);
+        }
+        Ok(())
+    })();
+    if temporary {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    result?;
     Ok(ExitCode::SUCCESS)
 }

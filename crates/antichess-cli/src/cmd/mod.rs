@@ -3,3 +3,6 @@
 pub mod bench;
 pub mod moves;
 pub mod perft;
+pub mod proof;
+pub mod solve;
+pub mod tb;

@@ -1,0 +1,329 @@
+//! `antichess proof`: verify proof files, print their statistics, convert between our
+//! compact format and the reference solution's 6-byte format.
+//!
+//! Exit codes: 0 verified (or done), 1 the proof or file is rejected (the reason is
+//! printed), 2 usage or I/O errors and proofs that cannot be checked (missing tables).
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use antichess_core::{Color, Position, Rules};
+use antichess_proof::{
+    convert_file, detect_file_format, stats_file, verify_file, ByteOrder, CompactHeader, Format,
+    NoTablebases, PagedFile, ProofError, ProofStats, ReferenceFile, ReferenceOptions,
+    VerifyOptions,
+};
+use anyhow::Context;
+use clap::{Args, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+#[derive(Debug, Subcommand)]
+pub enum ProofCommand {
+    /// Verify a proof file: replay every move, check that every opponent move is present,
+    /// that shared nodes are the same position and that every leaf is a win.
+    Verify(VerifyArgs),
+    /// Print node counts, depths and the size of the subtree below each root move.
+    Stats(StatsArgs),
+    /// Convert a proof file between our compact format and the reference format.
+    Convert(ConvertArgs),
+}
+
+/// File format names on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Our compact bitstream (docs/formats/proof.md).
+    #[value(alias = "compact")]
+    Ours,
+    /// The reference solution's 6 bytes per node.
+    Reference,
+}
+
+impl From<FormatArg> for Format {
+    fn from(arg: FormatArg) -> Format {
+        match arg {
+            FormatArg::Ours => Format::Compact,
+            FormatArg::Reference => Format::Reference,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ByteOrderArg {
+    Little,
+    Big,
+}
+
+/// What a reference-format file does not record.
+#[derive(Debug, Clone, Args)]
+pub struct ReferenceArgs {
+    /// Rules of a reference-format file (ours records them). Rule sets: international,
+    /// fics, joint, vinciperdi, pritchard.
+    #[arg(long, value_name = "RULES", default_value = "international")]
+    pub rules: Rules,
+
+    /// The side a reference-format file proves to win.
+    #[arg(long, value_name = "COLOR", default_value = "white", value_parser = parse_color)]
+    pub prover: Color,
+
+    /// The position a reference-format file's prolog starts from (default: the start
+    /// position).
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+
+    /// Byte order of a reference-format file (default: detect; little-endian preferred).
+    #[arg(long, value_enum)]
+    pub byte_order: Option<ByteOrderArg>,
+}
+
+fn parse_color(text: &str) -> Result<Color, String> {
+    Color::from_name(text).ok_or_else(|| format!("expected white or black, not {text:?}"))
+}
+
+impl ReferenceArgs {
+    fn options(&self) -> anyhow::Result<ReferenceOptions> {
+        if let Some(fen) = &self.fen {
+            Position::from_fen(fen, self.rules).with_context(|| format!("--fen {fen:?}"))?;
+        }
+        Ok(ReferenceOptions {
+            rules: self.rules,
+            prover: self.prover,
+            byte_order: self.byte_order.map(|order| match order {
+                ByteOrderArg::Little => ByteOrder::Little,
+                ByteOrderArg::Big => ByteOrder::Big,
+            }),
+            start_fen: self.fen.clone(),
+        })
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The proof file.
+    pub file: PathBuf,
+
+    /// Tablebase directory, for tablebase leaves.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// Play tablebase leaves out to the end of the game (prover: the tables' best move,
+    /// opponent: every move) instead of trusting the tables.
+    #[arg(long)]
+    pub expand_tablebase_leaves: bool,
+
+    /// File format (default: detected from the magic bytes).
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+
+    /// Print the statistics as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub reference: ReferenceArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// The proof file.
+    pub file: PathBuf,
+
+    /// File format (default: detected from the magic bytes).
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+
+    /// Print the statistics as JSON.
+    #[arg(long)]
+    pub json: bool,
+
+    #[command(flatten)]
+    pub reference: ReferenceArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The proof file to read (format detected from the magic bytes).
+    pub input: PathBuf,
+
+    /// The file to write (atomically).
+    pub output: PathBuf,
+
+    /// The format to write.
+    #[arg(long, value_enum)]
+    pub to: FormatArg,
+
+    #[command(flatten)]
+    pub reference: ReferenceArgs,
+}
+
+pub fn run(command: &ProofCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        ProofCommand::Verify(args) => verify(args),
+        ProofCommand::Stats(args) => stats(args),
+        ProofCommand::Convert(args) => convert(args),
+    }
+}
+
+/// Turns a library result into an exit code: rejections print the reason and exit 1,
+/// other errors go up (exit 2).
+fn finish<T>(
+    result: Result<T, ProofError>,
+    ok: impl FnOnce(T) -> anyhow::Result<()>,
+) -> anyhow::Result<ExitCode> {
+    match result {
+        Ok(value) => {
+            ok(value)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(err) if err.is_rejection() => {
+            println!("rejected: {err}");
+            Ok(ExitCode::from(1))
+        }
+        Err(err) => Err(err.into()),
+    }
+}
+
+/// Total node count from the file's header, for the progress bar.
+fn announced_nodes(args_file: &Path, format: Format, reference: &ReferenceOptions) -> Option<u64> {
+    match format {
+        Format::Compact => {
+            let mut reader = BufReader::new(File::open(args_file).ok()?);
+            CompactHeader::read(&mut reader)
+                .ok()
+                .map(|h| h.counts.total)
+        }
+        Format::Reference => {
+            let paged = PagedFile::new(File::open(args_file).ok()?).ok()?;
+            ReferenceFile::open(paged, reference.byte_order)
+                .ok()
+                .map(|f| f.node_count())
+        }
+    }
+}
+
+fn progress_bar(total: Option<u64>, what: &str) -> ProgressBar {
+    match total {
+        Some(total) if total >= 1 << 16 => {
+            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template(&format!(
+                    "{{spinner}} {what} [{{bar:30}}] {{percent}}% {{human_pos}}/{{human_len}} nodes ({{elapsed}}, eta {{eta}})"
+                ))
+                .expect("valid template")
+                .progress_chars("=> "),
+            );
+            bar
+        }
+        _ => ProgressBar::hidden(),
+    }
+}
+
+fn print_stats(stats: &ProofStats, json: bool) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(stats)?);
+    } else {
+        print!("{stats}");
+    }
+    Ok(())
+}
+
+fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
+    let reference = args.reference.options()?;
+    let format = match args.format {
+        Some(format) => format.into(),
+        None => detect_file_format(&args.file)?,
+    };
+    // Tablebase leaves are judged by the tables of the proof's rule set: --tables, else
+    // the default directory if it exists.
+    let rules = match format {
+        Format::Compact => {
+            let mut file = std::io::BufReader::new(
+                std::fs::File::open(&args.file)
+                    .with_context(|| format!("opening {}", args.file.display()))?,
+            );
+            antichess_proof::CompactHeader::read(&mut file)?.rules
+        }
+        Format::Reference => reference.rules,
+    };
+    let dir = args
+        .tables
+        .clone()
+        .unwrap_or_else(|| crate::args::default_tables_dir(rules));
+    let tablebase = if args.tables.is_some() || dir.is_dir() {
+        Some(antichess_tb::Tablebase::open(&dir, rules)?)
+    } else {
+        None
+    };
+    let table_oracle = tablebase
+        .as_ref()
+        .map(antichess_proof::TablebaseOracle::new);
+    let oracle: &dyn antichess_proof::LeafOracle = match &table_oracle {
+        Some(o) => o,
+        None => &NoTablebases,
+    };
+    let options = VerifyOptions {
+        expand_tablebase_leaves: args.expand_tablebase_leaves,
+        reference,
+        ..VerifyOptions::default()
+    };
+    let bar = progress_bar(
+        announced_nodes(&args.file, format, &options.reference),
+        "verifying",
+    );
+    let result = verify_file(&args.file, Some(format), oracle, &options, &mut |nodes| {
+        bar.set_position(nodes);
+    });
+    bar.finish_and_clear();
+    finish(result, |stats| {
+        if args.json {
+            return print_stats(&stats, true);
+        }
+        println!(
+            "verified: {} wins from {} under {} rules ({} nodes, {} format)",
+            stats.prover, stats.root_fen, stats.rules, stats.counts.total, stats.format
+        );
+        print_stats(&stats, false)
+    })
+}
+
+fn stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
+    let reference = args.reference.options()?;
+    let format = match args.format {
+        Some(format) => format.into(),
+        None => detect_file_format(&args.file)?,
+    };
+    let bar = progress_bar(announced_nodes(&args.file, format, &reference), "reading");
+    let result = stats_file(&args.file, Some(format), &reference, &mut |nodes| {
+        bar.set_position(nodes);
+    });
+    bar.finish_and_clear();
+    finish(result, |stats| print_stats(&stats, args.json))
+}
+
+fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
+    let reference = args.reference.options()?;
+    let to: Format = args.to.into();
+    let result = convert_file(&args.input, &args.output, to, &reference);
+    finish(result, |tree| {
+        let counts = tree.counts();
+        println!(
+            "wrote {} ({} format, {} nodes)",
+            args.output.display(),
+            to.name(),
+            counts.total
+        );
+        if to == Format::Reference
+            && tree.prolog().is_empty()
+            && !tree.root().same_position(&Position::start(tree.rules()))
+        {
+            eprintln!(
+                "note: the reference format does not record the root; read it back with --fen \"{}\" --rules {} --prover {}",
+                tree.root().fen(),
+                tree.rules(),
+                tree.prover()
+            );
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,389 @@
+//! `antichess solve`: prove or disprove a win by proof-number search, optionally writing
+//! and verifying the proof.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use antichess_core::{Color, Move, Position};
+use antichess_pns::{write_proof, SearchOptions, SearchResult, SearchStatus, Solver, INF};
+use antichess_proof::{
+    verify_file, Format, LeafOracle, NoTablebases, TablebaseOracle, VerifyOptions,
+};
+use antichess_tb::{Material, Tablebase};
+use anyhow::{bail, Context};
+use clap::Args;
+use serde_json::json;
+
+use crate::args::{PositionArgs, TablesArgs};
+
+/// Prove that one side wins by proof-number search (df-pn). A draw counts as a failure for
+/// the prover, so "disproved" means the prover cannot force a win.
+///
+/// Tablebases: tables up to --tb-units units (default 3) are built into the tables
+/// directory first if missing; larger complete sets already there (e.g. after `antichess
+/// tb build --units 4`) are used too.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+
+    /// The side whose win is to be proved (default: the side to move).
+    #[arg(long, value_parser = parse_color)]
+    pub prover: Option<Color>,
+
+    /// Directory of table files (default: ~/.cache/antichess/tables/<rules>).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// Build missing tables with at most this many units first (0: use no tables).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub tb_units: u32,
+
+    /// Stop after this many nodes (positions evaluated).
+    #[arg(long, value_name = "N")]
+    pub nodes: Option<u64>,
+
+    /// Stop after this long: seconds, or with a unit (90s, 5m, 2h).
+    #[arg(long, value_name = "T", value_parser = parse_duration)]
+    pub time: Option<Duration>,
+
+    /// Transposition table size: MB, or with a unit (512M, 4G).
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    pub hash: usize,
+
+    /// Search threads sharing the table.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+
+    /// Write the proof to this file (our compact format) and verify it.
+    #[arg(long, value_name = "FILE")]
+    pub proof: Option<PathBuf>,
+
+    /// Turn off the lone opposite-bishop rule.
+    #[arg(long)]
+    pub no_bishop_rule: bool,
+
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: crate::cmd::tb::Format,
+}
+
+pub fn parse_color(s: &str) -> Result<Color, String> {
+    Color::from_name(s).ok_or_else(|| format!("\"{s}\" is not a side (white or black)"))
+}
+
+/// Parses `90`, `90s`, `5m`, `2h`, `1.5s`.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let (number, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => t.split_at(i),
+        None => (t, "s"),
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("\"{s}\" is not a duration (e.g. 30, 90s, 5m, 2h)"))?;
+    let seconds = match unit {
+        "s" => value,
+        "m" | "min" => value * 60.0,
+        "h" => value * 3600.0,
+        "ms" => value / 1000.0,
+        _ => return Err(format!("\"{s}\": unknown time unit \"{unit}\" (s, m, h)")),
+    };
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return Err(format!("\"{s}\" is not a duration"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// Parses `512` (MB), `512M`, `4G`, `64K`.
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim().to_ascii_uppercase();
+    let t = t.strip_suffix('B').unwrap_or(&t);
+    let (number, shift) = match t.chars().last() {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        _ => (t, 20),
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("\"{s}\" is not a size (e.g. 512M, 4G)"))?;
+    if !(value.is_finite() && value > 0.0) {
+        return Err(format!("\"{s}\" is not a size"));
+    }
+    Ok((value * f64::from(1u32 << shift)) as usize)
+}
+
+/// Opens the tables for `rules`, building the complete set of `units` first if needed.
+pub fn solver_tables(
+    tables: &Option<PathBuf>,
+    rules: antichess_core::Rules,
+    units: u32,
+    quiet: bool,
+) -> anyhow::Result<Option<Tablebase>> {
+    if units == 0 {
+        return Ok(None);
+    }
+    if !(2..=5).contains(&units) {
+        bail!("--tb-units {units}: choose 0 (no tables) or 2 to 5");
+    }
+    let args = TablesArgs {
+        tables: tables.clone(),
+        rules,
+        threads: 0,
+    };
+    Ok(Some(crate::cmd::tb::ensure_tables(
+        &Material::all_up_to(units),
+        &args,
+        quiet,
+    )?))
+}
+
+fn number(n: u32) -> String {
+    if n == INF {
+        "inf".to_string()
+    } else {
+        n.to_string()
+    }
+}
+
+/// What a solve did, for printing.
+pub struct Solved {
+    pub pos: Position,
+    pub prover: Color,
+    pub result: SearchResult,
+    pub main_line: Vec<Move>,
+    pub hash_bytes: usize,
+    pub tt_usage: f64,
+    pub proof: Option<ProofReport>,
+}
+
+pub struct ProofReport {
+    pub path: PathBuf,
+    pub nodes: u64,
+    pub bytes: u64,
+    pub tablebase_leaves: u64,
+    pub verified: Result<(), String>,
+    pub seconds: f64,
+}
+
+/// Solves one position; writes and verifies the proof if `proof_path` is given and the
+/// position is proved.
+pub fn solve_position(
+    pos: &Position,
+    prolog: &[Move],
+    options: &SearchOptions,
+    hash_bytes: usize,
+    tablebase: Option<&Tablebase>,
+    proof_path: Option<&Path>,
+    progress: &mut dyn FnMut(antichess_pns::Progress),
+) -> anyhow::Result<Solved> {
+    let solver = Solver::new(hash_bytes, tablebase);
+    let result = solver.search(pos, options, progress);
+    let main_line = solver.main_line(pos, options.prover, 40);
+    let tt_usage = solver.table().usage();
+    let mut proof = None;
+    if let (Some(path), SearchStatus::Proved) = (proof_path, result.status) {
+        let start = Instant::now();
+        let (written, _) =
+            write_proof(&solver, pos, prolog, options, path).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let oracle_tb = tablebase.map(TablebaseOracle::new);
+        let oracle: &dyn LeafOracle = match &oracle_tb {
+            Some(o) => o,
+            None => &NoTablebases,
+        };
+        let verified = verify_file(
+            path,
+            Some(Format::Compact),
+            oracle,
+            &VerifyOptions::default(),
+            &mut |_| {},
+        )
+        .map(|_| ())
+        .map_err(|e| e.to_string());
+        proof = Some(ProofReport {
+            path: path.to_path_buf(),
+            nodes: written.counts.total,
+            bytes: written.bytes,
+            tablebase_leaves: written.counts.tablebase,
+            verified,
+            seconds: start.elapsed().as_secs_f64(),
+        });
+    }
+    Ok(Solved {
+        pos: *pos,
+        prover: options.prover,
+        result,
+        main_line,
+        hash_bytes,
+        tt_usage,
+        proof,
+    })
+}
+
+fn print_text(s: &Solved) {
+    let r = &s.result;
+    println!("position: {} ({} rules)", s.pos.fen(), s.pos.rules());
+    let verdict = match r.status {
+        SearchStatus::Proved => format!("proved: {} wins", s.prover),
+        SearchStatus::Disproved => format!("disproved: {} cannot force a win", s.prover),
+        SearchStatus::Unknown => "unknown: the budget ran out".to_string(),
+    };
+    println!("result: {verdict}");
+    println!(
+        "root: proof {}, disproof {}",
+        number(r.proof),
+        number(r.disproof)
+    );
+    let seconds = r.elapsed.as_secs_f64();
+    println!(
+        "nodes: {} ({} expanded) in {:.2} s, {:.0} nodes/s; hash {} MB, {:.0}% used",
+        r.nodes,
+        r.expansions,
+        seconds,
+        r.nodes as f64 / seconds.max(1e-9),
+        s.hash_bytes >> 20,
+        100.0 * s.tt_usage
+    );
+    if !r.moves.is_empty() {
+        println!("moves ({} to move):", s.pos.turn());
+        let mut moves = r.moves.clone();
+        if s.pos.turn() == s.prover {
+            moves.sort_by_key(|m| (m.proof, std::cmp::Reverse(m.disproof)));
+        } else {
+            moves.sort_by_key(|m| (m.disproof, std::cmp::Reverse(m.proof)));
+        }
+        println!(
+            "  {:<8} {:<6} {:>10} {:>10} {:>12}",
+            "move", "uci", "proof", "disproof", "work"
+        );
+        for m in &moves {
+            println!(
+                "  {:<8} {:<6} {:>10} {:>10} {:>12}",
+                s.pos.san(m.mv),
+                m.mv.to_string(),
+                number(m.proof),
+                number(m.disproof),
+                m.work
+            );
+        }
+    }
+    if !s.main_line.is_empty() {
+        println!(
+            "main line: {}",
+            antichess_core::pgn::format_moves(&s.pos, &s.main_line)
+        );
+    }
+    if let Some(p) = &s.proof {
+        println!(
+            "proof: {} ({} nodes, {} tablebase leaves, {} bytes = {:.2} bytes/node, written in {:.1} s)",
+            p.path.display(),
+            p.nodes,
+            p.tablebase_leaves,
+            p.bytes,
+            p.bytes as f64 / p.nodes.max(1) as f64,
+            p.seconds
+        );
+        match &p.verified {
+            Ok(()) => println!("verified: the proof is valid"),
+            Err(e) => println!("verification FAILED: {e}"),
+        }
+    }
+}
+
+fn print_json(s: &Solved) {
+    let r = &s.result;
+    let moves: Vec<_> = r
+        .moves
+        .iter()
+        .map(|m| json!({ "uci": m.mv.to_string(), "san": s.pos.san(m.mv), "proof": m.proof, "disproof": m.disproof, "work": m.work }))
+        .collect();
+    let proof = s.proof.as_ref();
+    println!(
+        "{}",
+        json!({
+            "result": r.status.name(),
+            "prover": s.prover.name(),
+            "fen": s.pos.fen(),
+            "rules": s.pos.rules().to_string(),
+            "proof": r.proof,
+            "disproof": r.disproof,
+            "nodes": r.nodes,
+            "seconds": r.elapsed.as_secs_f64(),
+            "proof_nodes": proof.map(|p| p.nodes),
+            "proof_file": proof.map(|p| p.path.display().to_string()),
+            "verified": proof.map(|p| p.verified.is_ok()),
+            "main_line": s.main_line.iter().map(Move::to_string).collect::<Vec<_>>(),
+            "moves": moves,
+        })
+    );
+}
+
+pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
+    let game = args.position.game()?;
+    let pos = *game.position();
+    let json = args.format == crate::cmd::tb::Format::Json;
+    if pos.legal_moves().is_empty() {
+        bail!(
+            "the game is over in this position ({})",
+            pos.outcome()
+                .map_or("no legal move".into(), |o| o.to_string())
+        );
+    }
+    let tablebase = solver_tables(&args.tables, pos.rules(), args.tb_units, json)?;
+    let mut options = SearchOptions::new(args.prover.unwrap_or(pos.turn()));
+    options.max_nodes = args.nodes;
+    options.max_time = args.time;
+    options.threads = args.threads.max(1);
+    options.lone_bishop_rule = !args.no_bishop_rule;
+    options.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::complete_units);
+    let tty = std::io::stderr().is_terminal();
+    let mut progress = |p: antichess_pns::Progress| {
+        let line = format!(
+            "{:>6.1}s  proof {:>10}  disproof {:>10}  nodes {:>12}  {:>9.0} nodes/s  hash {:>3.0}% used",
+            p.elapsed.as_secs_f64(),
+            number(p.proof),
+            number(p.disproof),
+            p.nodes,
+            p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9),
+            100.0 * p.tt_usage
+        );
+        if tty {
+            eprint!("\r{line}");
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    // The file records the moves from the standard start position, when that is where
+    // the game began.
+    let prolog: &[Move] = if args.position.fen.is_none() {
+        game.moves()
+    } else {
+        &[]
+    };
+    let solved = solve_position(
+        &pos,
+        prolog,
+        &options,
+        args.hash,
+        tablebase.as_ref(),
+        args.proof.as_deref(),
+        &mut progress,
+    )
+    .context("solving")?;
+    if tty && solved.result.elapsed >= Duration::from_secs(1) {
+        eprintln!();
+    }
+    if json {
+        print_json(&solved);
+    } else {
+        print_text(&solved);
+    }
+    let failed = solved.proof.as_ref().is_some_and(|p| p.verified.is_err());
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,418 @@
+//! `antichess tb`: build, probe, inspect and verify endgame tablebases.
+
+use std::io::BufRead;
+use std::process::ExitCode;
+
+use antichess_core::Position;
+use antichess_tb::{
+    build, table_stats, verify_table, BuildOptions, Material, MoveValue, TableStats, Tablebase, Wdl,
+};
+use anyhow::{bail, Context};
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use crate::args::TablesArgs;
+use crate::progress::BuildProgress;
+
+/// The largest tables `tb probe` builds on its own.
+const AUTO_BUILD_UNITS: u32 = 5;
+
+#[derive(Debug, Subcommand)]
+pub enum TbCommand {
+    Build(BuildArgs),
+    Probe(ProbeArgs),
+    Stats(StatsArgs),
+    Verify(VerifyArgs),
+}
+
+/// Build tables by retrograde analysis (and every table they depend on), skipping tables
+/// already present: an interrupted build resumes.
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// Materials to build, e.g. KRkb or KRvKB (White uppercase, Black lowercase).
+    #[arg(value_name = "SIGNATURE")]
+    pub signatures: Vec<String>,
+
+    /// Build every table with at most this many units (pieces, kings included).
+    #[arg(long, value_name = "N", conflicts_with = "signatures")]
+    pub units: Option<u32>,
+
+    #[command(flatten)]
+    pub tables: TablesArgs,
+}
+
+/// Probe positions: WDL and DTC (distance to conversion in plies), and every legal move's
+/// result, best first. Missing tables are built first.
+///
+/// In JSON output (one object per position) a move's "wdl" and "dtc" describe the position
+/// after the move, for the side then to move (as lichess's tablebase API does), and
+/// "conversion" says whether the move captures or promotes.
+#[derive(Debug, Args)]
+pub struct ProbeArgs {
+    /// The position, or "-" to read FENs from standard input, one per line.
+    #[arg(long, value_name = "FEN")]
+    pub fen: String,
+
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+
+    #[command(flatten)]
+    pub tables: TablesArgs,
+}
+
+/// Statistics of tables: positions by result and side to move, longest wins, mutual
+/// zugzwangs (also totalled over the tables without knights and pawns).
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    #[arg(value_name = "SIGNATURE", required_unless_present = "units")]
+    pub signatures: Vec<String>,
+
+    /// Every table with at most this many units.
+    #[arg(long, value_name = "N", conflicts_with = "signatures")]
+    pub units: Option<u32>,
+
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+
+    #[command(flatten)]
+    pub tables: TablesArgs,
+}
+
+/// Re-derive every stored value from its successors (a code path separate from the
+/// generator) and report disagreements.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    #[arg(value_name = "SIGNATURE", required_unless_present = "all")]
+    pub signatures: Vec<String>,
+
+    /// Verify every table in the directory.
+    #[arg(long, conflicts_with = "signatures")]
+    pub all: bool,
+
+    #[command(flatten)]
+    pub tables: TablesArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+pub fn run(command: &TbCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        TbCommand::Build(args) => run_build(args),
+        TbCommand::Probe(args) => run_probe(args),
+        TbCommand::Stats(args) => run_stats(args),
+        TbCommand::Verify(args) => run_verify(args),
+    }
+}
+
+fn parse_signatures(signatures: &[String]) -> anyhow::Result<Vec<Material>> {
+    signatures
+        .iter()
+        .map(|s| s.parse::<Material>().map_err(Into::into))
+        .collect()
+}
+
+fn targets(signatures: &[String], units: Option<u32>) -> anyhow::Result<Vec<Material>> {
+    match units {
+        Some(n) if !(2..=6).contains(&n) => bail!("--units {n}: tables have 2 to 6 units"),
+        Some(n) => Ok(Material::all_up_to(n)),
+        None => parse_signatures(signatures),
+    }
+}
+
+/// Builds the tables `targets` need, with a progress bar, and opens the directory.
+pub fn ensure_tables(
+    targets: &[Material],
+    tables: &TablesArgs,
+    quiet: bool,
+) -> anyhow::Result<Tablebase> {
+    let dir = tables.dir();
+    let progress = BuildProgress::new(quiet);
+    let options = BuildOptions {
+        rules: tables.rules,
+        dir: dir.clone(),
+        threads: tables.threads,
+        strategy: Default::default(),
+    };
+    let result = build(targets, &options, &|e| progress.event(e));
+    progress.finish();
+    result.with_context(|| format!("building tables in {}", dir.display()))?;
+    Ok(Tablebase::open(&dir, tables.rules)?)
+}
+
+fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
+    let targets = targets(&args.signatures, args.units)?;
+    if targets.is_empty() {
+        bail!("give signatures (e.g. KRkb) or --units N");
+    }
+    let dir = args.tables.dir();
+    let progress = BuildProgress::new(false);
+    let options = BuildOptions {
+        rules: args.tables.rules,
+        dir: dir.clone(),
+        threads: args.tables.threads,
+        strategy: Default::default(),
+    };
+    let report = build(&targets, &options, &|e| progress.event(e));
+    progress.finish();
+    let report = report?;
+    println!(
+        "{} tables built, {} already present, in {} ({:.1} s, {} positions, {:.2} M positions/s)",
+        report.built.len(),
+        report.present,
+        dir.display(),
+        report.seconds,
+        report.positions,
+        report.positions as f64 / report.seconds.max(1e-9) / 1e6
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Every material a probe of `pos` may need: its own, or those its captures lead to when
+/// an en passant capture is available.
+fn probe_targets(pos: &Position) -> Vec<Material> {
+    if pos.us().is_empty() || pos.them().is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![Material::from_board(pos.board())];
+    if pos.ep_square().is_some() {
+        for m in pos.legal_moves() {
+            out.extend(probe_targets(&pos.play(m)));
+        }
+    } else {
+        for m in pos.legal_moves() {
+            let child = pos.play(m);
+            if child.ep_square().is_some() || pos.is_capture(m) || m.is_promotion() {
+                out.extend(probe_targets(&child));
+            }
+        }
+    }
+    out
+}
+
+fn probe_one(fen: &str, args: &ProbeArgs) -> anyhow::Result<String> {
+    let pos =
+        Position::from_fen(fen, args.tables.rules).with_context(|| format!("--fen {fen:?}"))?;
+    let units = pos.board().occupied().count();
+    if units > AUTO_BUILD_UNITS {
+        bail!("{fen}: {units} units; tables are available for at most {AUTO_BUILD_UNITS} units");
+    }
+    let tb = ensure_tables(
+        &probe_targets(&pos),
+        &args.tables,
+        args.format == Format::Json,
+    )?;
+    let value = tb.probe_required(&pos)?;
+    let moves = tb.probe_moves(&pos)?;
+    Ok(match args.format {
+        Format::Json => json!({
+            "fen": pos.fen(),
+            "wdl": value.wdl.name(),
+            "dtc": value.dtc(),
+            "moves": moves.iter().map(|mv| json!({
+                "uci": mv.mv.to_string(),
+                "san": pos.san(mv.mv),
+                "wdl": mv.after.wdl.name(),
+                "dtc": mv.after.dtc(),
+                "conversion": mv.conversion,
+            })).collect::<Vec<_>>(),
+        })
+        .to_string(),
+        Format::Text => text_probe(&pos, value, &moves),
+    })
+}
+
+fn text_probe(pos: &Position, value: antichess_tb::Value, moves: &[MoveValue]) -> String {
+    let mut out = format!("fen: {}\nrules: {}\n", pos.fen(), pos.rules());
+    let who = pos.turn();
+    out += &match value.wdl {
+        Wdl::Draw => format!("result: draw ({who} to move)\n"),
+        wdl => format!(
+            "result: {wdl} for {who} (to move), {} plies to conversion\n",
+            value.dtc
+        ),
+    };
+    if pos.legal_moves().is_empty() {
+        out += "no legal moves\n";
+        return out;
+    }
+    out += "moves, best first (result for the side playing it; plies to conversion):\n";
+    for mv in moves {
+        let result = match mv.wdl_for_mover() {
+            Wdl::Draw => "draw".to_string(),
+            wdl => format!("{wdl:<4} {:>3}", mv.plies_to_conversion()),
+        };
+        out += &format!(
+            "  {:<8} {:<6} {result}{}\n",
+            pos.san(mv.mv),
+            mv.mv.to_string(),
+            if mv.conversion { "  (converts)" } else { "" }
+        );
+    }
+    out
+}
+
+fn run_probe(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
+    if args.fen != "-" {
+        println!("{}", probe_one(&args.fen, args)?.trim_end());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut failed = false;
+    for (n, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.context("reading standard input")?;
+        let fen = line.trim();
+        if fen.is_empty() {
+            continue;
+        }
+        match probe_one(fen, args) {
+            Ok(text) => println!("{}", text.trim_end()),
+            Err(err) => {
+                failed = true;
+                match args.format {
+                    Format::Json => {
+                        println!("{}", json!({ "fen": fen, "error": format!("{err:#}") }))
+                    }
+                    Format::Text => eprintln!("error: line {}: {err:#}", n + 1),
+                }
+            }
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn stats_json(s: &TableStats) -> serde_json::Value {
+    let side = |i: usize| {
+        let st = &s.sides[i];
+        json!({
+            "wins": st.wins, "draws": st.draws, "losses": st.losses,
+            "longest_win": st.longest_win.as_ref().map(|(d, fen)| json!({ "dtc": d, "fen": fen })),
+        })
+    };
+    json!({
+        "material": s.material.name(),
+        "positions": s.positions,
+        "white_to_move": side(0),
+        "black_to_move": side(1),
+        "mutual_zugzwangs": s.mutual_zugzwangs,
+        "mutual_zugzwang_example": s.zugzwang_example,
+    })
+}
+
+fn stats_text(s: &TableStats) -> String {
+    let mut out = format!(
+        "{} ({}): {} positions per side to move, up to symmetry\n",
+        s.material,
+        s.material.syzygy_name(),
+        s.positions
+    );
+    out += &format!("  {:<14} {:>12} {:>12} {:>12}\n", "", "win", "draw", "loss");
+    for (i, name) in ["white to move", "black to move"].iter().enumerate() {
+        let st = &s.sides[i];
+        out += &format!(
+            "  {name:<14} {:>12} {:>12} {:>12}\n",
+            st.wins, st.draws, st.losses
+        );
+    }
+    for (i, name) in ["white", "black"].iter().enumerate() {
+        match &s.sides[i].longest_win {
+            Some((d, fen)) => {
+                out +=
+                    &format!("  longest win, {name} to move: {d} plies to conversion, e.g. {fen}\n")
+            }
+            None => out += &format!("  no win with {name} to move\n"),
+        }
+    }
+    out += &format!("  mutual zugzwangs: {}", s.mutual_zugzwangs);
+    if let Some(fen) = &s.zugzwang_example {
+        out += &format!(", e.g. {fen} (and with Black to move)");
+    }
+    out
+}
+
+fn run_stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
+    let targets: Vec<Material> = targets(&args.signatures, args.units)?
+        .iter()
+        .map(|m| m.canonical().0)
+        .collect();
+    let tb = ensure_tables(&targets, &args.tables, args.format == Format::Json)?;
+    let mut all = Vec::new();
+    for m in &targets {
+        let table = tb.table(m)?.with_context(|| format!("no table for {m}"))?;
+        all.push(table_stats(table)?);
+    }
+    let total: u64 = all.iter().map(|s| s.mutual_zugzwangs).sum();
+    let plain: u64 = all
+        .iter()
+        .filter(|s| s.without_knights_and_pawns())
+        .map(|s| s.mutual_zugzwangs)
+        .sum();
+    match args.format {
+        Format::Json => println!(
+            "{}",
+            json!({
+                "tables": all.iter().map(stats_json).collect::<Vec<_>>(),
+                "mutual_zugzwangs": total,
+                "mutual_zugzwangs_without_knights_and_pawns": plain,
+            })
+        ),
+        Format::Text => {
+            for s in &all {
+                println!("{}", stats_text(s));
+            }
+            if all.len() > 1 {
+                println!("mutual zugzwangs in these {} tables: {total}; in those without knights and pawns: {plain}", all.len());
+            } else if all.iter().all(|s| !s.without_knights_and_pawns()) {
+                println!("  (without knights and pawns: 0; this material has knights or pawns)");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
+    let dir = args.tables.dir();
+    let tb = Tablebase::open(&dir, args.tables.rules)?;
+    let materials = if args.all {
+        tb.materials()
+    } else {
+        parse_signatures(&args.signatures)?
+    };
+    if materials.is_empty() {
+        bail!("no tables in {}", dir.display());
+    }
+    let pool = rayon_pool(args.tables.threads)?;
+    let mut failures = 0;
+    for m in materials {
+        let report = pool.install(|| verify_table(&tb, &m))?;
+        if report.mismatches == 0 {
+            println!("{m}: ok ({} positions)", report.positions);
+        } else {
+            failures += 1;
+            println!(
+                "{m}: {} of {} positions disagree with their successors",
+                report.mismatches, report.positions
+            );
+            for e in &report.examples {
+                println!("  {e}");
+            }
+        }
+    }
+    Ok(if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn rayon_pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
+    Ok(rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?)
+}

@@ -1,0 +1,262 @@
+//! End-to-end tests of `antichess proof verify / stats / convert` on proofs written by the
+//! test (a small brute-force prover), with the exit codes 0 (verified), 1 (rejected) and
+//! 2 (usage, I/O, missing tables).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use antichess_core::{Color, Outcome, Position, Rules};
+use antichess_proof::{
+    build_proof, encode_compact, units, write_atomic, PositionId, ProofSource, ProofTree,
+    ProverChoice,
+};
+
+fn antichess(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Exhaustive search to a small depth; positions of at most `tablebase_units` units become
+/// tablebase leaves.
+struct Brute {
+    prover: Color,
+    memo: HashMap<(PositionId, u32), bool>,
+    tablebase_units: u32,
+}
+
+impl Brute {
+    fn wins(&mut self, pos: &Position, depth: u32) -> bool {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return pos.no_move_outcome() == Outcome::Win(self.prover);
+        }
+        if depth == 0 {
+            return false;
+        }
+        if let Some(&v) = self.memo.get(&(PositionId::of(pos), depth)) {
+            return v;
+        }
+        let v = if pos.turn() == self.prover {
+            moves.iter().any(|&m| self.wins(&pos.play(m), depth - 1))
+        } else {
+            moves.iter().all(|&m| self.wins(&pos.play(m), depth - 1))
+        };
+        self.memo.insert((PositionId::of(pos), depth), v);
+        v
+    }
+}
+
+impl ProofSource for Brute {
+    fn prover_choice(&mut self, pos: &Position) -> Result<ProverChoice, String> {
+        if units(pos) <= self.tablebase_units {
+            return Ok(ProverChoice::TablebaseLeaf);
+        }
+        let d = (0..12).find(|&d| self.wins(pos, d)).ok_or("not won")?;
+        pos.legal_moves()
+            .into_iter()
+            .find(|&m| self.wins(&pos.play(m), d - 1))
+            .map(ProverChoice::Play)
+            .ok_or_else(|| "no move".to_string())
+    }
+
+    fn opponent_leaf(&mut self, pos: &Position) -> Result<bool, String> {
+        Ok(units(pos) <= self.tablebase_units)
+    }
+}
+
+const FEN: &str = "8/1p2p1p1/8/8/8/8/3K4/8 w - - 0 1";
+
+fn proof(tablebase_units: u32) -> ProofTree {
+    let root = Position::from_fen(FEN, Rules::INTERNATIONAL).unwrap();
+    let mut source = Brute {
+        prover: Color::White,
+        memo: HashMap::new(),
+        tablebase_units,
+    };
+    build_proof(root, Color::White, &mut source).unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("antichess-proof-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn verify_stats_convert() {
+    let dir = temp_dir("ok");
+    let tree = proof(0);
+    let ours = dir.join("p.proof");
+    write_atomic(&ours, &encode_compact(&tree).unwrap()).unwrap();
+
+    let out = antichess(&["proof", "verify", path_str(&ours)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("verified: white wins from 8/1p2p1p1"),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        stdout.contains(&format!("nodes:             {}", tree.len())),
+        "{}",
+        text(&out)
+    );
+
+    let out = antichess(&["proof", "stats", path_str(&ours), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["counts"]["total"], tree.len() as u64);
+    assert_eq!(json["counts"]["references"], tree.counts().references);
+    assert_eq!(json["root_moves"].as_array().unwrap().len(), 1);
+
+    let out = antichess(&["proof", "stats", path_str(&ours)]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("bytes/node"),
+        "{}",
+        text(&out)
+    );
+
+    // To the reference format and back.
+    let theirs = dir.join("p.ref");
+    let out = antichess(&[
+        "proof",
+        "convert",
+        path_str(&ours),
+        path_str(&theirs),
+        "--to",
+        "reference",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--fen"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        std::fs::metadata(&theirs).unwrap().len(),
+        6 * tree.len() as u64
+    );
+    let out = antichess(&["proof", "verify", path_str(&theirs), "--fen", FEN]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("reference format"),
+        "{}",
+        text(&out)
+    );
+    let back = dir.join("back.proof");
+    let out = antichess(&[
+        "proof",
+        "convert",
+        path_str(&theirs),
+        path_str(&back),
+        "--to",
+        "ours",
+        "--fen",
+        FEN,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&ours).unwrap());
+    // Without --fen the reference file's root is the start position: rejected.
+    let out = antichess(&[
+        "proof",
+        "verify",
+        path_str(&theirs),
+        "--format",
+        "reference",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("rejected: node "),
+        "{}",
+        text(&out)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn rejections_and_errors() {
+    let dir = temp_dir("bad");
+    let tree = proof(0);
+    let good = encode_compact(&tree).unwrap();
+    // A flipped byte.
+    let mut bytes = good.clone();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x01;
+    let damaged = dir.join("damaged.proof");
+    write_atomic(&damaged, &bytes).unwrap();
+    let out = antichess(&["proof", "verify", path_str(&damaged)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("checksum mismatch"),
+        "{}",
+        text(&out)
+    );
+    // A wrong proof: a reference to an ancestor.
+    let mut wrong = tree.clone();
+    let r = wrong
+        .nodes()
+        .iter()
+        .position(|n| matches!(n.kind, antichess_proof::NodeKind::Reference { .. }))
+        .unwrap();
+    wrong.nodes_mut()[r].kind = antichess_proof::NodeKind::Reference { target: 0 };
+    let bad = dir.join("wrong.proof");
+    write_atomic(&bad, &encode_compact(&wrong).unwrap()).unwrap();
+    let out = antichess(&["proof", "verify", path_str(&bad)]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with(&format!("rejected: node {r} (1. K")),
+        "{}",
+        text(&out)
+    );
+    // Missing file, bad arguments: exit 2.
+    let out = antichess(&["proof", "verify", path_str(&dir.join("missing.proof"))]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let out = antichess(&[
+        "proof",
+        "convert",
+        path_str(&bad),
+        path_str(&dir.join("x")),
+        "--to",
+        "nonsense",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // Tablebase leaves without tables: exit 2 with a clear message.
+    let tb = dir.join("tb.proof");
+    write_atomic(&tb, &encode_compact(&proof(3)).unwrap()).unwrap();
+    let out = antichess(&["proof", "verify", path_str(&tb), "--tables", path_str(&dir)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("tablebase leaves cannot be checked without tables"),
+        "{}",
+        text(&out)
+    );
+    // Stats still work on it.
+    let out = antichess(&["proof", "stats", path_str(&tb)]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("tablebase units:   3"),
+        "{}",
+        text(&out)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

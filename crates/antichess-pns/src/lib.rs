@@ -1,0 +1,11 @@
+//! Proof-number search for losing chess: depth-first proof-number search (df-pn) with the
+//! 1+ε trick, a lock-free transposition table, tablebase leaves, budgets (nodes, time,
+//! memory), several threads, and extraction of proof trees for `antichess-proof`.
+
+mod extract;
+mod search;
+mod tt;
+
+pub use extract::{write_proof, ExtractError, WrittenProof};
+pub use search::{MoveNumbers, Progress, SearchOptions, SearchResult, SearchStatus, Solver, INF};
+pub use tt::{TranspositionTable, TtEntry, ENTRY_BYTES};

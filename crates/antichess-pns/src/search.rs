@@ -1,0 +1,688 @@
+//! Depth-first proof-number search (df-pn) with the 1+ε threshold trick.
+//!
+//! The search proves a win for the *prover*: OR nodes are the prover's moves, AND nodes
+//! the opponent's. A draw is a failure for the prover, so a proof never relies on a draw
+//! and repetitions need no special scoring beyond "the prover failed".
+//!
+//! **Numbers.** Proof and disproof numbers are `u32`; [`INF`] marks a solved side. A new
+//! node starts from mobility: at an OR node proof number 1 and disproof number = number of
+//! legal moves, at an AND node the reverse. Sums saturate below `INF`.
+//!
+//! **Terminal tests**, cheapest first: no legal move (scored by the rules), a tablebase
+//! position (up to the tablebase's complete unit count), a position repeated on the
+//! current path (since the last irreversible move), the dead draw of opposite-coloured
+//! bishops, and the lone opposite-bishop rule (the opponent's only piece is a bishop and
+//! the prover has a bishop on the other square colour, which can never capture it or be
+//! captured by it: counted as a failure for the prover — sound, it can only lose proofs).
+//!
+//! **Transpositions.** Nodes are stored in the transposition table under a *path key*:
+//! after an irreversible move (capture or pawn move; halfmove clock 0) the path key is the
+//! position's Zobrist key, so such positions are shared by every move order; otherwise it
+//! hashes the parent's path key with the position's key, so it identifies the position
+//! together with the reversible moves since the last irreversible one. A node's value then
+//! depends only on its key even though repetitions are path-dependent (no graph-history
+//! interaction), at the price of fewer transpositions between reversible move orders.
+//!
+//! **Threads.** Several workers search the same root over one shared table; they differ
+//! in how they break ties between equally good children, so they tend to explore
+//! different parts of the tree and share what they prove through the table.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use antichess_core::{Bitboard, Color, Move, Outcome, Position, Role};
+use antichess_tb::{Tablebase, Wdl};
+
+use crate::tt::{TranspositionTable, TtEntry};
+
+/// An infinite proof or disproof number: the other side is solved.
+pub const INF: u32 = u32::MAX;
+const MAX_FINITE: u32 = u32::MAX - 1;
+
+#[inline]
+fn add(a: u32, b: u32) -> u32 {
+    if a == INF || b == INF {
+        INF
+    } else {
+        a.saturating_add(b).min(MAX_FINITE)
+    }
+}
+
+/// Limits and switches of a search.
+#[derive(Debug, Clone)]
+pub struct SearchOptions {
+    /// The side whose win is to be proved.
+    pub prover: Color,
+    /// Stop after this many positions (nodes) have been evaluated.
+    pub max_nodes: Option<u64>,
+    /// Stop after this much time.
+    pub max_time: Option<Duration>,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// ε of the 1+ε threshold trick.
+    pub epsilon: f64,
+    /// Apply the lone opposite-bishop rule.
+    pub lone_bishop_rule: bool,
+    /// Probe tablebases for positions with at most this many units (0 = never).
+    pub tablebase_units: u32,
+}
+
+impl SearchOptions {
+    /// Defaults: no limits, one thread, ε = 1/4, the bishop rule on, no tablebases.
+    #[must_use]
+    pub fn new(prover: Color) -> SearchOptions {
+        SearchOptions {
+            prover,
+            max_nodes: None,
+            max_time: None,
+            threads: 1,
+            epsilon: 0.25,
+            lone_bishop_rule: true,
+            tablebase_units: 0,
+        }
+    }
+}
+
+/// The outcome of a search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchStatus {
+    /// The prover wins.
+    Proved,
+    /// The prover cannot win (loses or draws, or the lone-bishop rule applies).
+    Disproved,
+    /// The budget ran out first.
+    Unknown,
+}
+
+impl SearchStatus {
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchStatus::Proved => "proved",
+            SearchStatus::Disproved => "disproved",
+            SearchStatus::Unknown => "unknown",
+        }
+    }
+}
+
+/// Numbers of one root move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveNumbers {
+    pub mv: Move,
+    pub proof: u32,
+    pub disproof: u32,
+    /// Positions searched below the move (an estimate of its subtree size).
+    pub work: u32,
+}
+
+/// What a search returns: always the root's numbers and those of every root move.
+#[derive(Debug, Clone)]
+pub struct SearchResult {
+    pub status: SearchStatus,
+    pub proof: u32,
+    pub disproof: u32,
+    pub moves: Vec<MoveNumbers>,
+    /// Positions evaluated (each generated child counts once; transposition hits do not).
+    pub nodes: u64,
+    /// Nodes expanded (children generated).
+    pub expansions: u64,
+    pub elapsed: Duration,
+}
+
+/// Progress reported while searching (about once a second).
+#[derive(Debug, Clone, Copy)]
+pub struct Progress {
+    pub proof: u32,
+    pub disproof: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub tt_usage: f64,
+}
+
+/// State shared by the workers of one search.
+pub(crate) struct Shared<'a> {
+    root: Position,
+    options: SearchOptions,
+    tt: &'a TranspositionTable,
+    tablebase: Option<&'a Tablebase>,
+    stop: AtomicBool,
+    nodes: AtomicU64,
+    expansions: AtomicU64,
+    start: Instant,
+}
+
+#[derive(Clone, Copy)]
+struct Child {
+    mv: Move,
+    pos: Position,
+    key: u64,
+    proof: u32,
+    disproof: u32,
+    work: u32,
+}
+
+/// Mixes a parent's path key with a position key (for positions after reversible moves).
+#[inline]
+fn mix(parent: u64, key: u64) -> u64 {
+    let x = (parent.rotate_left(23) ^ key).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    x ^ (x >> 29)
+}
+
+/// The key of the prover's colour in a path key (so searches for both sides can share a
+/// table).
+const BLACK_PROVER: u64 = 0x5bd1_e995_3c6e_f372;
+
+/// One search thread.
+pub(crate) struct Worker<'s, 'a> {
+    shared: &'s Shared<'a>,
+    id: u64,
+    /// Zobrist keys of the positions on the current path (root first).
+    pub(crate) history: Vec<u64>,
+    pool: Vec<Vec<Child>>,
+    nodes: u64,
+    flushed: u64,
+    expansions: u64,
+    next_check: u64,
+}
+
+impl<'s, 'a> Worker<'s, 'a> {
+    pub(crate) fn new(shared: &'s Shared<'a>, id: u64) -> Worker<'s, 'a> {
+        Worker {
+            shared,
+            id,
+            history: Vec::new(),
+            pool: Vec::new(),
+            nodes: 0,
+            flushed: 0,
+            expansions: 0,
+            next_check: 1024,
+        }
+    }
+
+    fn side_key(&self) -> u64 {
+        if self.shared.options.prover == Color::Black {
+            BLACK_PROVER
+        } else {
+            0
+        }
+    }
+
+    /// The path key of a search root (a root starts a new reversible sequence).
+    pub(crate) fn root_key(&self, root: &Position) -> u64 {
+        root.key() ^ self.side_key()
+    }
+
+    /// The path key of `child`, reached from a node with path key `parent_key`.
+    #[inline]
+    pub(crate) fn child_key(&self, parent_key: u64, child: &Position) -> u64 {
+        if child.halfmoves() == 0 {
+            child.key() ^ self.side_key()
+        } else {
+            mix(parent_key, child.key())
+        }
+    }
+
+    /// Whether `pos` repeats a position on the current path since the last irreversible
+    /// move (the last entry of the path is `pos`'s parent).
+    #[inline]
+    fn repeats(&self, pos: &Position) -> bool {
+        let n = self.history.len() as isize;
+        let lowest = n - pos.halfmoves() as isize;
+        let mut i = n - 2;
+        while i >= 0 && i >= lowest {
+            if self.history[i as usize] == pos.key() {
+                return true;
+            }
+            i -= 2;
+        }
+        false
+    }
+
+    /// Proof and disproof numbers of a position seen for the first time (terminal tests,
+    /// else mobility).
+    pub(crate) fn evaluate(&mut self, pos: &Position) -> (u32, u32) {
+        self.nodes += 1;
+        let prover = self.shared.options.prover;
+        let (win, fail) = ((0, INF), (INF, 0));
+        let moves = pos.count_moves();
+        if moves == 0 {
+            return if pos.no_move_outcome() == Outcome::Win(prover) {
+                win
+            } else {
+                fail
+            };
+        }
+        let units = pos.board().occupied().count();
+        if units <= self.shared.options.tablebase_units {
+            if let Some(tb) = self.shared.tablebase {
+                if let Ok(Some(wdl)) = tb.probe_wdl(pos) {
+                    let prover_wins = if pos.turn() == prover {
+                        wdl == Wdl::Win
+                    } else {
+                        wdl == Wdl::Loss
+                    };
+                    return if prover_wins { win } else { fail };
+                }
+            }
+        }
+        if pos.halfmoves() > 0 && self.repeats(pos) {
+            return fail;
+        }
+        if pos.is_dead_draw()
+            || (self.shared.options.lone_bishop_rule && lone_opposite_bishop(pos, prover))
+        {
+            return fail;
+        }
+        if pos.turn() == prover {
+            (1, moves)
+        } else {
+            (moves, 1)
+        }
+    }
+
+    /// Adds this worker's new nodes to the shared count and checks the budget.
+    fn out_of_budget(&mut self) -> bool {
+        if self.shared.stop.load(Relaxed) {
+            return true;
+        }
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 1024;
+            self.flush();
+            let options = &self.shared.options;
+            let over_nodes = options
+                .max_nodes
+                .is_some_and(|n| self.shared.nodes.load(Relaxed) >= n);
+            let over_time = options
+                .max_time
+                .is_some_and(|t| self.shared.start.elapsed() >= t);
+            if over_nodes || over_time {
+                self.shared.stop.store(true, Relaxed);
+                return true;
+            }
+        }
+        false
+    }
+
+    fn flush(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.nodes - self.flushed, Relaxed);
+        self.shared.expansions.fetch_add(self.expansions, Relaxed);
+        self.flushed = self.nodes;
+        self.expansions = 0;
+    }
+
+    /// The children of `pos` with their current numbers (from the table, else evaluated).
+    fn expand(&mut self, pos: &Position, key: u64, kids: &mut Vec<Child>) {
+        kids.clear();
+        for mv in pos.legal_moves() {
+            let child = pos.play(mv);
+            let ckey = self.child_key(key, &child);
+            let (proof, disproof, work) = match self.shared.tt.get(ckey) {
+                Some(e) => (e.proof, e.disproof, e.work),
+                None => {
+                    let (p, d) = self.evaluate(&child);
+                    (p, d, 0)
+                }
+            };
+            kids.push(Child {
+                mv,
+                pos: child,
+                key: ckey,
+                proof,
+                disproof,
+                work,
+            });
+        }
+    }
+
+    /// The node's numbers from its children's.
+    #[inline]
+    fn combine(kids: &[Child], or_node: bool) -> (u32, u32) {
+        if or_node {
+            let proof = kids.iter().map(|c| c.proof).min().unwrap_or(INF);
+            let disproof = kids.iter().fold(0, |acc, c| add(acc, c.disproof));
+            (proof, disproof)
+        } else {
+            let proof = kids.iter().fold(0, |acc, c| add(acc, c.proof));
+            let disproof = kids.iter().map(|c| c.disproof).min().unwrap_or(INF);
+            (proof, disproof)
+        }
+    }
+
+    /// The child to search next and the second-best value (of the number being
+    /// minimised). Ties are broken differently by each worker.
+    #[inline]
+    fn select(&self, kids: &[Child], or_node: bool, key: u64) -> (usize, u32) {
+        let value = |c: &Child| if or_node { c.proof } else { c.disproof };
+        let n = kids.len();
+        let offset = if self.id == 0 {
+            0
+        } else {
+            (mix(key, self.id) % n as u64) as usize
+        };
+        let (mut best, mut best_value, mut second) = (usize::MAX, INF, INF);
+        for k in 0..n {
+            let i = (k + offset) % n;
+            let v = value(&kids[i]);
+            if best == usize::MAX || v < best_value {
+                second = best_value;
+                best = i;
+                best_value = v;
+            } else if v < second {
+                second = v;
+            }
+        }
+        if best == usize::MAX {
+            best = 0;
+        }
+        (best, second)
+    }
+
+    /// Searches `pos` (path key `key`) until its proof number reaches `th_proof` or its
+    /// disproof number reaches `th_disproof` or the budget runs out; stores and returns its
+    /// numbers and the work done below it.
+    pub(crate) fn mid(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        th_proof: u32,
+        th_disproof: u32,
+        ply: usize,
+    ) -> (u32, u32, u32) {
+        self.expansions += 1;
+        let start_nodes = self.nodes;
+        let or_node = pos.turn() == self.shared.options.prover;
+        if self.pool.len() <= ply {
+            self.pool.resize_with(ply + 1, Vec::new);
+        }
+        let mut kids = std::mem::take(&mut self.pool[ply]);
+        self.history.push(pos.key());
+        self.expand(pos, key, &mut kids);
+        let eps = 1.0 + self.shared.options.epsilon;
+        let (mut proof, mut disproof);
+        loop {
+            (proof, disproof) = Self::combine(&kids, or_node);
+            if proof >= th_proof
+                || disproof >= th_disproof
+                || kids.is_empty()
+                || self.out_of_budget()
+            {
+                break;
+            }
+            let (best, second) = self.select(&kids, or_node, key);
+            let grow = |v: u32| -> u32 {
+                if v >= MAX_FINITE {
+                    v
+                } else {
+                    ((f64::from(v) * eps).ceil() as u64)
+                        .max(u64::from(v) + 1)
+                        .min(u64::from(MAX_FINITE)) as u32
+                }
+            };
+            let c = kids[best];
+            let (cth_proof, cth_disproof) = if or_node {
+                let rest = u64::from(disproof) - u64::from(c.disproof);
+                let th_d = if th_disproof == INF {
+                    INF
+                } else {
+                    (u64::from(th_disproof) - rest).min(u64::from(MAX_FINITE)) as u32
+                };
+                (th_proof.min(grow(second)), th_d)
+            } else {
+                let rest = u64::from(proof) - u64::from(c.proof);
+                let th_p = if th_proof == INF {
+                    INF
+                } else {
+                    (u64::from(th_proof) - rest).min(u64::from(MAX_FINITE)) as u32
+                };
+                (th_p, th_disproof.min(grow(second)))
+            };
+            let (p, d, w) = self.mid(&c.pos, c.key, cth_proof, cth_disproof, ply + 1);
+            let k = &mut kids[best];
+            k.proof = p;
+            k.disproof = d;
+            k.work = w;
+        }
+        self.history.pop();
+        let prior = self.shared.tt.get(key).map_or(0, |e| e.work);
+        let work = prior.saturating_add((self.nodes - start_nodes).min(u64::from(u32::MAX)) as u32);
+        let best = if kids.is_empty() {
+            0
+        } else {
+            kids[self.select(&kids, or_node, key).0].mv.bits()
+        };
+        self.shared.tt.put(
+            key,
+            TtEntry {
+                proof,
+                disproof,
+                work,
+                best,
+            },
+        );
+        self.pool[ply] = kids;
+        (proof, disproof, work)
+    }
+}
+
+/// The opponent's only piece is a bishop, and the prover has a bishop on the other square
+/// colour: those two can never meet, and the prover can never shed that bishop.
+fn lone_opposite_bishop(pos: &Position, prover: Color) -> bool {
+    let board = pos.board();
+    let theirs = board.by_color(prover.other());
+    let Some(sq) = theirs.single_square() else {
+        return false;
+    };
+    if !board.bishops().contains(sq) {
+        return false;
+    }
+    let their_colour = if sq.is_light() {
+        Bitboard::LIGHT_SQUARES
+    } else {
+        Bitboard::DARK_SQUARES
+    };
+    let our_bishops = board.by_color(prover) & board.by_role(Role::Bishop);
+    (our_bishops & !their_colour).any()
+}
+
+/// A solver: a transposition table and optional tablebases, reused across searches.
+#[derive(Debug)]
+pub struct Solver<'a> {
+    tt: Arc<TranspositionTable>,
+    tablebase: Option<&'a Tablebase>,
+}
+
+/// Stack size of search threads (deep proofs recurse deeply).
+const STACK_BYTES: usize = 512 << 20;
+
+impl<'a> Solver<'a> {
+    /// A solver with a table of `hash_bytes` and the given tablebases.
+    #[must_use]
+    pub fn new(hash_bytes: usize, tablebase: Option<&'a Tablebase>) -> Solver<'a> {
+        Solver {
+            tt: Arc::new(TranspositionTable::new(hash_bytes)),
+            tablebase,
+        }
+    }
+
+    #[must_use]
+    pub fn table(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    #[must_use]
+    pub fn tablebase(&self) -> Option<&'a Tablebase> {
+        self.tablebase
+    }
+
+    /// Searches `root` within the options' budget. `progress` is called about once a
+    /// second from the calling thread.
+    pub fn search(
+        &self,
+        root: &Position,
+        options: &SearchOptions,
+        progress: &mut dyn FnMut(Progress),
+    ) -> SearchResult {
+        let shared = Shared {
+            root: *root,
+            options: options.clone(),
+            tt: &self.tt,
+            tablebase: self.tablebase,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            expansions: AtomicU64::new(0),
+            start: Instant::now(),
+        };
+        let threads = options.threads.max(1);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|id| {
+                    let shared = &shared;
+                    std::thread::Builder::new()
+                        .stack_size(STACK_BYTES)
+                        .spawn_scoped(scope, move || {
+                            let mut worker = Worker::new(shared, id as u64);
+                            let key = worker.root_key(&shared.root);
+                            let (p, d, _) = worker.mid(&shared.root, key, INF, INF, 0);
+                            worker.flush();
+                            if p == 0 || d == 0 {
+                                shared.stop.store(true, Relaxed);
+                            }
+                        })
+                        .expect("spawn search thread")
+                })
+                .collect();
+            let mut last = Instant::now();
+            while !handles.iter().all(|h| h.is_finished()) {
+                std::thread::sleep(Duration::from_millis(20));
+                if last.elapsed() >= Duration::from_secs(1) {
+                    last = Instant::now();
+                    let key = root.key()
+                        ^ if options.prover == Color::Black {
+                            BLACK_PROVER
+                        } else {
+                            0
+                        };
+                    let e = self.tt.get(key);
+                    progress(Progress {
+                        proof: e.map_or(1, |e| e.proof),
+                        disproof: e.map_or(1, |e| e.disproof),
+                        nodes: shared.nodes.load(Relaxed),
+                        elapsed: shared.start.elapsed(),
+                        tt_usage: self.tt.usage(),
+                    });
+                }
+            }
+            shared.stop.store(true, Relaxed);
+            for h in handles {
+                let _ = h.join();
+            }
+        });
+        self.result(root, &shared)
+    }
+
+    /// Shared state for a helper worker (proof extraction, main line) without limits.
+    pub(crate) fn shared_for(&self, root: &Position, options: SearchOptions) -> Shared<'_> {
+        Shared {
+            root: *root,
+            options,
+            tt: &self.tt,
+            tablebase: self.tablebase,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            expansions: AtomicU64::new(0),
+            start: Instant::now(),
+        }
+    }
+
+    fn result(&self, root: &Position, shared: &Shared<'_>) -> SearchResult {
+        let mut worker = Worker::new(shared, 0);
+        let key = worker.root_key(root);
+        let mut kids = Vec::new();
+        worker.history.push(root.key());
+        worker.expand(root, key, &mut kids);
+        let or_node = root.turn() == shared.options.prover;
+        let (mut proof, mut disproof) = match self.tt.get(key) {
+            Some(e) => (e.proof, e.disproof),
+            None => Worker::combine(&kids, or_node),
+        };
+        if kids.is_empty() {
+            // The root itself is terminal.
+            let (p, d) = {
+                worker.history.pop();
+                worker.evaluate(root)
+            };
+            proof = p;
+            disproof = d;
+        }
+        let status = if proof == 0 {
+            SearchStatus::Proved
+        } else if disproof == 0 {
+            SearchStatus::Disproved
+        } else {
+            SearchStatus::Unknown
+        };
+        SearchResult {
+            status,
+            proof,
+            disproof,
+            moves: kids
+                .iter()
+                .map(|c| MoveNumbers {
+                    mv: c.mv,
+                    proof: c.proof,
+                    disproof: c.disproof,
+                    work: c.work,
+                })
+                .collect(),
+            nodes: shared.nodes.load(Relaxed),
+            expansions: shared.expansions.load(Relaxed),
+            elapsed: shared.start.elapsed(),
+        }
+    }
+
+    /// The most interesting line from `root`: at the prover's turn the most proving move,
+    /// at the opponent's the most resistant one, while the table knows the positions.
+    #[must_use]
+    pub fn main_line(&self, root: &Position, prover: Color, max_plies: usize) -> Vec<Move> {
+        let shared = self.shared_for(root, SearchOptions::new(prover));
+        let worker = Worker::new(&shared, 0);
+        let mut line = Vec::new();
+        let mut pos = *root;
+        let mut key = worker.root_key(root);
+        let mut seen = vec![pos.key()];
+        while line.len() < max_plies {
+            // (move, child, child's table key, ordering score)
+            type Candidate = (Move, Position, u64, (u32, u32, u32));
+            let mut best: Option<Candidate> = None;
+            for mv in pos.legal_moves() {
+                let child = pos.play(mv);
+                let ckey = worker.child_key(key, &child);
+                let Some(e) = self.tt.get(ckey) else { continue };
+                // Prover: smallest proof number, then least work; opponent: smallest
+                // disproof number, then most work.
+                let score = if pos.turn() == prover {
+                    (e.proof, 0, e.work)
+                } else {
+                    (e.disproof, u32::MAX - e.work, 0)
+                };
+                if best.as_ref().is_none_or(|b| score < b.3) {
+                    best = Some((mv, child, ckey, score));
+                }
+            }
+            let Some((mv, child, ckey, _)) = best else {
+                break;
+            };
+            if seen.contains(&child.key()) {
+                break;
+            }
+            seen.push(child.key());
+            line.push(mv);
+            pos = child;
+            key = ckey;
+        }
+        line
+    }
+}

@@ -1,0 +1,296 @@
+//! The solver against tablebases and the verifier: on random small positions a search
+//! without tables must reach the tables' verdict; proofs of opening lines are written and
+//! pass the independent verifier, also when the transposition table is too small to keep
+//! the proof (forcing re-searches); budgets return the root's numbers; threads agree.
+
+use antichess_core::{play_move_text, Board, Color, Piece, Position, Role, Rules, Square};
+use antichess_pns::{write_proof, SearchOptions, SearchStatus, Solver};
+use antichess_proof::{verify_file, Format, NoTablebases, TablebaseOracle, VerifyOptions};
+use antichess_tb::{build, BuildOptions, Material, Tablebase, Wdl};
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("antichess-pns-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn after(moves: &str) -> Position {
+    *play_move_text(Position::start(Rules::INTERNATIONAL), moves)
+        .unwrap()
+        .position()
+}
+
+fn random_position(material: &Material, turn: Color, seed: &mut u64) -> Position {
+    loop {
+        let mut board = Board::empty();
+        for (piece, count) in material.groups() {
+            let mut placed = 0;
+            while placed < count {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                let sq = Square::new((*seed % 64) as u32).unwrap();
+                if board.occupied().contains(sq)
+                    || (piece.role == Role::Pawn && (sq.rank() == 0 || sq.rank() == 7))
+                {
+                    continue;
+                }
+                board.put_unchecked(sq, piece);
+                placed += 1;
+            }
+        }
+        let pos = Position::from_board_unchecked(board, turn, Rules::INTERNATIONAL);
+        if pos.count_moves() > 0 && !pos.is_dead_draw() {
+            return pos;
+        }
+    }
+}
+
+#[test]
+fn search_agrees_with_tablebases_on_small_positions() {
+    let dir = temp("tb");
+    let materials: Vec<Material> = ["KNk", "Rpp", "KPk", "NBb", "Ppn"]
+        .iter()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    build(
+        &materials,
+        &BuildOptions {
+            rules: Rules::INTERNATIONAL,
+            dir: dir.clone(),
+            threads: 2,
+            strategy: Default::default(),
+        },
+        &|_| {},
+    )
+    .unwrap();
+    let tb = Tablebase::open(&dir, Rules::INTERNATIONAL).unwrap();
+    let solver = Solver::new(16 << 20, None);
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let (mut proved, mut disproved, mut unknown_decided, mut unknown_draws) = (0, 0, 0, 0);
+    for material in &materials {
+        for i in 0..24 {
+            let turn = if i % 2 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let pos = random_position(material, turn, &mut seed);
+            let prover = if i % 4 < 2 {
+                pos.turn()
+            } else {
+                pos.turn().other()
+            };
+            let mut options = SearchOptions::new(prover);
+            options.max_nodes = Some(3_000_000);
+            options.lone_bishop_rule = false;
+            solver.table().clear();
+            let result = solver.search(&pos, &options, &mut |_| {});
+            let wdl = tb.probe_wdl(&pos).unwrap().unwrap();
+            let prover_wins = if pos.turn() == prover {
+                wdl == Wdl::Win
+            } else {
+                wdl == Wdl::Loss
+            };
+            // A proof or disproof must agree with the tables. Without tables a decided
+            // position can still lie deep (KPk may need a rook chase after its promotion) and
+            // disproving a draw may need to explore repetition cycles, so the budget may run
+            // out; that is counted and must stay the exception.
+            match result.status {
+                SearchStatus::Proved => {
+                    assert!(
+                        prover_wins,
+                        "{} prover {prover}: proved, but the tables say {wdl}",
+                        pos.fen()
+                    );
+                    proved += 1;
+                }
+                SearchStatus::Disproved => {
+                    assert!(
+                        !prover_wins,
+                        "{} prover {prover}: disproved, but the tables say {wdl}",
+                        pos.fen()
+                    );
+                    disproved += 1;
+                }
+                SearchStatus::Unknown if wdl == Wdl::Draw => unknown_draws += 1,
+                SearchStatus::Unknown => unknown_decided += 1,
+            }
+        }
+    }
+    eprintln!("proved {proved}, disproved {disproved}, unknown: {unknown_decided} decided, {unknown_draws} drawn");
+    // Most random positions are decided quickly; a budget overrun must stay the exception.
+    assert!(
+        unknown_decided <= 6,
+        "{unknown_decided} decided positions not solved within the budget"
+    );
+    assert!(
+        proved >= 20 && disproved >= 20,
+        "proved {proved}, disproved {disproved}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn proofs_of_easy_lines_verify() {
+    let dir = temp("proofs");
+    for (moves, max_nodes) in [
+        ("e3 d5", 100_000),
+        ("e3 d6", 100_000),
+        ("e3 Na6", 5_000_000),
+    ] {
+        let pos = after(moves);
+        let solver = Solver::new(64 << 20, None);
+        let mut options = SearchOptions::new(Color::White);
+        options.max_nodes = Some(max_nodes);
+        let result = solver.search(&pos, &options, &mut |_| {});
+        assert_eq!(result.status, SearchStatus::Proved, "{moves}");
+        assert!(result.moves.iter().any(|m| m.proof == 0));
+        let path = dir.join("p.proof");
+        let prolog = play_move_text(Position::start(Rules::INTERNATIONAL), moves)
+            .unwrap()
+            .moves()
+            .to_vec();
+        let (written, _) = write_proof(&solver, &pos, &prolog, &options, &path).unwrap();
+        assert!(written.counts.total > 10);
+        let stats = verify_file(
+            &path,
+            Some(Format::Compact),
+            &NoTablebases,
+            &VerifyOptions::default(),
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(stats.counts.total, written.counts.total, "{moves}");
+        eprintln!(
+            "{moves}: {} nodes searched, proof of {} nodes, {} bytes",
+            result.nodes, written.counts.total, written.bytes
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn proof_extraction_survives_a_tiny_table() {
+    // A 96 KB table cannot hold the proof: extraction must re-search the lost parts.
+    let dir = temp("tiny");
+    let pos = after("e3 Na6");
+    let solver = Solver::new(96 << 10, None);
+    let options = SearchOptions::new(Color::White);
+    assert_eq!(
+        solver.search(&pos, &options, &mut |_| {}).status,
+        SearchStatus::Proved
+    );
+    let path = dir.join("tiny.proof");
+    let (written, _) = write_proof(&solver, &pos, &[], &options, &path).unwrap();
+    assert!(
+        written.researched > 0,
+        "the tiny table should have lost some of the proof"
+    );
+    verify_file(
+        &path,
+        Some(Format::Compact),
+        &NoTablebases,
+        &VerifyOptions::default(),
+        &mut |_| {},
+    )
+    .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn proofs_with_tablebase_leaves_verify_with_tables() {
+    let dir = temp("leaves");
+    build(
+        &Material::all_up_to(3),
+        &BuildOptions {
+            rules: Rules::INTERNATIONAL,
+            dir: dir.clone(),
+            threads: 2,
+            strategy: Default::default(),
+        },
+        &|_| {},
+    )
+    .unwrap();
+    let tb = Tablebase::open(&dir, Rules::INTERNATIONAL).unwrap();
+    assert_eq!(tb.complete_units(), 3);
+    let pos = after("e3 Na6");
+    let solver = Solver::new(64 << 20, Some(&tb));
+    let mut options = SearchOptions::new(Color::White);
+    options.tablebase_units = 3;
+    assert_eq!(
+        solver.search(&pos, &options, &mut |_| {}).status,
+        SearchStatus::Proved
+    );
+    let path = dir.join("leaves.proof");
+    let (written, _) = write_proof(&solver, &pos, &[], &options, &path).unwrap();
+    let oracle = TablebaseOracle::new(&tb);
+    let stats = verify_file(
+        &path,
+        Some(Format::Compact),
+        &oracle,
+        &VerifyOptions::default(),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(stats.counts.total, written.counts.total);
+    if written.counts.tablebase > 0 {
+        // Without tables the same file cannot be checked.
+        assert!(verify_file(
+            &path,
+            Some(Format::Compact),
+            &NoTablebases,
+            &VerifyOptions::default(),
+            &mut |_| {}
+        )
+        .is_err());
+        // Played out to the end of the game instead of trusted.
+        let expand = VerifyOptions {
+            expand_tablebase_leaves: true,
+            ..VerifyOptions::default()
+        };
+        verify_file(&path, Some(Format::Compact), &oracle, &expand, &mut |_| {}).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn budgets_return_numbers_for_every_root_move() {
+    let pos = Position::start(Rules::INTERNATIONAL);
+    let solver = Solver::new(16 << 20, None);
+    let mut options = SearchOptions::new(Color::White);
+    options.max_nodes = Some(20_000);
+    let result = solver.search(&pos, &options, &mut |_| {});
+    assert_eq!(result.status, SearchStatus::Unknown);
+    assert_eq!(result.moves.len(), 20);
+    assert!(result.proof > 0 && result.disproof > 0);
+    assert!(
+        result.nodes >= 20_000 && result.nodes < 100_000,
+        "{}",
+        result.nodes
+    );
+    options.max_nodes = None;
+    options.max_time = Some(std::time::Duration::from_millis(300));
+    let result = solver.search(&pos, &options, &mut |_| {});
+    assert_eq!(result.status, SearchStatus::Unknown);
+    assert!(result.elapsed.as_secs_f64() < 5.0);
+}
+
+#[test]
+fn two_threads_agree() {
+    let pos = after("e3 Na6");
+    let solver = Solver::new(64 << 20, None);
+    let mut options = SearchOptions::new(Color::White);
+    options.threads = 2;
+    let result = solver.search(&pos, &options, &mut |_| {});
+    assert_eq!(result.status, SearchStatus::Proved);
+    // The lone-bishop rule is a failure for the prover, never a false proof.
+    let lone = Position::from_fen("8/8/8/8/8/8/1b6/B7 w - - 0 1", Rules::INTERNATIONAL).unwrap();
+    let _ = Piece::new(Color::White, Role::Bishop);
+    let options = SearchOptions::new(Color::White);
+    assert_ne!(
+        solver.search(&lone, &options, &mut |_| {}).status,
+        SearchStatus::Proved
+    );
+}

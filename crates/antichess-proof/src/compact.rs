@@ -1,0 +1,797 @@
+//! Our compact proof format (docs/formats/proof.md): a byte-aligned header, then the tree as
+//! a preorder bitstream that says only what the rules cannot derive.
+//!
+//! The reader knows each node's position by replaying moves, hence its legal moves in the
+//! fixed order (sorted by `Move::bits`) and their number `n`. A node with `n = 0` is a
+//! terminal leaf and costs no bits. Otherwise a kind code follows: `0` internal, `10`
+//! internal and later referenced (a "target"), `110` reference (then an Elias-delta count
+//! back through the targets), `111` tablebase leaf. An internal prover node then gives the
+//! index of its move in `ceil(log2 n)` bits; an internal opponent node gives nothing (its
+//! children are all its legal moves in order). The children's encodings follow.
+//!
+//! This module encodes a [`ProofTree`] and walks an encoded body as a stream (the walker
+//! is the streaming verifier's core: memory is O(depth + targets)).
+
+use std::collections::HashSet;
+use std::io::Read;
+
+use antichess_core::{Color, Move, MoveList, Position, Rules};
+use xxhash_rust::xxh3::xxh3_64;
+
+use crate::bits::{index_width, BitError, BitReader, BitWriter};
+use crate::position_id::{label, ordered_moves, units, PositionId};
+use crate::stats::{ProofStats, StatsBuilder, Subtree};
+use crate::tree::{Node, NodeKind, ProofCounts, ProofTree};
+use crate::walk::{map_leaf_error, Visitor};
+use crate::ProofError;
+
+/// The first eight bytes of a compact proof file.
+pub const COMPACT_MAGIC: [u8; 8] = *b"ACPROOF\0";
+/// The version this program writes and reads.
+pub const COMPACT_VERSION: u16 = 1;
+/// Bytes of the fixed part of the header (before the root FEN).
+const FIXED_HEADER: usize = 90;
+
+/// The header of a compact proof file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompactHeader {
+    pub version: u16,
+    pub rules: Rules,
+    pub prover: Color,
+    /// The root position (its FEN is stored).
+    pub root: Position,
+    /// Moves from the standard start position to the root (may be empty).
+    pub prolog: Vec<Move>,
+    pub counts: ProofCounts,
+    /// Number of nodes flagged as reference targets.
+    pub reference_targets: u64,
+    /// Largest number of units among tablebase leaves (0 if none).
+    pub tablebase_units: u32,
+    /// Length of the body in bits (the last byte is zero-padded).
+    pub body_bits: u64,
+    /// xxh3-64 of the body bytes.
+    pub body_checksum: u64,
+    /// Length of the header in bytes (the body starts here).
+    pub header_len: u64,
+}
+
+impl CompactHeader {
+    /// Body length in bytes.
+    #[must_use]
+    pub fn body_len(&self) -> u64 {
+        self.body_bits.div_ceil(8)
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(FIXED_HEADER + 100);
+        out.extend_from_slice(&COMPACT_MAGIC);
+        out.extend_from_slice(&self.version.to_le_bytes());
+        out.push(self.rules.code());
+        out.push(self.prover as u8);
+        out.extend_from_slice(&self.tablebase_units.to_le_bytes());
+        let c = &self.counts;
+        for value in [
+            c.total,
+            c.prover,
+            c.opponent,
+            c.terminal,
+            c.tablebase,
+            c.references,
+            self.reference_targets,
+            self.body_bits,
+            self.body_checksum,
+        ] {
+            out.extend_from_slice(&value.to_le_bytes());
+        }
+        let fen = self.root.fen();
+        out.extend_from_slice(&(fen.len() as u16).to_le_bytes());
+        out.extend_from_slice(fen.as_bytes());
+        out.extend_from_slice(&(self.prolog.len() as u16).to_le_bytes());
+        for m in &self.prolog {
+            out.extend_from_slice(&m.bits().to_le_bytes());
+        }
+        let checksum = xxh3_64(&out);
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out
+    }
+
+    /// Reads and checks a header (magic, version, header checksum, field values).
+    pub fn read<R: Read>(reader: &mut R) -> Result<CompactHeader, ProofError> {
+        let mut bytes = vec![0u8; FIXED_HEADER];
+        let got = read_up_to(reader, &mut bytes)?;
+        if got < 8 || bytes[..8] != COMPACT_MAGIC {
+            return Err(ProofError::BadMagic {
+                found: bytes[..got.min(8)].to_vec(),
+            });
+        }
+        if got < FIXED_HEADER {
+            return Err(ProofError::corrupt(
+                got as u64,
+                format!("the file ends inside the header ({got} of at least {FIXED_HEADER} bytes)"),
+            ));
+        }
+        let u16_at = |b: &[u8], at: usize| u16::from_le_bytes([b[at], b[at + 1]]);
+        let u64_at =
+            |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+        let version = u16_at(&bytes, 8);
+        if version != COMPACT_VERSION {
+            return Err(ProofError::UnsupportedVersion {
+                found: version,
+                supported: COMPACT_VERSION,
+            });
+        }
+        let fen_len = usize::from(u16_at(&bytes, 88));
+        let mut rest = vec![0u8; fen_len + 2];
+        let got = read_up_to(reader, &mut rest)?;
+        if got < rest.len() {
+            return Err(ProofError::corrupt(
+                (FIXED_HEADER + got) as u64,
+                "the file ends inside the header (root FEN)",
+            ));
+        }
+        let prolog_len = usize::from(u16_at(&rest, fen_len));
+        let mut tail = vec![0u8; 2 * prolog_len + 8];
+        let got = read_up_to(reader, &mut tail)?;
+        let tail_at = (FIXED_HEADER + fen_len + 2) as u64;
+        if got < tail.len() {
+            return Err(ProofError::corrupt(
+                tail_at + got as u64,
+                "the file ends inside the header (prolog or header checksum)",
+            ));
+        }
+        bytes.extend_from_slice(&rest);
+        bytes.extend_from_slice(&tail[..2 * prolog_len]);
+        let stored = u64_at(&tail, 2 * prolog_len);
+        let computed = xxh3_64(&bytes);
+        let header_len = bytes.len() as u64 + 8;
+        if stored != computed {
+            return Err(ProofError::corrupt(
+                bytes.len() as u64,
+                format!(
+                    "header checksum mismatch (stored {stored:016x}, computed {computed:016x}): the header is damaged"
+                ),
+            ));
+        }
+        let rules = Rules::from_code(bytes[10])
+            .ok_or_else(|| ProofError::corrupt(10, format!("unknown rules code {}", bytes[10])))?;
+        let prover = match bytes[11] {
+            0 => Color::White,
+            1 => Color::Black,
+            other => {
+                return Err(ProofError::corrupt(
+                    11,
+                    format!("unknown prover colour {other}"),
+                ))
+            }
+        };
+        let tablebase_units = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes"));
+        let counts = ProofCounts {
+            total: u64_at(&bytes, 16),
+            prover: u64_at(&bytes, 24),
+            opponent: u64_at(&bytes, 32),
+            terminal: u64_at(&bytes, 40),
+            tablebase: u64_at(&bytes, 48),
+            references: u64_at(&bytes, 56),
+        };
+        let sum = [
+            counts.prover,
+            counts.opponent,
+            counts.terminal,
+            counts.tablebase,
+            counts.references,
+        ]
+        .iter()
+        .try_fold(0u64, |acc, &v| acc.checked_add(v));
+        if sum != Some(counts.total) {
+            return Err(ProofError::corrupt(
+                16,
+                format!(
+                    "the node counts do not add up: total {} but the kinds sum to {}",
+                    counts.total,
+                    sum.map_or("more than 2^64".to_string(), |s| s.to_string())
+                ),
+            ));
+        }
+        let fen = std::str::from_utf8(&rest[..fen_len])
+            .map_err(|_| ProofError::corrupt(FIXED_HEADER as u64, "the root FEN is not UTF-8"))?;
+        let root = Position::from_fen(fen, rules).map_err(|e| {
+            ProofError::corrupt(FIXED_HEADER as u64, format!("root FEN {fen:?}: {e}"))
+        })?;
+        let mut prolog = Vec::with_capacity(prolog_len);
+        for i in 0..prolog_len {
+            let bits = u16::from_le_bytes([tail[2 * i], tail[2 * i + 1]]);
+            let m = Move::from_bits(bits).ok_or_else(|| {
+                ProofError::corrupt(
+                    tail_at + 2 * i as u64,
+                    format!("invalid prolog move bits {bits:#06x}"),
+                )
+            })?;
+            prolog.push(m);
+        }
+        check_prolog(&root, &prolog).map_err(|why| ProofError::corrupt(tail_at, why))?;
+        Ok(CompactHeader {
+            version,
+            rules,
+            prover,
+            root,
+            prolog,
+            counts,
+            reference_targets: u64_at(&bytes, 64),
+            tablebase_units,
+            body_bits: u64_at(&bytes, 72),
+            body_checksum: u64_at(&bytes, 80),
+            header_len,
+        })
+    }
+}
+
+/// Checks that `prolog` (if non-empty) leads from the start position to `root`.
+pub(crate) fn check_prolog(root: &Position, prolog: &[Move]) -> Result<(), String> {
+    if prolog.is_empty() {
+        return Ok(());
+    }
+    let mut pos = Position::start(root.rules());
+    for (i, &m) in prolog.iter().enumerate() {
+        if !pos.is_legal(m) {
+            return Err(format!(
+                "prolog move {} ({m}) is not legal in {}",
+                i + 1,
+                pos.fen()
+            ));
+        }
+        pos.play_mut(m);
+    }
+    if !pos.same_position(root) {
+        return Err(format!(
+            "the prolog leads to {}, not to the root {}",
+            pos.fen(),
+            root.fen()
+        ));
+    }
+    Ok(())
+}
+
+fn read_up_to<R: Read>(reader: &mut R, buf: &mut [u8]) -> Result<usize, ProofError> {
+    let mut got = 0;
+    while got < buf.len() {
+        match reader.read(&mut buf[got..]) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(ProofError::io("reading the proof header", e)),
+        }
+    }
+    Ok(got)
+}
+
+/// Encodes a proof in the compact format (header and body). Fails if the tree cannot be
+/// represented: a move that is not legal, an opponent node without exactly its legal
+/// moves in the fixed order, a leaf kind that does not match the position, a reference to
+/// a node that is not internal. It does not check that the proof is correct: verify the
+/// result.
+pub fn encode_compact(tree: &ProofTree) -> Result<Vec<u8>, ProofError> {
+    encode(tree, true)
+}
+
+/// Like [`encode_compact`], but opponent nodes are written with the children the tree
+/// has, even if these are not all legal moves in the fixed order: the result is then a
+/// wrong proof, for tests of the verifier.
+#[doc(hidden)]
+pub fn encode_compact_unchecked(tree: &ProofTree) -> Result<Vec<u8>, ProofError> {
+    encode(tree, false)
+}
+
+fn encode(tree: &ProofTree, strict: bool) -> Result<Vec<u8>, ProofError> {
+    let nodes = tree.nodes();
+    fn bad<T>(i: usize, why: String) -> Result<T, ProofError> {
+        Err(ProofError::Unsupported(format!(
+            "cannot encode node {i} in the compact format: {why}"
+        )))
+    }
+    // Structure (also checked by for_each_position below, but needed first here).
+    tree.subtree_ends()?;
+    let mut flagged = vec![false; nodes.len()];
+    for (i, node) in nodes.iter().enumerate() {
+        if let NodeKind::Reference { target } = node.kind {
+            let t = target as usize;
+            match nodes[t].kind {
+                NodeKind::Prover | NodeKind::Opponent { .. } => flagged[t] = true,
+                _ => return bad(i, format!("reference to node {t}, which is not internal")),
+            }
+        }
+    }
+    let mut ordinal = vec![u64::MAX; nodes.len()];
+    let mut declared = 0u64;
+    let mut counts = ProofCounts::default();
+    let mut tb_units = 0u32;
+    let mut w = BitWriter::default();
+    // Expected children of open opponent nodes: (legal moves in order, next index).
+    let mut expected: Vec<Option<(MoveList, usize)>> = Vec::new();
+    tree.for_each_position(|i, pos, depth| {
+        let node = &nodes[i];
+        expected.truncate(depth as usize);
+        if strict && i > 0 {
+            if let Some(Some((moves, next))) = expected.last_mut() {
+                if moves.get(*next).copied() != node.mv {
+                    return bad(
+                        i,
+                        format!(
+                            "opponent children must be all legal moves in the fixed order; found {} where {} was expected",
+                            node.mv.map_or("-".to_string(), |m| m.to_string()),
+                            moves.get(*next).map_or("no further move".to_string(), |m| m.to_string())
+                        ),
+                    );
+                }
+                *next += 1;
+            }
+        }
+        let moves = ordered_moves(pos);
+        counts.add(&node.kind);
+        if moves.is_empty() {
+            return match node.kind {
+                NodeKind::Terminal => Ok(()),
+                kind => bad(i, format!("no legal move, but the node is {kind:?}")),
+            };
+        }
+        match node.kind {
+            NodeKind::Terminal => {
+                return bad(i, format!("marked terminal but has {} legal moves", moves.len()))
+            }
+            NodeKind::Tablebase => {
+                w.bits(0b111, 3);
+                tb_units = tb_units.max(units(pos));
+            }
+            NodeKind::Reference { target } => {
+                let t = ordinal[target as usize];
+                w.bits(0b110, 3);
+                w.elias_delta(declared - t);
+            }
+            NodeKind::Prover | NodeKind::Opponent { .. } => {
+                if flagged[i] {
+                    w.bits(0b10, 2);
+                    ordinal[i] = declared;
+                    declared += 1;
+                } else {
+                    w.bit(false);
+                }
+                if node.kind == NodeKind::Prover {
+                    let child = nodes[i + 1].mv.expect("structure checked");
+                    let Some(index) = moves.iter().position(|&m| m == child) else {
+                        return bad(i, format!("the prover's move {child} is not legal"));
+                    };
+                    w.bits(index as u64, index_width(moves.len()));
+                    expected.push(None);
+                } else {
+                    let NodeKind::Opponent { children } = node.kind else {
+                        unreachable!()
+                    };
+                    if strict && usize::from(children) != moves.len() {
+                        return bad(
+                            i,
+                            format!("{children} children for {} legal moves", moves.len()),
+                        );
+                    }
+                    if children > 0 {
+                        expected.push(Some((moves, 0)));
+                    }
+                }
+            }
+        }
+        Ok(())
+    })?;
+    let body_bits = w.len_bits();
+    let body = w.into_bytes();
+    let header = CompactHeader {
+        version: COMPACT_VERSION,
+        rules: tree.rules(),
+        prover: tree.prover(),
+        root: *tree.root(),
+        prolog: tree.prolog().to_vec(),
+        counts,
+        reference_targets: declared,
+        tablebase_units: tb_units,
+        body_bits,
+        body_checksum: xxh3_64(&body),
+        header_len: 0,
+    };
+    if let Err(why) = check_prolog(tree.root(), tree.prolog()) {
+        return Err(ProofError::Unsupported(format!(
+            "cannot encode the prolog: {why}"
+        )));
+    }
+    let mut out = header.to_bytes();
+    out.extend_from_slice(&body);
+    Ok(out)
+}
+
+/// A node that references may point to.
+struct Target {
+    node: u64,
+    id: PositionId,
+    done: bool,
+    unfolded: u64,
+    unfolded_height: u32,
+}
+
+struct Frame {
+    pos: Position,
+    id: PositionId,
+    mv: Option<Move>,
+    children: MoveList,
+    next: usize,
+    target: Option<usize>,
+    subtree: Subtree,
+}
+
+/// What a walk of a compact body needs besides the reader.
+pub(crate) struct CompactWalk<'a> {
+    pub(crate) header: &'a CompactHeader,
+    pub(crate) visitor: &'a mut dyn Visitor,
+    pub(crate) progress: &'a mut dyn FnMut(u64),
+    pub(crate) file_bytes: Option<u64>,
+}
+
+/// Walks (decodes and checks the structure of) a compact body; see the module docs. The
+/// reader must be positioned at the start of the body.
+pub(crate) fn walk_compact<R: Read>(
+    walk: CompactWalk<'_>,
+    reader: R,
+) -> Result<ProofStats, ProofError> {
+    let header = walk.header;
+    let mut bits = BitReader::new(reader, header.body_bits);
+    let result = walk_body(header, walk.visitor, walk.progress, &mut bits);
+    let body_start = header.header_len;
+    let drained = bits.drain();
+    let present = match drained {
+        Ok(n) => n,
+        Err(BitError::Io(e)) => return Err(ProofError::io("reading the proof body", e)),
+        Err(_) => 0,
+    };
+    if present < header.body_len() {
+        let symptom = match &result {
+            Err(e) => format!("; decoding stopped with: {e}"),
+            Ok(_) => String::new(),
+        };
+        return Err(ProofError::corrupt(
+            body_start + present,
+            format!(
+                "the file is truncated: the body should have {} bytes, the file has {present}{symptom}",
+                header.body_len()
+            ),
+        ));
+    }
+    let computed = bits.checksum();
+    if computed != header.body_checksum {
+        let symptom = match &result {
+            Err(e) => format!("; decoding stopped with: {e}"),
+            Ok(_) => String::new(),
+        };
+        return Err(ProofError::corrupt(
+            body_start,
+            format!(
+                "body checksum mismatch (stored {:016x}, computed {computed:016x}): the file is damaged{symptom}",
+                header.body_checksum
+            ),
+        ));
+    }
+    let (stats_builder, root_subtree, end_bit) = result?;
+    if end_bit != header.body_bits {
+        return Err(ProofError::corrupt(
+            body_start + end_bit / 8,
+            format!(
+                "the tree ends at bit {end_bit} of the body, but the header gives {} bits",
+                header.body_bits
+            ),
+        ));
+    }
+    if !matches!(bits.padding_is_zero(), Ok(true)) {
+        return Err(ProofError::corrupt(
+            body_start + header.body_len().saturating_sub(1),
+            "the padding bits after the tree are not zero",
+        ));
+    }
+    match bits.has_trailing_bytes() {
+        Ok(false) => {}
+        Ok(true) => {
+            return Err(ProofError::corrupt(
+                body_start + header.body_len(),
+                "unexpected bytes after the end of the body",
+            ))
+        }
+        Err(BitError::Io(e)) => return Err(ProofError::io("reading the proof body", e)),
+        Err(_) => {}
+    }
+    let found = &stats_builder.counts;
+    let expected = &header.counts;
+    for (what, h, f) in [
+        ("nodes", expected.total, found.total),
+        ("prover nodes", expected.prover, found.prover),
+        ("opponent nodes", expected.opponent, found.opponent),
+        ("terminal leaves", expected.terminal, found.terminal),
+        ("tablebase leaves", expected.tablebase, found.tablebase),
+        ("references", expected.references, found.references),
+        (
+            "reference targets",
+            header.reference_targets,
+            root_subtree.1,
+        ),
+        (
+            "tablebase units",
+            u64::from(header.tablebase_units),
+            u64::from(stats_builder.tablebase_units),
+        ),
+    ] {
+        if h != f {
+            return Err(ProofError::CountMismatch {
+                what,
+                header: h,
+                found: f,
+            });
+        }
+    }
+    Ok(stats_builder.finish(
+        "compact",
+        &header.root,
+        header.prover,
+        root_subtree.1,
+        &root_subtree.0,
+        walk.file_bytes,
+    ))
+}
+
+type BodyResult = (StatsBuilder, (Subtree, u64), u64);
+
+fn walk_body<R: Read>(
+    header: &CompactHeader,
+    visitor: &mut dyn Visitor,
+    progress: &mut dyn FnMut(u64),
+    bits: &mut BitReader<R>,
+) -> Result<BodyResult, ProofError> {
+    let root = header.root;
+    let prover = header.prover;
+    let prolog = &header.prolog;
+    let mut stats = StatsBuilder::default();
+    let mut targets: Vec<Target> = Vec::new();
+    let mut path: HashSet<PositionId> = HashSet::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut node_number = 0u64;
+    let mut next: Option<(Position, Option<Move>)> = Some((root, None));
+    let body_start = header.header_len;
+
+    loop {
+        if let Some((pos, mv)) = next.take() {
+            let number = node_number;
+            node_number += 1;
+            if number & 0xffff == 0 {
+                progress(number);
+            }
+            let depth = stack.len() as u32;
+            stats.max_depth = stats.max_depth.max(depth);
+            let node_label = |stack: &[Frame]| {
+                let mut moves: Vec<Move> = stack.iter().filter_map(|f| f.mv).collect();
+                moves.extend(mv);
+                label(number, &root, prolog, &moves)
+            };
+            let reject = |stack: &[Frame], reason: String| ProofError::Rejected {
+                node: node_label(stack),
+                reason,
+            };
+            let bit_error = |stack: &[Frame], e: BitError, at: u64| match e {
+                BitError::Io(e) => ProofError::io("reading the proof body", e),
+                BitError::EndOfBody => ProofError::corrupt(
+                    body_start + at / 8,
+                    format!(
+                        "the body ends before the tree is complete, at {}",
+                        node_label(stack)
+                    ),
+                ),
+                BitError::Truncated { bytes_read } => ProofError::corrupt(
+                    body_start + bytes_read,
+                    format!("the file is truncated, at {}", node_label(stack)),
+                ),
+                BitError::BadCode(why) => ProofError::corrupt(
+                    body_start + at / 8,
+                    format!("{why}, at {}", node_label(stack)),
+                ),
+            };
+            let moves = ordered_moves(&pos);
+            let finished = if moves.is_empty() {
+                let node = Node {
+                    mv,
+                    kind: NodeKind::Terminal,
+                };
+                stats.counts.add(&node.kind);
+                visitor
+                    .visit(&node, &pos)
+                    .map_err(|e| map_leaf_error(e, node_label(&stack), 0))?;
+                Subtree::leaf(number, 1, 0)
+            } else {
+                let at = bits.position();
+                let mut code = 0u32;
+                let mut code_len = 0;
+                // Read the kind code: 0, 10, 110, 111.
+                while code_len < 3 {
+                    let bit = bits.bit().map_err(|e| bit_error(&stack, e, at))?;
+                    code = code << 1 | u32::from(bit);
+                    code_len += 1;
+                    if !bit {
+                        break;
+                    }
+                }
+                match (code_len, code) {
+                    (3, 0b111) => {
+                        let node = Node {
+                            mv,
+                            kind: NodeKind::Tablebase,
+                        };
+                        stats.counts.add(&node.kind);
+                        let n = units(&pos);
+                        stats.tablebase_units = stats.tablebase_units.max(n);
+                        if n > header.tablebase_units {
+                            return Err(reject(
+                                &stack,
+                                format!(
+                                    "tablebase leaf with {n} units, but the header says the proof relies on at most {}",
+                                    header.tablebase_units
+                                ),
+                            ));
+                        }
+                        visitor.visit(&node, &pos).map_err(|e| {
+                            map_leaf_error(e, node_label(&stack), header.counts.tablebase)
+                        })?;
+                        Subtree::leaf(number, 1, 0)
+                    }
+                    (3, 0b110) => {
+                        let at = bits.position();
+                        let back = bits.elias_delta().map_err(|e| bit_error(&stack, e, at))?;
+                        if back > targets.len() as u64 {
+                            return Err(reject(
+                                &stack,
+                                format!(
+                                    "reference {back} targets back, but only {} nodes before it are reference targets",
+                                    targets.len()
+                                ),
+                            ));
+                        }
+                        let target = &targets[targets.len() - back as usize];
+                        if !target.done {
+                            return Err(reject(
+                                &stack,
+                                format!(
+                                    "refers to node {}, which is not complete: it is an ancestor of this node (the proof would go round in a circle)",
+                                    target.node
+                                ),
+                            ));
+                        }
+                        if target.id != PositionId::of(&pos) {
+                            return Err(reject(
+                                &stack,
+                                format!(
+                                    "refers to node {}, which is a different position (this one is {})",
+                                    target.node,
+                                    pos.fen()
+                                ),
+                            ));
+                        }
+                        let node = Node {
+                            mv,
+                            kind: NodeKind::Reference {
+                                target: u32::try_from(target.node).unwrap_or(u32::MAX),
+                            },
+                        };
+                        stats.counts.add(&node.kind);
+                        let (unfolded, height) = (target.unfolded, target.unfolded_height);
+                        visitor
+                            .visit(&node, &pos)
+                            .map_err(|e| map_leaf_error(e, node_label(&stack), 0))?;
+                        Subtree::leaf(number, unfolded, height)
+                    }
+                    (_, c) => {
+                        // Internal: code 0 (length 1) or 10 (length 2, a target).
+                        let is_target = code_len == 2 && c == 0b10;
+                        let id = PositionId::of(&pos);
+                        if !path.insert(id) {
+                            return Err(reject(
+                                &stack,
+                                format!(
+                                    "the position repeats on the path from the root ({})",
+                                    pos.fen()
+                                ),
+                            ));
+                        }
+                        let target = if is_target {
+                            targets.push(Target {
+                                node: number,
+                                id,
+                                done: false,
+                                unfolded: 0,
+                                unfolded_height: 0,
+                            });
+                            Some(targets.len() - 1)
+                        } else {
+                            None
+                        };
+                        let (kind, children) = if pos.turn() == prover {
+                            let at = bits.position();
+                            let width = index_width(moves.len());
+                            let index =
+                                bits.bits(width).map_err(|e| bit_error(&stack, e, at))? as usize;
+                            if index >= moves.len() {
+                                return Err(reject(
+                                    &stack,
+                                    format!(
+                                        "move index {index} is out of range: the prover has {} legal moves",
+                                        moves.len()
+                                    ),
+                                ));
+                            }
+                            let mut one = MoveList::new();
+                            one.push(moves[index]);
+                            (NodeKind::Prover, one)
+                        } else {
+                            (
+                                NodeKind::Opponent {
+                                    children: moves.len() as u16,
+                                },
+                                moves,
+                            )
+                        };
+                        let node = Node { mv, kind };
+                        stats.counts.add(&node.kind);
+                        visitor
+                            .visit(&node, &pos)
+                            .map_err(|e| map_leaf_error(e, node_label(&stack), 0))?;
+                        stack.push(Frame {
+                            pos,
+                            id,
+                            mv,
+                            children,
+                            next: 0,
+                            target,
+                            subtree: Subtree::internal(number),
+                        });
+                        // Descend into the first child.
+                        let top = stack.last_mut().expect("just pushed");
+                        let m = top.children[0];
+                        top.next = 1;
+                        next = Some((top.pos.play(m), Some(m)));
+                        continue;
+                    }
+                }
+            };
+            // A leaf finished: give it to its parent.
+            let mut done = finished;
+            let mut done_mv = mv;
+            loop {
+                let Some(parent) = stack.last_mut() else {
+                    let targets_count = targets.len() as u64;
+                    progress(node_number);
+                    return Ok((stats, (done, targets_count), bits.position()));
+                };
+                parent.subtree.absorb(&done);
+                if stack.len() == 1 {
+                    if let Some(m) = done_mv {
+                        stats.root_child(&root, m, &done, node_number);
+                    }
+                }
+                let parent = stack.last_mut().expect("non-empty");
+                if parent.next < parent.children.len() {
+                    let m = parent.children[parent.next];
+                    parent.next += 1;
+                    next = Some((parent.pos.play(m), Some(m)));
+                    break;
+                }
+                let frame = stack.pop().expect("non-empty");
+                path.remove(&frame.id);
+                if let Some(t) = frame.target {
+                    let target = &mut targets[t];
+                    target.done = true;
+                    target.unfolded = frame.subtree.unfolded;
+                    target.unfolded_height = frame.subtree.unfolded_height;
+                }
+                done = frame.subtree;
+                done_mv = frame.mv;
+            }
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! Files: format detection, atomic writing (a temporary file in the same directory, then
+//! a rename), and the entry points that verify, read, write, convert and summarise proof
+//! files of either format.
+
+use std::fs::{self, File};
+use std::io::{BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use crate::compact::{walk_compact, CompactHeader, CompactWalk, COMPACT_MAGIC};
+use crate::oracle::{LeafChecker, LeafOracle, DEFAULT_PLAYOUT_DEPTH};
+use crate::read_at::{PagedFile, ReadAt};
+use crate::reference::{
+    encode_reference, read_reference, walk_reference, ByteOrder, ReferenceFile, ReferenceOptions,
+};
+use crate::walk::{CheckLeaves, CollectNodes, NoChecks, Visitor};
+use crate::{encode_compact, ProofError, ProofStats, ProofTree};
+
+/// The two proof file formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Ours (docs/formats/proof.md): a bitstream of well under a byte per node.
+    Compact,
+    /// The reference solution's 6 bytes per node.
+    Reference,
+}
+
+impl Format {
+    /// Guesses the format from a file's first bytes: compact if it starts with the magic.
+    #[must_use]
+    pub fn detect(first_bytes: &[u8]) -> Format {
+        if first_bytes.starts_with(&COMPACT_MAGIC) {
+            Format::Compact
+        } else {
+            Format::Reference
+        }
+    }
+
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Compact => "compact",
+            Format::Reference => "reference",
+        }
+    }
+}
+
+/// How to verify.
+#[derive(Debug, Clone)]
+pub struct VerifyOptions {
+    /// Play tablebase leaves out to the end of the game instead of trusting the tables.
+    pub expand_tablebase_leaves: bool,
+    /// Depth limit of a play-out, in plies.
+    pub playout_depth_limit: u32,
+    /// Rules, prover and byte order of reference-format files.
+    pub reference: ReferenceOptions,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> VerifyOptions {
+        VerifyOptions {
+            expand_tablebase_leaves: false,
+            playout_depth_limit: DEFAULT_PLAYOUT_DEPTH,
+            reference: ReferenceOptions::default(),
+        }
+    }
+}
+
+/// Verifies a compact-format proof read as a stream. `file_bytes` (if known) is reported
+/// in the statistics; `progress` is called with the number of nodes walked from time to
+/// time.
+pub fn verify_compact<R: Read>(
+    mut reader: R,
+    file_bytes: Option<u64>,
+    oracle: &dyn LeafOracle,
+    options: &VerifyOptions,
+    progress: &mut dyn FnMut(u64),
+) -> Result<ProofStats, ProofError> {
+    let header = CompactHeader::read(&mut reader)?;
+    if let Some(len) = file_bytes {
+        check_compact_length(&header, len)?;
+    }
+    if header.counts.tablebase > 0 && oracle.max_units() < header.tablebase_units {
+        return Err(ProofError::NeedTablebases {
+            leaves: header.counts.tablebase,
+            units: header.tablebase_units,
+            available: oracle.max_units(),
+        });
+    }
+    let mut visitor = CheckLeaves(LeafChecker::new(
+        oracle,
+        header.prover,
+        options.expand_tablebase_leaves,
+        options.playout_depth_limit,
+    ));
+    walk_compact(
+        CompactWalk {
+            header: &header,
+            visitor: &mut visitor,
+            progress,
+            file_bytes,
+        },
+        reader,
+    )
+}
+
+fn check_compact_length(header: &CompactHeader, len: u64) -> Result<(), ProofError> {
+    let expected = header.header_len + header.body_len();
+    if len < expected {
+        return Err(ProofError::corrupt(
+            len,
+            format!(
+                "the file is truncated: the header announces {} body bytes ({expected} bytes in all), the file has {len}",
+                header.body_len()
+            ),
+        ));
+    }
+    if len > expected {
+        return Err(ProofError::corrupt(
+            expected,
+            format!(
+                "{} unexpected bytes after the end of the body",
+                len - expected
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Verifies a reference-format proof.
+pub fn verify_reference<S: ReadAt>(
+    source: S,
+    oracle: &dyn LeafOracle,
+    options: &VerifyOptions,
+    progress: &mut dyn FnMut(u64),
+) -> Result<ProofStats, ProofError> {
+    let len = source.size();
+    let mut file = ReferenceFile::open(source, options.reference.byte_order)?;
+    let mut visitor = CheckLeaves(LeafChecker::new(
+        oracle,
+        options.reference.prover,
+        options.expand_tablebase_leaves,
+        options.playout_depth_limit,
+    ));
+    let mut stats = walk_reference(&mut file, &options.reference, &mut visitor, progress)?;
+    stats.file_bytes = Some(len);
+    Ok(stats)
+}
+
+/// Decodes a compact-format stream into a tree (structure checked, leaves not judged).
+pub fn read_compact<R: Read>(mut reader: R) -> Result<ProofTree, ProofError> {
+    let header = CompactHeader::read(&mut reader)?;
+    let mut visitor = CollectNodes::default();
+    walk_compact(
+        CompactWalk {
+            header: &header,
+            visitor: &mut visitor,
+            progress: &mut |_| {},
+            file_bytes: None,
+        },
+        reader,
+    )?;
+    ProofTree::from_parts(header.root, header.prover, header.prolog, visitor.0)
+}
+
+fn open(path: &Path) -> Result<File, ProofError> {
+    File::open(path).map_err(|e| ProofError::io(format!("opening {}", path.display()), e))
+}
+
+/// Detects the format of a file from its first bytes.
+pub fn detect_file_format(path: &Path) -> Result<Format, ProofError> {
+    let mut first = Vec::with_capacity(8);
+    open(path)?
+        .take(8)
+        .read_to_end(&mut first)
+        .map_err(|e| ProofError::io(format!("reading {}", path.display()), e))?;
+    Ok(Format::detect(&first))
+}
+
+fn file_len(path: &Path) -> Result<u64, ProofError> {
+    Ok(fs::metadata(path)
+        .map_err(|e| ProofError::io(format!("reading {}", path.display()), e))?
+        .len())
+}
+
+/// Verifies a proof file (format detected when `format` is `None`).
+pub fn verify_file(
+    path: &Path,
+    format: Option<Format>,
+    oracle: &dyn LeafOracle,
+    options: &VerifyOptions,
+    progress: &mut dyn FnMut(u64),
+) -> Result<ProofStats, ProofError> {
+    let format = match format {
+        Some(format) => format,
+        None => detect_file_format(path)?,
+    };
+    match format {
+        Format::Compact => {
+            let len = file_len(path)?;
+            let reader = BufReader::with_capacity(1 << 16, open(path)?);
+            verify_compact(reader, Some(len), oracle, options, progress)
+        }
+        Format::Reference => {
+            let paged = PagedFile::new(open(path)?)
+                .map_err(|e| ProofError::io(format!("reading {}", path.display()), e))?;
+            verify_reference(paged, oracle, options, progress)
+        }
+    }
+}
+
+/// Statistics of a proof file, without judging its leaves (the structure is checked).
+pub fn stats_file(
+    path: &Path,
+    format: Option<Format>,
+    reference: &ReferenceOptions,
+    progress: &mut dyn FnMut(u64),
+) -> Result<ProofStats, ProofError> {
+    let format = match format {
+        Some(format) => format,
+        None => detect_file_format(path)?,
+    };
+    let len = file_len(path)?;
+    let mut visitor = NoChecks;
+    match format {
+        Format::Compact => {
+            let mut reader = BufReader::with_capacity(1 << 16, open(path)?);
+            let header = CompactHeader::read(&mut reader)?;
+            check_compact_length(&header, len)?;
+            walk_compact(
+                CompactWalk {
+                    header: &header,
+                    visitor: &mut visitor as &mut dyn Visitor,
+                    progress,
+                    file_bytes: Some(len),
+                },
+                reader,
+            )
+        }
+        Format::Reference => {
+            let paged = PagedFile::new(open(path)?)
+                .map_err(|e| ProofError::io(format!("reading {}", path.display()), e))?;
+            let mut file = ReferenceFile::open(paged, reference.byte_order)?;
+            let mut stats = walk_reference(&mut file, reference, &mut visitor, progress)?;
+            stats.file_bytes = Some(len);
+            Ok(stats)
+        }
+    }
+}
+
+/// Reads a proof file of either format into memory.
+pub fn read_proof_file(
+    path: &Path,
+    format: Option<Format>,
+    reference: &ReferenceOptions,
+) -> Result<ProofTree, ProofError> {
+    let format = match format {
+        Some(format) => format,
+        None => detect_file_format(path)?,
+    };
+    match format {
+        Format::Compact => {
+            let len = file_len(path)?;
+            let mut reader = BufReader::with_capacity(1 << 16, open(path)?);
+            let header = CompactHeader::read(&mut reader)?;
+            check_compact_length(&header, len)?;
+            let mut visitor = CollectNodes::default();
+            walk_compact(
+                CompactWalk {
+                    header: &header,
+                    visitor: &mut visitor,
+                    progress: &mut |_| {},
+                    file_bytes: Some(len),
+                },
+                reader,
+            )?;
+            ProofTree::from_parts(header.root, header.prover, header.prolog, visitor.0)
+        }
+        Format::Reference => {
+            let paged = PagedFile::new(open(path)?)
+                .map_err(|e| ProofError::io(format!("reading {}", path.display()), e))?;
+            let mut file = ReferenceFile::open(paged, reference.byte_order)?;
+            read_reference(&mut file, reference)
+        }
+    }
+}
+
+/// Writes bytes to `path` atomically: a temporary file in the same directory, synced, then
+/// renamed over `path`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ProofError> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| ProofError::Unsupported(format!("{} is not a file name", path.display())))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut file = File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(ProofError::io(format!("writing {}", path.display()), e));
+    }
+    Ok(())
+}
+
+/// Writes a proof in a format, atomically.
+pub fn write_proof_file(
+    tree: &ProofTree,
+    path: &Path,
+    format: Format,
+    byte_order: ByteOrder,
+) -> Result<(), ProofError> {
+    let bytes = match format {
+        Format::Compact => encode_compact(tree)?,
+        Format::Reference => encode_reference(tree, byte_order)?,
+    };
+    write_atomic(path, &bytes)
+}
+
+/// Converts a proof file to another format (through memory); returns the tree.
+pub fn convert_file(
+    input: &Path,
+    output: &Path,
+    to: Format,
+    reference: &ReferenceOptions,
+) -> Result<ProofTree, ProofError> {
+    let tree = read_proof_file(input, None, reference)?;
+    write_proof_file(&tree, output, to, reference.byte_order.unwrap_or_default())?;
+    Ok(tree)
+}

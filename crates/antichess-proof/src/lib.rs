@@ -1,0 +1,67 @@
+//! Proof trees of Losing Chess (antichess): building them from a solver's choices, two file
+//! formats (our compact bitstream and the reference solution's 6 bytes per node), a
+//! streaming verifier that replays every move with `antichess-core` alone, and statistics.
+//!
+//! A proof shows that one side, the *prover*, wins from a root position: at the prover's
+//! nodes it gives one move, at the opponent's nodes every legal move, and every line ends
+//! in a leaf that is a win for the prover (no legal move, scored by the rule set, or a
+//! tablebase win). Identical positions may be shared: a later occurrence refers to the
+//! first. This crate depends on no solver crate; tablebases come in through
+//! [`LeafOracle`].
+//!
+//! ```
+//! use antichess_core::{Color, Position, Rules};
+//! use antichess_proof::{build_proof, encode_compact, verify_compact, NoTablebases,
+//!     ProofSource, ProverChoice, VerifyOptions};
+//!
+//! /// Plays the first legal move (enough here: the prover never has a choice).
+//! struct FirstMove;
+//! impl ProofSource for FirstMove {
+//!     fn prover_choice(&mut self, pos: &Position) -> Result<ProverChoice, String> {
+//!         Ok(ProverChoice::Play(pos.legal_moves()[0]))
+//!     }
+//! }
+//! // White's knight b1 must capture Black's pawn on a3 (captures are compulsory); then
+//! // Black, to move with no pieces left, wins.
+//! let root = Position::from_fen("8/8/8/8/8/p7/8/1N6 w - - 0 1", Rules::INTERNATIONAL).unwrap();
+//! let tree = build_proof(root, Color::Black, &mut FirstMove).unwrap();
+//! let bytes = encode_compact(&tree).unwrap();
+//! let options = VerifyOptions::default();
+//! let stats = verify_compact(&bytes[..], None, &NoTablebases, &options, &mut |_| {}).unwrap();
+//! assert_eq!((stats.counts.opponent, stats.counts.terminal), (1, 1));
+//! ```
+
+#![forbid(unsafe_code)]
+
+mod bits;
+mod build;
+mod compact;
+mod error;
+mod files;
+mod oracle;
+mod position_id;
+mod read_at;
+mod reference;
+mod stats;
+mod tree;
+mod walk;
+
+pub use bits::index_width;
+pub use build::{build_proof, build_with, Expander, ProofSource, ProverChoice, Step};
+pub use compact::{
+    encode_compact, encode_compact_unchecked, CompactHeader, COMPACT_MAGIC, COMPACT_VERSION,
+};
+pub use error::{NodeLabel, ProofError};
+pub use files::{
+    convert_file, detect_file_format, read_compact, read_proof_file, stats_file, verify_compact,
+    verify_file, verify_reference, write_atomic, write_proof_file, Format, VerifyOptions,
+};
+pub use oracle::{LeafOracle, LeafValue, NoTablebases, TablebaseOracle, DEFAULT_PLAYOUT_DEPTH};
+pub use position_id::{ordered_moves, units, PositionId};
+pub use read_at::{PagedFile, ReadAt};
+pub use reference::{
+    encode_reference, read_reference, ByteOrder, ReferenceFile, ReferenceOptions,
+    REFERENCE_MAX_NODES,
+};
+pub use stats::{ProofStats, RootMoveStats};
+pub use tree::{Node, NodeKind, ProofCounts, ProofTree};

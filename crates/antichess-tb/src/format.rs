@@ -1,0 +1,305 @@
+//! The table file format (documented in docs/formats/tablebase.md): a 128-byte header,
+//! the WDL sections (2 bits per position, White to move then Black to move), and the DTC
+//! sections (1 or 2 bytes per position) compressed with zstd in independent blocks with
+//! an offset index, so that one DTC value can be read by decompressing one block.
+//!
+//! Files are written to a temporary name in the target directory and renamed when
+//! complete, so a file with the final name is always whole.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use antichess_core::Rules;
+use rayon::prelude::*;
+
+use crate::material::Material;
+use crate::TbError;
+
+/// The first 8 bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"ACTB\r\n\x1a\n";
+/// The format version this code writes and reads.
+pub const VERSION: u16 = 1;
+/// Header length in bytes.
+pub const HEADER_LEN: usize = 128;
+/// Metric code: WDL plus DTC in plies.
+pub const METRIC_WDL_DTC: u8 = 1;
+/// Positions per compressed DTC block.
+pub const DTC_BLOCK: u64 = 1 << 16;
+/// File name extension.
+pub const EXTENSION: &str = "actb";
+
+/// The parsed header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    pub rules: Rules,
+    pub material: Material,
+    /// Positions per side to move.
+    pub size: u64,
+    /// Bytes per DTC value (1 or 2).
+    pub dtc_bytes: u8,
+    /// Offset of White-to-move WDL bytes; Black's follow after `wdl_len`.
+    pub wdl_offset: u64,
+    /// WDL bytes per side: ceil(size / 4).
+    pub wdl_len: u64,
+    /// Offset of the DTC block index: for each side, `blocks + 1` u64 offsets (relative to
+    /// `dtc_data_offset`).
+    pub dtc_index_offset: u64,
+    pub dtc_data_offset: u64,
+    pub file_len: u64,
+    pub checksum: u64,
+    /// Largest DTC per side (0 if no decided position).
+    pub max_dtc: [u16; 2],
+}
+
+impl Header {
+    /// Number of DTC blocks per side.
+    #[must_use]
+    pub fn blocks(&self) -> u64 {
+        self.size.div_ceil(DTC_BLOCK)
+    }
+
+    fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let mut b = [0u8; HEADER_LEN];
+        b[0..8].copy_from_slice(&MAGIC);
+        b[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        b[10] = self.rules.code();
+        b[11] = METRIC_WDL_DTC;
+        b[12] = self.dtc_bytes;
+        let name = self.material.name();
+        b[16..16 + name.len()].copy_from_slice(name.as_bytes());
+        let words = [
+            self.size,
+            self.wdl_offset,
+            self.wdl_len,
+            self.dtc_index_offset,
+            self.dtc_data_offset,
+            self.file_len,
+            self.checksum,
+        ];
+        for (i, w) in words.iter().enumerate() {
+            b[32 + 8 * i..40 + 8 * i].copy_from_slice(&w.to_le_bytes());
+        }
+        b[88..90].copy_from_slice(&self.max_dtc[0].to_le_bytes());
+        b[90..92].copy_from_slice(&self.max_dtc[1].to_le_bytes());
+        b
+    }
+
+    /// Parses and checks a header against the file length.
+    pub fn parse(bytes: &[u8], path: &Path) -> Result<Header, TbError> {
+        let corrupt = |reason: String| TbError::corrupt(path, reason);
+        if bytes.len() < HEADER_LEN {
+            return Err(corrupt(format!(
+                "{} bytes, shorter than the {HEADER_LEN}-byte header",
+                bytes.len()
+            )));
+        }
+        if bytes[0..8] != MAGIC {
+            return Err(corrupt(
+                "bad magic bytes at offset 0 (not an antichess table file)".into(),
+            ));
+        }
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version != VERSION {
+            return Err(corrupt(format!(
+                "format version {version} at offset 8; this program reads version {VERSION}"
+            )));
+        }
+        let rules = Rules::from_code(bytes[10])
+            .ok_or_else(|| corrupt(format!("unknown rule set code {} at offset 10", bytes[10])))?;
+        if bytes[11] != METRIC_WDL_DTC {
+            return Err(corrupt(format!(
+                "unknown metric code {} at offset 11",
+                bytes[11]
+            )));
+        }
+        let dtc_bytes = bytes[12];
+        if dtc_bytes != 1 && dtc_bytes != 2 {
+            return Err(corrupt(format!(
+                "DTC width {dtc_bytes} at offset 12 (expected 1 or 2)"
+            )));
+        }
+        let name_end = bytes[16..32]
+            .iter()
+            .position(|&c| c == 0)
+            .map_or(32, |p| 16 + p);
+        let name = std::str::from_utf8(&bytes[16..name_end])
+            .map_err(|_| corrupt("signature at offset 16 is not text".into()))?;
+        let material: Material = name
+            .parse()
+            .map_err(|e| corrupt(format!("signature at offset 16: {e}")))?;
+        let word = |i: usize| {
+            u64::from_le_bytes(bytes[32 + 8 * i..40 + 8 * i].try_into().expect("8 bytes"))
+        };
+        let header = Header {
+            rules,
+            material,
+            size: word(0),
+            dtc_bytes,
+            wdl_offset: word(1),
+            wdl_len: word(2),
+            dtc_index_offset: word(3),
+            dtc_data_offset: word(4),
+            file_len: word(5),
+            checksum: word(6),
+            max_dtc: [
+                u16::from_le_bytes([bytes[88], bytes[89]]),
+                u16::from_le_bytes([bytes[90], bytes[91]]),
+            ],
+        };
+        if header.file_len != bytes.len() as u64 {
+            return Err(corrupt(format!(
+                "the header records {} bytes but the file has {} (truncated or extended)",
+                header.file_len,
+                bytes.len()
+            )));
+        }
+        if header.wdl_len != header.size.div_ceil(4)
+            || header.wdl_offset != HEADER_LEN as u64
+            || header.dtc_index_offset != header.wdl_offset + 2 * header.wdl_len
+            || header.dtc_data_offset != header.dtc_index_offset + 2 * 8 * (header.blocks() + 1)
+            || header.dtc_data_offset > header.file_len
+        {
+            return Err(corrupt("inconsistent section offsets in the header".into()));
+        }
+        Ok(header)
+    }
+}
+
+/// The checksum of a file image: xxh3-64 of everything except the checksum field.
+#[must_use]
+pub fn checksum(bytes: &[u8]) -> u64 {
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    hasher.update(&bytes[..80]);
+    hasher.update(&[0u8; 8]);
+    hasher.update(&bytes[88..]);
+    hasher.digest()
+}
+
+/// The file name of a material's table.
+#[must_use]
+pub fn file_name(material: &Material) -> String {
+    format!("{}.{EXTENSION}", material.syzygy_name())
+}
+
+/// Final values of a generated table, per side to move.
+#[derive(Debug)]
+pub struct TableData {
+    pub material: Material,
+    pub rules: Rules,
+    /// WDL codes (0 loss, 1 draw, 2 win), one byte per position, per side.
+    pub wdl: [Vec<u8>; 2],
+    /// DTC per position (0 for draws), per side.
+    pub dtc: [Vec<u16>; 2],
+}
+
+impl TableData {
+    /// Serialises to the file image.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, TbError> {
+        let size = self.wdl[0].len() as u64;
+        let max_dtc = [
+            self.dtc[0].iter().copied().max().unwrap_or(0),
+            self.dtc[1].iter().copied().max().unwrap_or(0),
+        ];
+        let dtc_bytes: u8 = if max_dtc[0].max(max_dtc[1]) > 255 {
+            2
+        } else {
+            1
+        };
+        let wdl_len = size.div_ceil(4);
+        let blocks = size.div_ceil(DTC_BLOCK);
+        let mut header = Header {
+            rules: self.rules,
+            material: self.material,
+            size,
+            dtc_bytes,
+            wdl_offset: HEADER_LEN as u64,
+            wdl_len,
+            dtc_index_offset: HEADER_LEN as u64 + 2 * wdl_len,
+            dtc_data_offset: HEADER_LEN as u64 + 2 * wdl_len + 2 * 8 * (blocks + 1),
+            file_len: 0,
+            checksum: 0,
+            max_dtc,
+        };
+        let mut compressed: Vec<Vec<Vec<u8>>> = Vec::new();
+        for side in 0..2 {
+            let dtc = &self.dtc[side];
+            let parts: Result<Vec<Vec<u8>>, TbError> = dtc
+                .par_chunks(DTC_BLOCK as usize)
+                .map(|chunk| {
+                    let raw: Vec<u8> = if dtc_bytes == 1 {
+                        chunk.iter().map(|&d| d as u8).collect()
+                    } else {
+                        chunk.iter().flat_map(|d| d.to_le_bytes()).collect()
+                    };
+                    zstd::bulk::compress(&raw, 3)
+                        .map_err(|e| TbError::Unsupported(format!("zstd: {e}")))
+                })
+                .collect();
+            compressed.push(parts?);
+        }
+        let mut out = Vec::with_capacity(header.dtc_data_offset as usize);
+        out.extend_from_slice(&header.to_bytes());
+        for side in 0..2 {
+            let wdl = &self.wdl[side];
+            let packed: Vec<u8> = wdl
+                .par_chunks(4)
+                .map(|c| {
+                    c.iter()
+                        .enumerate()
+                        .fold(0u8, |acc, (i, &v)| acc | (v & 3) << (2 * i))
+                })
+                .collect();
+            out.extend_from_slice(&packed);
+        }
+        let mut offset = 0u64;
+        for side in 0..2 {
+            out.extend_from_slice(&offset.to_le_bytes());
+            for block in &compressed[side] {
+                offset += block.len() as u64;
+                out.extend_from_slice(&offset.to_le_bytes());
+            }
+        }
+        for side in compressed {
+            for block in side {
+                out.extend_from_slice(&block);
+            }
+        }
+        header.file_len = out.len() as u64;
+        out[..HEADER_LEN].copy_from_slice(&header.to_bytes());
+        let sum = checksum(&out);
+        header.checksum = sum;
+        out[..HEADER_LEN].copy_from_slice(&header.to_bytes());
+        Ok(out)
+    }
+
+    /// Writes the table into `dir` atomically (temporary file, then rename). Returns the
+    /// final path.
+    pub fn write(&self, dir: &Path) -> Result<PathBuf, TbError> {
+        let bytes = self.to_bytes()?;
+        let path = dir.join(file_name(&self.material));
+        write_atomically(&path, &bytes)?;
+        Ok(path)
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TbError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("table"),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(TbError::io(path, e));
+    }
+    Ok(())
+}

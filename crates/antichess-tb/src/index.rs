@@ -1,0 +1,911 @@
+//! Position indexing for one material: a bijection-up-to-symmetry between boards and
+//! `0..size` (per side to move; both sides use the same index space).
+//!
+//! Layout: the *lead group* (one colour and role; a pawn group when there are pawns,
+//! otherwise the smallest group) is folded by symmetry: the set of squares it occupies is
+//! mapped to the representative of its orbit under the allowed transforms (8 without
+//! pawns, the left-right mirror with pawns), and the same transform is applied to every
+//! other piece. The remaining groups follow, pawn groups first, each as a combination
+//! (identical pieces are unordered) of the squares still free: pawns on the 48 squares of
+//! ranks 2–7, other pieces on the 64 squares. The index is the mixed-radix number
+//! `orbit, group 1, group 2, …`.
+//!
+//! Encoding is canonical: symmetric images of a position get the same index. When the
+//! lead group is fixed by a non-identity transform (for example a lone king on the a1–h8
+//! diagonal), the images under those transforms are encoded too and the smallest index is
+//! taken; the other indices of such positions are *unused* ([`TableIndex::is_canonical`]
+//! is false for them) and must be skipped by generators and statistics.
+//! [`TableIndex::encode_with_stab`] also reports how many symmetries fix the position, so
+//! that the generator can count moves into symmetric positions exactly.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use antichess_core::{Bitboard, Board, Color, Piece, Role};
+
+use crate::material::Material;
+use crate::symmetry::{compose, transform_bb, ALL_TRANSFORMS, PAWN_TRANSFORMS};
+
+/// Binomial coefficients C(n, k) for n < 65, k < 17.
+static BINOM: [[u64; 17]; 65] = {
+    let mut t = [[0u64; 17]; 65];
+    let mut n = 0;
+    while n < 65 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k < 17 && k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// C(n, k).
+#[must_use]
+#[inline(always)]
+pub fn binomial(n: u32, k: u32) -> u64 {
+    if k > n || k > 16 {
+        0
+    } else {
+        BINOM[n as usize][k as usize]
+    }
+}
+
+/// `TRANSFORMED_SQUARE[t][sq]`: square `sq` under transform `t`.
+static TRANSFORMED_SQUARE: [[u8; 64]; 8] = {
+    let mut table = [[0u8; 64]; 8];
+    let mut t = 0;
+    while t < 8 {
+        let mut sq = 0;
+        while sq < 64 {
+            let (mut f, mut r) = (sq % 8, sq / 8);
+            if t & 4 != 0 {
+                let x = f;
+                f = r;
+                r = x;
+            }
+            if t & 1 != 0 {
+                f = 7 - f;
+            }
+            if t & 2 != 0 {
+                r = 7 - r;
+            }
+            table[t][sq] = (r * 8 + f) as u8;
+            sq += 1;
+        }
+        t += 1;
+    }
+    table
+};
+
+/// The bits of the pawn domain (ranks 2–7, shifted down by 8).
+const PAWN_DOMAIN: u64 = (1 << 48) - 1;
+
+/// The `rank`-th set bit of `mask` (0-based), as a bit index.
+#[inline(always)]
+fn select(mask: u64, rank: u32) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // Safety: the bmi2 target feature is enabled at compile time for this code path.
+        unsafe { core::arch::x86_64::_pdep_u64(1u64 << rank, mask).trailing_zeros() }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let mut m = mask;
+        for _ in 0..rank {
+            m &= m - 1;
+        }
+        m.trailing_zeros()
+    }
+}
+
+/// Colex rank of a set of bit indices among all sets of the same size.
+#[inline]
+fn colex_rank(mut bits: u64) -> u64 {
+    let mut i = 1;
+    let mut v = 0;
+    while bits != 0 {
+        v += BINOM[bits.trailing_zeros() as usize][i];
+        i += 1;
+        bits &= bits - 1;
+    }
+    v
+}
+
+/// Combination index of `bits` among the positions not in `occ` (ranks of free squares).
+#[inline(always)]
+fn comb_index(mut bits: u64, occ: u64) -> u64 {
+    let mut i = 1;
+    let mut v = 0;
+    while bits != 0 {
+        let s = bits.trailing_zeros();
+        let r = s - (occ & ((1u64 << s) - 1)).count_ones();
+        v += BINOM[r as usize][i];
+        i += 1;
+        bits &= bits - 1;
+    }
+    v
+}
+
+/// Inverse of colex rank: the `k` ranks (ascending) of combination number `v`.
+#[inline]
+fn colex_unrank(mut v: u64, k: usize, out: &mut [u32; 16]) {
+    let mut hi = 64u32;
+    for i in (1..=k).rev() {
+        if i == 1 {
+            out[0] = v as u32;
+            break;
+        }
+        // The largest r < hi with C(r, i) <= v, by binary search (C(i - 1, i) = 0 <= v).
+        let mut lo = i as u32 - 1;
+        let mut top = hi;
+        while top - lo > 1 {
+            let mid = (lo + top) / 2;
+            if BINOM[mid as usize][i] <= v {
+                lo = mid;
+            } else {
+                top = mid;
+            }
+        }
+        v -= BINOM[lo as usize][i];
+        out[i - 1] = lo;
+        hi = lo;
+    }
+}
+
+/// Orbit table of a lead group: for every set of `count` squares, its orbit and the
+/// transform that maps it to the orbit's representative.
+#[derive(Debug)]
+pub struct LeadMap {
+    count: u8,
+    pawn: bool,
+    /// Colex rank of the set (in domain bits) → `orbit << 3 | transform`.
+    map: Vec<u32>,
+    /// Orbit → representative (board squares).
+    reps: Vec<Bitboard>,
+    /// Orbit → bitmask of non-identity transforms that fix the representative.
+    stabilizers: Vec<u8>,
+}
+
+impl LeadMap {
+    fn build(count: u8, pawn: bool) -> LeadMap {
+        let domain_bits: u32 = if pawn { 48 } else { 64 };
+        let transforms: &[u8] = if pawn {
+            &PAWN_TRANSFORMS
+        } else {
+            &ALL_TRANSFORMS
+        };
+        let total = binomial(domain_bits, u32::from(count)) as usize;
+        let mut map = Vec::with_capacity(total);
+        let mut reps = Vec::new();
+        let mut stabilizers = Vec::new();
+        let mut orbit_of: HashMap<u64, u32> = HashMap::new();
+        let to_board = |x: u64| if pawn { x << 8 } else { x };
+        // Gosper's hack enumerates the sets in increasing order, which is colex order.
+        let mut x: u64 = (1u64 << count) - 1;
+        for i in 0..total {
+            let bb = Bitboard(to_board(x));
+            let (mut best, mut best_t) = (u64::MAX, 0u8);
+            for &t in transforms {
+                let image = transform_bb(t, bb).0;
+                if image < best {
+                    best = image;
+                    best_t = t;
+                }
+            }
+            let next_orbit = reps.len() as u32;
+            let orbit = *orbit_of.entry(best).or_insert_with(|| {
+                reps.push(Bitboard(best));
+                let mut stab = 0u8;
+                for &t in transforms {
+                    if t != 0 && transform_bb(t, Bitboard(best)).0 == best {
+                        stab |= 1 << t;
+                    }
+                }
+                stabilizers.push(stab);
+                next_orbit
+            });
+            map.push(orbit << 3 | u32::from(best_t));
+            if i + 1 < total {
+                let c = x & x.wrapping_neg();
+                let r = x + c;
+                x = (((r ^ x) >> 2) / c) | r;
+            }
+        }
+        LeadMap {
+            count,
+            pawn,
+            map,
+            reps,
+            stabilizers,
+        }
+    }
+
+    /// Shared maps, built once per (count, pawn) pair.
+    fn shared(count: u8, pawn: bool) -> Arc<LeadMap> {
+        type Cache = Mutex<HashMap<(u8, bool), Arc<LeadMap>>>;
+        static CACHE: OnceLock<Cache> = OnceLock::new();
+        let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+        let mut guard = cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        guard
+            .entry((count, pawn))
+            .or_insert_with(|| Arc::new(LeadMap::build(count, pawn)))
+            .clone()
+    }
+
+    /// Number of orbits.
+    #[must_use]
+    pub fn orbits(&self) -> usize {
+        self.reps.len()
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Group {
+    piece: Piece,
+    count: u8,
+    pawn: bool,
+    radix: u64,
+}
+
+/// The index of one material (canonical orientation).
+#[derive(Debug, Clone)]
+pub struct TableIndex {
+    material: Material,
+    lead_piece: Piece,
+    lead: Arc<LeadMap>,
+    groups: Vec<Group>,
+    /// `weights[i]`: the place value of group `i`'s digit (product of later radices).
+    weights: Vec<u64>,
+    /// The place value of the lead orbit (the product of all radices).
+    lead_weight: u64,
+    /// Group of each piece (`color * 6 + role`): its position in `groups`, `LEAD`, or
+    /// `ABSENT`.
+    group_of: [u8; 12],
+    size: u64,
+}
+
+const LEAD: u8 = 254;
+const ABSENT: u8 = 255;
+
+/// A decoded position with the digits and occupancies needed to index its neighbours
+/// incrementally.
+#[derive(Debug, Clone, Default)]
+pub struct Decoded {
+    pub board: Board,
+    idx: u64,
+    /// The lead group's orbit (the most significant digit).
+    orbit: u64,
+    /// The lead group has no stabiliser, so a neighbour that keeps it is encoded
+    /// without symmetry.
+    simple: bool,
+    digits: [u64; 12],
+    group_bits: [u64; 12],
+    occ_before: [u64; 12],
+    pawn_occ_before: [u64; 12],
+}
+
+/// Views of a position for indexing its neighbours; see [`TableIndex::neighbourhood`].
+#[derive(Debug, Clone, Default)]
+pub struct Neighbourhood {
+    first: Decoded,
+    /// Images under the symmetries fixing the lead group, with their transforms.
+    others: arrayvec::ArrayVec<(Decoded, u8), 7>,
+}
+
+impl Neighbourhood {
+    /// The decoded position.
+    #[must_use]
+    pub fn board(&self) -> &Board {
+        &self.first.board
+    }
+
+    /// The number of symmetries fixing the position.
+    #[must_use]
+    pub fn stab(&self) -> u32 {
+        1 + self
+            .others
+            .iter()
+            .filter(|(v, _)| v.board == self.first.board)
+            .count() as u32
+    }
+}
+
+impl TableIndex {
+    /// The index of `material`, which should be in canonical orientation.
+    #[must_use]
+    pub fn new(material: &Material) -> TableIndex {
+        let all: Vec<(Piece, u8)> = material.groups().collect();
+        let has_pawns = material.has_pawns();
+        let lead_pos = if has_pawns {
+            let w = material.count(Color::White, Role::Pawn);
+            let b = material.count(Color::Black, Role::Pawn);
+            let lead_color = if w > 0 && (b == 0 || w <= b) {
+                Color::White
+            } else {
+                Color::Black
+            };
+            all.iter()
+                .position(|(p, _)| *p == Piece::new(lead_color, Role::Pawn))
+                .expect("pawn group")
+        } else {
+            let min = all
+                .iter()
+                .map(|(_, n)| *n)
+                .min()
+                .expect("non-empty material");
+            all.iter().position(|(_, n)| *n == min).expect("minimum")
+        };
+        let (lead_piece, lead_count) = all[lead_pos];
+        let lead = LeadMap::shared(lead_count, has_pawns);
+        let mut rest: Vec<(Piece, u8)> = all
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != lead_pos)
+            .map(|(_, g)| *g)
+            .collect();
+        rest.sort_by_key(|(p, _)| p.role != Role::Pawn);
+        let mut groups = Vec::new();
+        let mut pawns_placed = if has_pawns { u32::from(lead_count) } else { 0 };
+        let mut placed = u32::from(lead_count);
+        let mut size = lead.orbits() as u64;
+        for (piece, count) in rest {
+            let pawn = piece.role == Role::Pawn;
+            let free = if pawn { 48 - pawns_placed } else { 64 - placed };
+            let radix = binomial(free, u32::from(count));
+            groups.push(Group {
+                piece,
+                count,
+                pawn,
+                radix,
+            });
+            size *= radix;
+            placed += u32::from(count);
+            if pawn {
+                pawns_placed += u32::from(count);
+            }
+        }
+        let mut weights = vec![1u64; groups.len()];
+        for i in (0..groups.len().saturating_sub(1)).rev() {
+            weights[i] = weights[i + 1] * groups[i + 1].radix;
+        }
+        let mut group_of = [ABSENT; 12];
+        let code = |p: Piece| p.color.index() * 6 + p.role.index();
+        group_of[code(lead_piece)] = LEAD;
+        for (i, g) in groups.iter().enumerate() {
+            group_of[code(g.piece)] = i as u8;
+        }
+        let lead_weight = weights.first().map_or(1, |w| w * groups[0].radix);
+        TableIndex {
+            material: *material,
+            lead_piece,
+            lead,
+            groups,
+            weights,
+            lead_weight,
+            group_of,
+            size,
+        }
+    }
+
+    /// Number of indices per side to move.
+    #[must_use]
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    #[must_use]
+    pub fn material(&self) -> &Material {
+        &self.material
+    }
+
+    /// Lead orbit and transform of a board.
+    #[inline(always)]
+    fn lead_of(&self, board: &Board) -> (u64, u8) {
+        let lead_bb = board.by_piece(self.lead_piece).0;
+        let dom = if self.lead.pawn {
+            lead_bb >> 8
+        } else {
+            lead_bb
+        };
+        let rank = if self.lead.count == 1 {
+            u64::from(dom.trailing_zeros())
+        } else {
+            colex_rank(dom)
+        };
+        let packed = self.lead.map[rank as usize];
+        (u64::from(packed >> 3), (packed & 7) as u8)
+    }
+
+    #[inline(always)]
+    fn encode_transformed(&self, board: &Board, orbit: u64, t: u8) -> u64 {
+        let tsq = &TRANSFORMED_SQUARE[usize::from(t)];
+        let map = |bb: u64, count: u8| -> u64 {
+            if count == 1 {
+                1u64 << tsq[bb.trailing_zeros() as usize & 63]
+            } else {
+                let mut bits = bb;
+                let mut out = 0u64;
+                while bits != 0 {
+                    out |= 1u64 << tsq[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                }
+                out
+            }
+        };
+        let mut idx = orbit;
+        let mut occ = map(board.by_piece(self.lead_piece).0, self.lead.count);
+        let mut pawn_occ = if self.lead.pawn { occ >> 8 } else { 0 };
+        for g in &self.groups {
+            let bb = map(board.by_piece(g.piece).0, g.count);
+            let digit = if g.pawn {
+                let d = bb >> 8;
+                let v = if g.count == 1 {
+                    let s = d.trailing_zeros();
+                    u64::from(s - (pawn_occ & ((1u64 << s) - 1)).count_ones())
+                } else {
+                    comb_index(d, pawn_occ)
+                };
+                pawn_occ |= d;
+                v
+            } else if g.count == 1 {
+                let s = bb.trailing_zeros();
+                u64::from(s - (occ & ((1u64 << s) - 1)).count_ones())
+            } else {
+                comb_index(bb, occ)
+            };
+            occ |= bb;
+            idx = idx * g.radix + digit;
+        }
+        idx
+    }
+
+    /// The index of a board of this material (White and Black as in the canonical
+    /// orientation).
+    #[must_use]
+    #[inline]
+    pub fn encode(&self, board: &Board) -> u64 {
+        self.encode_with_stab(board).0
+    }
+
+    /// The index, and the number of symmetries that fix the board (1 for almost all
+    /// boards).
+    #[must_use]
+    #[inline]
+    pub fn encode_with_stab(&self, board: &Board) -> (u64, u32) {
+        let (orbit, t) = self.lead_of(board);
+        let idx = self.encode_transformed(board, orbit, t);
+        let stab_mask = self.lead.stabilizers[orbit as usize];
+        if stab_mask == 0 {
+            return (idx, 1);
+        }
+        // The lead group is symmetric: its symmetric images are candidates too.
+        let (mut best, mut count) = (idx, 1);
+        for s in 1..8u8 {
+            if stab_mask & (1 << s) != 0 {
+                let other = self.encode_transformed(board, orbit, compose(s, t));
+                if other < best {
+                    best = other;
+                    count = 1;
+                } else if other == best {
+                    count += 1;
+                }
+            }
+        }
+        (best, count)
+    }
+
+    /// Whether `idx` is the canonical index of the board it decodes to (false for the
+    /// unused duplicates of symmetric lead groups).
+    #[must_use]
+    #[inline]
+    pub fn is_canonical(&self, idx: u64, board: &Board) -> bool {
+        let (orbit, _) = self.lead_of(board);
+        self.lead.stabilizers[orbit as usize] == 0 || self.encode(board) == idx
+    }
+
+    /// Number of symmetries fixing a board produced by [`TableIndex::decode`] from a
+    /// canonical index.
+    #[must_use]
+    pub fn stab_of_decoded(&self, board: &Board) -> u32 {
+        self.encode_with_stab(board).1
+    }
+
+    /// The board with index `idx` (< size).
+    #[must_use]
+    #[inline]
+    pub fn decode(&self, idx: u64) -> Board {
+        self.decode_full(idx).board
+    }
+
+    /// Decodes `idx` and keeps the digits and occupancies, for incremental encoding of
+    /// the positions one move away.
+    #[must_use]
+    #[inline]
+    pub fn decode_full(&self, idx: u64) -> Decoded {
+        let mut d = Decoded::default();
+        self.decode_into(idx, &mut d);
+        d
+    }
+
+    /// [`TableIndex::decode_full`] into an existing value.
+    #[inline]
+    pub fn decode_into(&self, idx: u64, d: &mut Decoded) {
+        d.board = Board::empty();
+        d.idx = idx;
+        let mut rest = idx;
+        for (i, g) in self.groups.iter().enumerate().rev() {
+            d.digits[i] = rest % g.radix;
+            rest /= g.radix;
+        }
+        let rep = self.lead.reps[rest as usize];
+        d.orbit = rest;
+        d.simple = self.lead.stabilizers[rest as usize] == 0;
+        for sq in rep {
+            d.board.put_unchecked(sq, self.lead_piece);
+        }
+        let mut occ = rep.0;
+        let mut pawn_occ = if self.lead.pawn { occ >> 8 } else { 0 };
+        let mut ranks = [0u32; 16];
+        for (i, g) in self.groups.iter().enumerate() {
+            d.occ_before[i] = occ;
+            d.pawn_occ_before[i] = pawn_occ;
+            let count = usize::from(g.count);
+            if count == 1 {
+                ranks[0] = d.digits[i] as u32;
+            } else {
+                colex_unrank(d.digits[i], count, &mut ranks);
+            }
+            let free = if g.pawn {
+                !pawn_occ & PAWN_DOMAIN
+            } else {
+                !occ
+            };
+            let mut bits = 0u64;
+            for &r in &ranks[..count] {
+                let bit = select(free, r);
+                let sq = if g.pawn { bit + 8 } else { bit };
+                d.board
+                    .put_unchecked(antichess_core::Square::from_index(sq), g.piece);
+                bits |= 1 << sq;
+                if g.pawn {
+                    pawn_occ |= 1 << bit;
+                }
+            }
+            occ |= bits;
+            d.group_bits[i] = bits;
+        }
+    }
+
+    /// The digits and occupancies of `board` (whose lead group must be an orbit
+    /// representative) encoded without any transform, as in [`TableIndex::decode_full`].
+    fn decompose(&self, board: Board) -> Decoded {
+        let lead_bb = board.by_piece(self.lead_piece).0;
+        let (orbit, _) = self.lead_of(&board);
+        let mut d = Decoded {
+            board,
+            idx: orbit,
+            simple: true,
+            ..Decoded::default()
+        };
+        let mut occ = lead_bb;
+        let mut pawn_occ = if self.lead.pawn { occ >> 8 } else { 0 };
+        for (i, g) in self.groups.iter().enumerate() {
+            d.occ_before[i] = occ;
+            d.pawn_occ_before[i] = pawn_occ;
+            let bits = board.by_piece(g.piece).0;
+            d.group_bits[i] = bits;
+            d.digits[i] = if g.pawn {
+                comb_index(bits >> 8, pawn_occ)
+            } else {
+                comb_index(bits, occ)
+            };
+            if g.pawn {
+                pawn_occ |= bits >> 8;
+            }
+            occ |= bits;
+            d.idx = d.idx * g.radix + d.digits[i];
+        }
+        d
+    }
+
+    /// The views of a decoded position needed to index its neighbours incrementally: the
+    /// position itself, and its images under the symmetries fixing its lead group (each
+    /// with the transform that made it).
+    #[must_use]
+    pub fn neighbourhood(&self, idx: u64) -> Neighbourhood {
+        let mut n = Neighbourhood::default();
+        self.neighbourhood_into(idx, &mut n);
+        n
+    }
+
+    /// [`TableIndex::neighbourhood`] into an existing value (no copying of large values).
+    #[inline]
+    pub fn neighbourhood_into(&self, idx: u64, n: &mut Neighbourhood) {
+        self.decode_into(idx, &mut n.first);
+        n.others.clear();
+        if !n.first.simple {
+            let (orbit, _) = self.lead_of(&n.first.board);
+            let mask = self.lead.stabilizers[orbit as usize];
+            for s in 1..8u8 {
+                if mask & (1 << s) != 0 {
+                    let view = self.decompose(crate::symmetry::transform_board(s, &n.first.board));
+                    n.others.push((view, s));
+                }
+            }
+        }
+    }
+
+    /// The canonical index and stabiliser size of the position of `n` with `piece` moved
+    /// from `from` to the empty square `to`; `None` if the lead group moves (then use
+    /// [`TableIndex::encode_with_stab`]).
+    #[must_use]
+    #[inline]
+    pub fn encode_neighbour(
+        &self,
+        n: &Neighbourhood,
+        piece: Piece,
+        from: antichess_core::Square,
+        to: antichess_core::Square,
+    ) -> Option<(u64, u32)> {
+        let first_idx = self.encode_view(&n.first, piece, from, to)?;
+        if n.others.is_empty()
+            || self.group_of[piece.color.index() * 6 + piece.role.index()] == LEAD
+        {
+            // A lead that moved has no stabiliser (checked by `encode_view`).
+            return Some((first_idx, 1));
+        }
+        let (mut best, mut count) = (first_idx, 1);
+        for (view, s) in &n.others {
+            let idx = self.encode_view(
+                view,
+                piece,
+                crate::symmetry::transform_square(*s, from),
+                crate::symmetry::transform_square(*s, to),
+            )?;
+            if idx < best {
+                best = idx;
+                count = 1;
+            } else if idx == best {
+                count += 1;
+            }
+        }
+        Some((best, count))
+    }
+
+    /// The identity encoding (no symmetry) of the position `d` with `piece` moved from
+    /// `from` to the empty square `to`, computed from `d`'s digits: only the moved
+    /// group's digit and the ranks of later groups change. `None` if the lead group moves.
+    #[inline]
+    fn encode_view(
+        &self,
+        d: &Decoded,
+        piece: Piece,
+        from: antichess_core::Square,
+        to: antichess_core::Square,
+    ) -> Option<u64> {
+        let gi = self.group_of[piece.color.index() * 6 + piece.role.index()];
+        let (from_i, to_i) = (from.index() as u32, to.index() as u32);
+        let mut idx = d.idx;
+        let (first_later, moved_pawn) = if gi == LEAD {
+            // The lead moves: fine if its new square is its own orbit representative and
+            // is fixed by no symmetry (always so for a pawn stepping back), so that the
+            // other pieces stay untransformed.
+            if self.lead.count != 1 {
+                return None;
+            }
+            let dom = if self.lead.pawn { to_i - 8 } else { to_i };
+            let packed = self.lead.map[dom as usize];
+            let orbit = u64::from(packed >> 3);
+            if packed & 7 != 0 || self.lead.stabilizers[orbit as usize] != 0 {
+                return None;
+            }
+            idx = idx.wrapping_add(orbit.wrapping_sub(d.orbit).wrapping_mul(self.lead_weight));
+            (0, self.lead.pawn)
+        } else if gi == ABSENT {
+            return None;
+        } else {
+            let gi = usize::from(gi);
+            let g = &self.groups[gi];
+            let digit = if g.count == 1 {
+                let (sq, occ) = if g.pawn {
+                    (to_i - 8, d.pawn_occ_before[gi])
+                } else {
+                    (to_i, d.occ_before[gi])
+                };
+                u64::from(sq - (occ & ((1u64 << sq) - 1)).count_ones())
+            } else {
+                let bits = d.group_bits[gi] ^ (1u64 << from_i) ^ (1u64 << to_i);
+                if g.pawn {
+                    comb_index(bits >> 8, d.pawn_occ_before[gi])
+                } else {
+                    comb_index(bits, d.occ_before[gi])
+                }
+            };
+            idx = idx.wrapping_add(
+                digit
+                    .wrapping_sub(d.digits[gi])
+                    .wrapping_mul(self.weights[gi]),
+            );
+            (gi + 1, g.pawn)
+        };
+        let change = (1u64 << from_i) | (1u64 << to_i);
+        for h in first_later..self.groups.len() {
+            let g = &self.groups[h];
+            if g.pawn && !moved_pawn {
+                // Pawn ranks count only pawns.
+                continue;
+            }
+            if g.count == 1 {
+                // One free square fewer below it if the piece arrives below it, one more if
+                // it left from below it.
+                let sq = d.group_bits[h].trailing_zeros();
+                let delta = i64::from(from_i < sq) - i64::from(to_i < sq);
+                if delta != 0 {
+                    idx = idx.wrapping_add((delta as u64).wrapping_mul(self.weights[h]));
+                }
+            } else {
+                let digit = if g.pawn {
+                    comb_index(d.group_bits[h] >> 8, d.pawn_occ_before[h] ^ (change >> 8))
+                } else {
+                    comb_index(d.group_bits[h], d.occ_before[h] ^ change)
+                };
+                idx = idx.wrapping_add(
+                    digit
+                        .wrapping_sub(d.digits[h])
+                        .wrapping_mul(self.weights[h]),
+                );
+            }
+        }
+        Some(idx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symmetry::transform_board;
+
+    #[test]
+    fn binomials() {
+        assert_eq!(binomial(64, 2), 2016);
+        assert_eq!(binomial(48, 4), 194_580);
+        assert_eq!(binomial(3, 5), 0);
+    }
+
+    #[test]
+    fn lead_maps_fold_the_board() {
+        assert_eq!(LeadMap::shared(1, false).orbits(), 10);
+        assert_eq!(LeadMap::shared(1, true).orbits(), 24);
+        // Pairs of squares under the 8 symmetries: (2016 + 8*4 + ... ) / 8 orbits; just check
+        // every set maps to a representative in its orbit with the stored transform.
+        let map = LeadMap::shared(2, false);
+        assert!(map.orbits() > 2016 / 8 && map.orbits() < 2016 / 4);
+    }
+
+    fn check_round_trip(name: &str) {
+        let material: Material = name.parse().unwrap();
+        let index = TableIndex::new(&material.canonical().0);
+        let step = (index.size() / 20_000).max(1);
+        let mut idx = 0;
+        let mut canonical = 0;
+        while idx < index.size() {
+            let board = index.decode(idx);
+            assert_eq!(
+                Material::from_board(&board),
+                material.canonical().0,
+                "{name} {idx}"
+            );
+            let j = index.encode(&board);
+            if index.is_canonical(idx, &board) {
+                canonical += 1;
+                assert_eq!(j, idx, "{name} {idx} {board:?}");
+            } else {
+                assert!(
+                    j < idx,
+                    "{name}: a duplicate index maps to a smaller canonical one"
+                );
+            }
+            // Every symmetric image has the same index.
+            let transforms: &[u8] = if material.has_pawns() {
+                &PAWN_TRANSFORMS
+            } else {
+                &ALL_TRANSFORMS
+            };
+            let mut fixed = 0;
+            for &t in transforms {
+                let image = transform_board(t, &board);
+                assert_eq!(index.encode(&image), j, "{name}: image {t} of {idx}");
+                fixed += u32::from(image == board);
+            }
+            assert_eq!(
+                index.encode_with_stab(&board).1,
+                fixed,
+                "{name} {idx}: stabiliser size"
+            );
+            idx += step;
+        }
+        assert!(canonical > 0);
+    }
+
+    #[test]
+    fn encode_decode_round_trip() {
+        for name in [
+            "Kk", "KPk", "KBBk", "PPpp", "KNkn", "KKkk", "Ppp", "KPPkp", "BBbbb", "NPPPPk", "KQRkb",
+        ] {
+            check_round_trip(name);
+        }
+    }
+
+    #[test]
+    fn neighbour_encoding_matches_full_encoding() {
+        for name in ["KRkb", "Kk", "KNNk", "NNbb", "KPPkp"] {
+            let material: Material = name.parse().unwrap();
+            let index = TableIndex::new(&material.canonical().0);
+            let step = (index.size() / 2000).max(1);
+            let mut checked = 0;
+            let mut symmetric = 0;
+            for idx in (0..index.size()).step_by(step as usize) {
+                let n = index.neighbourhood(idx);
+                let board = *n.board();
+                if !index.is_canonical(idx, &board) {
+                    continue;
+                }
+                assert_eq!(n.stab(), index.stab_of_decoded(&board));
+                for (sq, piece) in board.pieces() {
+                    for to in antichess_core::Square::all() {
+                        if board.occupied().contains(to)
+                            || (piece.role == Role::Pawn && (to.rank() == 0 || to.rank() == 7))
+                        {
+                            continue;
+                        }
+                        if let Some(fast) = index.encode_neighbour(&n, piece, sq, to) {
+                            let mut moved = board;
+                            moved.remove_unchecked(sq, piece);
+                            moved.put_unchecked(to, piece);
+                            assert_eq!(
+                                fast,
+                                index.encode_with_stab(&moved),
+                                "{name}: {sq}-{to} from {idx}"
+                            );
+                            checked += 1;
+                            symmetric += usize::from(fast.1 > 1);
+                        }
+                    }
+                }
+            }
+            assert!(checked > 1000, "{name}: {checked}");
+            if !material.has_pawns() {
+                assert!(symmetric > 0, "{name}: no symmetric neighbour met");
+            }
+        }
+    }
+
+    #[test]
+    fn sizes() {
+        let size = |name: &str| TableIndex::new(&name.parse::<Material>().unwrap()).size();
+        assert_eq!(size("Kk"), 10 * 63);
+        assert_eq!(size("KPk"), 24 * 63 * 62);
+        assert_eq!(size("KRkb"), 10 * 63 * 62 * 61);
+        assert_eq!(size("Pp"), 24 * 47);
+    }
+
+    #[test]
+    fn stabilizers_count_symmetric_boards() {
+        let material: Material = "Kk".parse().unwrap();
+        let index = TableIndex::new(&material);
+        // Both kings on the long diagonal: fixed by the transpose.
+        let board = antichess_core::Setup::from_fen("7k/8/8/8/8/8/1K6/8 w - - 0 1")
+            .unwrap()
+            .board;
+        assert_eq!(index.encode_with_stab(&board).1, 2);
+        let board = antichess_core::Setup::from_fen("6k1/8/8/8/8/8/1K6/8 w - - 0 1")
+            .unwrap()
+            .board;
+        assert_eq!(index.encode_with_stab(&board).1, 1);
+    }
+}

@@ -1,0 +1,31 @@
+//! Endgame tablebases for losing chess: material signatures, position indexing with
+//! symmetry, retrograde generation of WDL and DTC (distance to conversion, in plies), the
+//! table file format, memory-mapped probing, statistics and verification.
+//!
+//! A table covers one material (both sides to move); colour-swapped materials share one
+//! table. Positions with an en passant capture available are not stored: probing resolves
+//! them by their captures. Tables depend on the rules (stalemate scoring and promotion
+//! rule); a table built for other rules is refused.
+
+mod build;
+mod error;
+pub mod format;
+mod generate;
+pub mod index;
+pub mod material;
+mod stats;
+pub mod symmetry;
+mod table;
+mod tablebase;
+mod verify;
+mod wdl;
+
+pub use build::{build, dependencies, BuildEvent, BuildOptions, BuildReport};
+pub use error::TbError;
+pub use generate::{generate, GenEvent, GenStats, Strategy};
+pub use material::Material;
+pub use stats::{table_stats, SideStats, TableStats};
+pub use table::Table;
+pub use tablebase::{MoveValue, Tablebase};
+pub use verify::{verify_table, VerifyReport};
+pub use wdl::{Value, Wdl};

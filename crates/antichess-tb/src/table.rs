@@ -1,0 +1,218 @@
+//! One table in memory: a file image (memory-mapped, or bytes for tests) with its parsed
+//! header and index. Construction checks the header, the section offsets and the
+//! checksum, so that reads afterwards cannot fail.
+
+use std::path::{Path, PathBuf};
+
+use antichess_core::{Board, Color, Rules};
+
+use crate::format::{self, Header, DTC_BLOCK};
+use crate::index::TableIndex;
+use crate::wdl::{Value, Wdl};
+use crate::TbError;
+
+/// The bytes of a table file.
+#[derive(Debug)]
+enum Storage {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+}
+
+impl Storage {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Storage::Mapped(map) => map,
+            Storage::Owned(bytes) => bytes,
+        }
+    }
+}
+
+/// A loaded, checked table.
+#[derive(Debug)]
+pub struct Table {
+    path: PathBuf,
+    header: Header,
+    index: TableIndex,
+    storage: Storage,
+}
+
+impl Table {
+    /// Memory-maps and checks a table file, which must be built for `rules`.
+    pub fn open(path: &Path, rules: Rules) -> Result<Table, TbError> {
+        let file = std::fs::File::open(path).map_err(|e| TbError::io(path, e))?;
+        // Safety: the file is opened read-only and table files are never modified in place
+        // (they are written under a temporary name and renamed); a concurrent truncation by
+        // another program would be outside our control, as for any mmap user.
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TbError::io(path, e))?;
+        Table::from_storage(path, Storage::Mapped(map), rules)
+    }
+
+    /// Checks a table held in memory (`path` is only used in messages).
+    pub fn from_bytes(path: &Path, bytes: Vec<u8>, rules: Rules) -> Result<Table, TbError> {
+        Table::from_storage(path, Storage::Owned(bytes), rules)
+    }
+
+    fn from_storage(path: &Path, storage: Storage, rules: Rules) -> Result<Table, TbError> {
+        let bytes = storage.bytes();
+        let header = Header::parse(bytes, path)?;
+        if header.rules != rules {
+            return Err(TbError::WrongRules {
+                path: path.to_path_buf(),
+                found: header.rules.to_string(),
+                expected: rules.to_string(),
+            });
+        }
+        if !header.material.is_canonical() {
+            return Err(TbError::corrupt(
+                path,
+                format!(
+                    "signature {} is not in canonical orientation",
+                    header.material
+                ),
+            ));
+        }
+        let index = TableIndex::new(&header.material);
+        if index.size() != header.size {
+            return Err(TbError::corrupt(
+                path,
+                format!(
+                    "{} positions per side recorded, {} expected for {}",
+                    header.size,
+                    index.size(),
+                    header.material
+                ),
+            ));
+        }
+        let sum = format::checksum(bytes);
+        if sum != header.checksum {
+            return Err(TbError::corrupt(
+                path,
+                format!(
+                    "checksum mismatch (stored {:016x}, computed {sum:016x})",
+                    header.checksum
+                ),
+            ));
+        }
+        let table = Table {
+            path: path.to_path_buf(),
+            header,
+            index,
+            storage,
+        };
+        table.check_dtc_index()?;
+        Ok(table)
+    }
+
+    fn check_dtc_index(&self) -> Result<(), TbError> {
+        let data_len = self.header.file_len - self.header.dtc_data_offset;
+        for side in 0..2 {
+            let mut prev = 0;
+            for block in 0..=self.header.blocks() {
+                let off = self.dtc_index_entry(side, block);
+                if off < prev || off > data_len {
+                    return Err(TbError::corrupt(
+                        &self.path,
+                        format!("DTC block index entry {block} of side {side} is out of range"),
+                    ));
+                }
+                prev = off;
+            }
+        }
+        Ok(())
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.storage.bytes()
+    }
+
+    fn dtc_index_entry(&self, side: usize, block: u64) -> u64 {
+        let at = (self.header.dtc_index_offset
+            + 8 * (side as u64 * (self.header.blocks() + 1) + block)) as usize;
+        u64::from_le_bytes(self.bytes()[at..at + 8].try_into().expect("8 bytes"))
+    }
+
+    #[must_use]
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    #[must_use]
+    pub fn index(&self) -> &TableIndex {
+        &self.index
+    }
+
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// WDL of the position with index `idx` and `side` to move (colours as in the
+    /// canonical orientation).
+    #[must_use]
+    #[inline]
+    pub fn wdl(&self, side: Color, idx: u64) -> Wdl {
+        let at = self.header.wdl_offset + side.index() as u64 * self.header.wdl_len + idx / 4;
+        let code = (self.bytes()[at as usize] >> (2 * (idx % 4))) & 3;
+        Wdl::from_code(code).unwrap_or(Wdl::Draw)
+    }
+
+    /// WDL of a board (canonical colours).
+    #[must_use]
+    #[inline]
+    pub fn wdl_of(&self, board: &Board, side: Color) -> Wdl {
+        self.wdl(side, self.index.encode(board))
+    }
+
+    /// Decompresses DTC block `block` of `side`.
+    fn dtc_block(&self, side: usize, block: u64) -> Result<Vec<u16>, TbError> {
+        let start = self.dtc_index_entry(side, block);
+        let end = self.dtc_index_entry(side, block + 1);
+        let base = self.header.dtc_data_offset as usize;
+        let data = &self.bytes()[base + start as usize..base + end as usize];
+        let entries = (self.header.size - block * DTC_BLOCK).min(DTC_BLOCK) as usize;
+        let width = usize::from(self.header.dtc_bytes);
+        let raw = zstd::bulk::decompress(data, entries * width).map_err(|e| {
+            TbError::corrupt(&self.path, format!("DTC block {block} of side {side}: {e}"))
+        })?;
+        if raw.len() != entries * width {
+            return Err(TbError::corrupt(
+                &self.path,
+                format!("DTC block {block} of side {side} has the wrong length"),
+            ));
+        }
+        Ok(if width == 1 {
+            raw.iter().map(|&b| u16::from(b)).collect()
+        } else {
+            raw.chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                .collect()
+        })
+    }
+
+    /// WDL and DTC of one position (decompresses one block).
+    pub fn value(&self, side: Color, idx: u64) -> Result<Value, TbError> {
+        let wdl = self.wdl(side, idx);
+        let block = self.dtc_block(side.index(), idx / DTC_BLOCK)?;
+        let dtc = if wdl == Wdl::Draw {
+            0
+        } else {
+            block[(idx % DTC_BLOCK) as usize]
+        };
+        Ok(Value { wdl, dtc })
+    }
+
+    /// All DTC values of one side (decompresses every block).
+    pub fn dtc_all(&self, side: Color) -> Result<Vec<u16>, TbError> {
+        let mut out = Vec::with_capacity(self.header.size as usize);
+        for block in 0..self.header.blocks() {
+            out.extend(self.dtc_block(side.index(), block)?);
+        }
+        Ok(out)
+    }
+
+    /// All WDL values of one side, one byte each.
+    #[must_use]
+    pub fn wdl_all(&self, side: Color) -> Vec<Wdl> {
+        (0..self.header.size).map(|i| self.wdl(side, i)).collect()
+    }
+}

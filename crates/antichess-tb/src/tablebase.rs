@@ -1,0 +1,367 @@
+//! `Tablebase`: the tables of one directory for one rule set, opened lazily, and probing
+//! of positions: the WDL fast path for the solver, WDL with DTC, and the value of every
+//! legal move.
+//!
+//! Probing normalises the position first: a side to move without pieces has won; a
+//! position with an en passant capture available is resolved by playing its captures
+//! (compulsory, and all of them lead to smaller tables), which is right also when two
+//! pawns can take en passant; the colours are swapped when the material is stored in the
+//! other orientation.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use antichess_core::{Board, Color, Move, Position, Role, Rules};
+
+use crate::format::{self, EXTENSION};
+use crate::material::Material;
+use crate::table::Table;
+use crate::wdl::{Value, Wdl};
+use crate::TbError;
+
+#[derive(Debug)]
+struct Slot {
+    path: PathBuf,
+    table: OnceLock<Result<Table, TbError>>,
+}
+
+/// A multiplicative hasher for material keys (already well mixed small integers); the
+/// default SipHash costs more than the rest of a probe.
+#[derive(Debug, Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0 ^ n)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .rotate_left(29);
+    }
+}
+
+type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+
+/// The value of one legal move, as seen by the player making it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveValue {
+    pub mv: Move,
+    /// The position after the move, for the opponent (who is then to move).
+    pub after: Value,
+    /// The move is a capture or a promotion (so it converts, and the distance restarts).
+    pub conversion: bool,
+}
+
+impl MoveValue {
+    /// The result of the move for the player making it.
+    #[must_use]
+    pub fn wdl_for_mover(&self) -> Wdl {
+        -self.after.wdl
+    }
+
+    /// Plies to conversion if this move is played: 1 for a conversion, else one more than
+    /// the position after it.
+    #[must_use]
+    pub fn plies_to_conversion(&self) -> u16 {
+        if self.conversion {
+            1
+        } else {
+            self.after.dtc + 1
+        }
+    }
+
+    /// Sort key, best move first: wins by fewest plies to conversion, then draws, then
+    /// losses by most plies.
+    #[must_use]
+    pub fn order_key(&self) -> (u8, i32) {
+        match self.wdl_for_mover() {
+            Wdl::Win => (0, i32::from(self.plies_to_conversion())),
+            Wdl::Draw => (1, 0),
+            Wdl::Loss => (2, -i32::from(self.plies_to_conversion())),
+        }
+    }
+}
+
+/// The tables available for one rule set.
+#[derive(Debug)]
+pub struct Tablebase {
+    rules: Rules,
+    dir: Option<PathBuf>,
+    slots: Vec<(Material, Slot)>,
+    /// Material key in either orientation → (slot, colours swapped).
+    by_key: KeyMap<(u32, bool)>,
+}
+
+/// The material key of a board (see [`Material::key`]) without building a `Material`.
+#[inline]
+fn board_key(board: &Board) -> u64 {
+    let mut key = 0u64;
+    for color in Color::ALL {
+        let ours = board.by_color(color);
+        for role in Role::ALL {
+            let n = u64::from((ours & board.by_role(role)).count() & 15);
+            key |= n << (4 * (color.index() * 6 + role.index()));
+        }
+    }
+    key
+}
+
+impl Tablebase {
+    /// No tables (every probe of a position with both sides on the board misses).
+    #[must_use]
+    pub fn empty(rules: Rules) -> Tablebase {
+        Tablebase {
+            rules,
+            dir: None,
+            slots: Vec::new(),
+            by_key: KeyMap::default(),
+        }
+    }
+
+    /// The tables in `dir` (files named like `KRvKB.actb`). Files are checked when first
+    /// used; a missing directory is an empty tablebase.
+    pub fn open(dir: &Path, rules: Rules) -> Result<Tablebase, TbError> {
+        let mut tb = Tablebase::empty(rules);
+        tb.dir = Some(dir.to_path_buf());
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(tb),
+            Err(e) => return Err(TbError::io(dir, e)),
+        };
+        let mut found = Vec::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| TbError::io(dir, e))?;
+            let path = entry.path();
+            if path.extension().and_then(|e| e.to_str()) != Some(EXTENSION) {
+                continue;
+            }
+            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+                continue;
+            };
+            if stem.starts_with('.') {
+                continue;
+            }
+            if let Ok(material) = stem.parse::<Material>() {
+                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if material.is_canonical() && format::file_name(&material) == name {
+                    found.push((material, path));
+                }
+            }
+        }
+        found.sort();
+        for (material, path) in found {
+            tb.add_file(&material, path);
+        }
+        Ok(tb)
+    }
+
+    fn add_slot(&mut self, material: Material, slot: Slot) {
+        let material = material.canonical().0;
+        if let Some(&(i, _)) = self.by_key.get(&material.key()) {
+            self.slots[i as usize] = (material, slot);
+            return;
+        }
+        let i = self.slots.len() as u32;
+        self.slots.push((material, slot));
+        self.by_key.insert(material.swapped().key(), (i, true));
+        // Inserted second, so that a symmetric material maps to "not swapped".
+        self.by_key.insert(material.key(), (i, false));
+    }
+
+    /// Registers a table file for `material` (checked when first used).
+    pub fn add_file(&mut self, material: &Material, path: PathBuf) {
+        self.add_slot(
+            *material,
+            Slot {
+                path,
+                table: OnceLock::new(),
+            },
+        );
+    }
+
+    /// Registers an already loaded table.
+    pub fn add_table(&mut self, table: Table) {
+        let material = table.header().material;
+        let slot = Slot {
+            path: table.path().to_path_buf(),
+            table: OnceLock::new(),
+        };
+        let _ = slot.table.set(Ok(table));
+        self.add_slot(material, slot);
+    }
+
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    #[must_use]
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// Whether a table file for `material` (any orientation) is present.
+    #[must_use]
+    pub fn contains(&self, material: &Material) -> bool {
+        self.by_key.contains_key(&material.key())
+    }
+
+    /// Materials present, canonical orientation, in build order.
+    #[must_use]
+    pub fn materials(&self) -> Vec<Material> {
+        let mut out: Vec<Material> = self.slots.iter().map(|(m, _)| *m).collect();
+        crate::material::sort_for_building(&mut out);
+        out
+    }
+
+    /// The largest `n` such that every material of at most `n` units is present (0 if
+    /// not even all 2-unit tables are).
+    #[must_use]
+    pub fn complete_units(&self) -> u32 {
+        let mut n = 1;
+        while n < 8 && Material::all_up_to(n + 1).iter().all(|m| self.contains(m)) {
+            n += 1;
+        }
+        if n == 1 {
+            0
+        } else {
+            n
+        }
+    }
+
+    fn load<'a>(&self, slot: &'a Slot) -> Result<&'a Table, TbError> {
+        match slot
+            .table
+            .get_or_init(|| Table::open(&slot.path, self.rules))
+        {
+            Ok(table) => Ok(table),
+            Err(err) => Err(err.clone()),
+        }
+    }
+
+    /// The table of `material` (either orientation), loading it on first use; `None`
+    /// if no file is present.
+    #[inline]
+    pub fn table(&self, material: &Material) -> Result<Option<&Table>, TbError> {
+        match self.by_key.get(&material.key()) {
+            Some(&(i, _)) => Ok(Some(self.load(&self.slots[i as usize].1)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// The table of a board's material and whether its colours must be swapped to index
+    /// it.
+    #[inline]
+    fn table_of(&self, board: &Board) -> Result<Option<(&Table, bool)>, TbError> {
+        match self.by_key.get(&board_key(board)) {
+            Some(&(i, swapped)) => Ok(Some((self.load(&self.slots[i as usize].1)?, swapped))),
+            None => Ok(None),
+        }
+    }
+
+    fn missing(&self, material: &Material) -> TbError {
+        TbError::Missing {
+            material: material.canonical().0.name(),
+            dir: self
+                .dir
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("(no directory)")),
+        }
+    }
+
+    /// WDL for the side to move; `Ok(None)` if a needed table is absent.
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Option<Wdl>, TbError> {
+        if pos.us().is_empty() {
+            return Ok(Some(Wdl::Win));
+        }
+        if pos.them().is_empty() {
+            return Ok(Some(Wdl::Loss));
+        }
+        if pos.ep_square().is_some() {
+            let mut best = Wdl::Loss;
+            for m in pos.legal_moves() {
+                match self.probe_wdl(&pos.play(m))? {
+                    Some(v) => best = best.max(-v),
+                    None => return Ok(None),
+                }
+            }
+            return Ok(Some(best));
+        }
+        let Some((table, swapped)) = self.table_of(pos.board())? else {
+            return Ok(None);
+        };
+        Ok(Some(if swapped {
+            table.wdl_of(&pos.board().swap_colors(), pos.turn().other())
+        } else {
+            table.wdl_of(pos.board(), pos.turn())
+        }))
+    }
+
+    /// Like [`Tablebase::probe_wdl`], but a missing table is an error naming it.
+    pub fn probe_wdl_required(&self, pos: &Position) -> Result<Wdl, TbError> {
+        self.probe_wdl(pos)?
+            .ok_or_else(|| self.missing(&Material::from_board(pos.board())))
+    }
+
+    /// WDL and DTC for the side to move; `Ok(None)` if a needed table is absent.
+    pub fn probe(&self, pos: &Position) -> Result<Option<Value>, TbError> {
+        if pos.us().is_empty() {
+            return Ok(Some(Value {
+                wdl: Wdl::Win,
+                dtc: 0,
+            }));
+        }
+        if pos.them().is_empty() {
+            return Ok(Some(Value {
+                wdl: Wdl::Loss,
+                dtc: 0,
+            }));
+        }
+        if pos.ep_square().is_some() {
+            // Every legal move is a capture: the position converts on this ply.
+            return Ok(self.probe_wdl(pos)?.map(|wdl| Value {
+                wdl,
+                dtc: if wdl == Wdl::Draw { 0 } else { 1 },
+            }));
+        }
+        let Some((table, swapped)) = self.table_of(pos.board())? else {
+            return Ok(None);
+        };
+        let (board, side) = if swapped {
+            (pos.board().swap_colors(), pos.turn().other())
+        } else {
+            (*pos.board(), pos.turn())
+        };
+        Ok(Some(table.value(side, table.index().encode(&board))?))
+    }
+
+    /// Like [`Tablebase::probe`], but a missing table is an error naming it.
+    pub fn probe_required(&self, pos: &Position) -> Result<Value, TbError> {
+        self.probe(pos)?
+            .ok_or_else(|| self.missing(&Material::from_board(pos.board())))
+    }
+
+    /// The value of every legal move, best first for the side to move.
+    pub fn probe_moves(&self, pos: &Position) -> Result<Vec<MoveValue>, TbError> {
+        let mut out = Vec::new();
+        for m in pos.legal_moves() {
+            let after = self.probe_required(&pos.play(m))?;
+            let conversion = pos.is_capture(m) || m.is_promotion();
+            out.push(MoveValue {
+                mv: m,
+                after,
+                conversion,
+            });
+        }
+        out.sort_by_key(|mv| (mv.order_key(), mv.mv.to_string()));
+        Ok(out)
+    }
+}

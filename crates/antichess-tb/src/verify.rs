@@ -1,0 +1,159 @@
+//! Verification of a stored table by a code path separate from the generator: every
+//! position is decoded, its legal moves are generated *forwards* and played, and its
+//! value is recomputed from its successors (this table for quiet moves, other tables
+//! through the probing code for conversions) and compared with what is stored, DTC
+//! included. Decoding is also checked against encoding.
+//!
+//! Local consistency of WDL and DTC everywhere implies the table is right: by induction on
+//! the DTC, every decided position is decided correctly, and a position stored as a draw
+//! could only be a win or loss if one of its successors contradicted it.
+
+use antichess_core::{Color, Position};
+use rayon::prelude::*;
+
+use crate::material::Material;
+use crate::tablebase::Tablebase;
+use crate::wdl::{Value, Wdl};
+use crate::TbError;
+
+/// The result of verifying a table.
+#[derive(Debug, Clone, Default)]
+pub struct VerifyReport {
+    pub positions: u64,
+    pub mismatches: u64,
+    /// Descriptions of the first mismatches.
+    pub examples: Vec<String>,
+}
+
+/// Recomputes every value of `material`'s table from its successors.
+pub fn verify_table(tb: &Tablebase, material: &Material) -> Result<VerifyReport, TbError> {
+    let material = material.canonical().0;
+    let table = tb.table(&material)?.ok_or_else(|| TbError::Missing {
+        material: material.name(),
+        dir: tb.dir().map(Into::into).unwrap_or_default(),
+    })?;
+    let index = table.index();
+    let size = index.size();
+    let dtc = [table.dtc_all(Color::White)?, table.dtc_all(Color::Black)?];
+    let stored = |side: Color, idx: u64| -> Value {
+        let wdl = table.wdl(side, idx);
+        Value {
+            wdl,
+            dtc: if wdl == Wdl::Draw {
+                0
+            } else {
+                dtc[side.index()][idx as usize]
+            },
+        }
+    };
+    let mut report = VerifyReport {
+        positions: 2 * size,
+        ..VerifyReport::default()
+    };
+    for side in Color::ALL {
+        let results: Result<Vec<(u64, Vec<String>)>, TbError> = (0..size as usize)
+            .into_par_iter()
+            .chunks(1 << 14)
+            .map(|chunk| {
+                let mut bad = 0u64;
+                let mut examples = Vec::new();
+                for idx in chunk {
+                    let idx = idx as u64;
+                    let board = index.decode(idx);
+                    if !index.is_canonical(idx, &board) {
+                        // An unused duplicate index of a symmetric position.
+                        continue;
+                    }
+                    let pos = Position::from_board_unchecked(board, side, tb.rules());
+                    let mut problem = None;
+                    if index.encode(&board) != idx {
+                        problem = Some(format!(
+                            "index {idx} decodes to {} which encodes to {}",
+                            pos.fen(),
+                            index.encode(&board)
+                        ));
+                    } else {
+                        let expected = expected_value(tb, &pos, &material, &stored)?;
+                        let got = stored(side, idx);
+                        if expected != got {
+                            problem = Some(format!(
+                                "{}: stored {} dtc {}, successors give {} dtc {}",
+                                pos.fen(),
+                                got.wdl,
+                                got.dtc,
+                                expected.wdl,
+                                expected.dtc
+                            ));
+                        }
+                    }
+                    if let Some(p) = problem {
+                        bad += 1;
+                        if examples.len() < 5 {
+                            examples.push(p);
+                        }
+                    }
+                }
+                Ok((bad, examples))
+            })
+            .collect();
+        for (bad, examples) in results? {
+            report.mismatches += bad;
+            for e in examples {
+                if report.examples.len() < 10 {
+                    report.examples.push(e);
+                }
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// The value of `pos` recomputed from its successors.
+fn expected_value(
+    tb: &Tablebase,
+    pos: &Position,
+    material: &Material,
+    stored: &dyn Fn(Color, u64) -> Value,
+) -> Result<Value, TbError> {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return Ok(Value {
+            wdl: Wdl::from_outcome(pos.no_move_outcome(), pos.turn()),
+            dtc: 0,
+        });
+    }
+    let index = tb.table(material)?.expect("table present").index().clone();
+    let (mut win, mut draw, mut loss) = (None::<u16>, false, 0u16);
+    for m in moves {
+        let child = pos.play(m);
+        let conversion = pos.is_capture(m) || m.is_promotion();
+        let after = if conversion {
+            Value {
+                wdl: tb.probe_wdl_required(&child)?,
+                dtc: 0,
+            }
+        } else if child.ep_square().is_some() {
+            tb.probe_required(&child)?
+        } else {
+            debug_assert_eq!(Material::from_board(child.board()), *material);
+            stored(child.turn(), index.encode(child.board()))
+        };
+        let plies = if conversion { 1 } else { after.dtc + 1 };
+        match -after.wdl {
+            Wdl::Win => win = Some(win.map_or(plies, |w| w.min(plies))),
+            Wdl::Draw => draw = true,
+            Wdl::Loss => loss = loss.max(plies),
+        }
+    }
+    Ok(match (win, draw) {
+        (Some(dtc), _) => Value { wdl: Wdl::Win, dtc },
+        (None, true) => Value {
+            wdl: Wdl::Draw,
+            dtc: 0,
+        },
+        (None, false) => Value {
+            wdl: Wdl::Loss,
+            dtc: loss,
+        },
+    })
+}
