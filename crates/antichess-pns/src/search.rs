@@ -316,24 +316,31 @@ impl<'s, 'a> Worker<'s, 'a> {
     /// The children of `pos` with their current numbers (from the table, else evaluated).
     fn expand(&mut self, pos: &Position, key: u64, kids: &mut Vec<Child>) {
         kids.clear();
+        // First every child and its key, prefetching the table buckets, then the lookups:
+        // the memory latencies overlap instead of adding up.
         for mv in pos.legal_moves() {
             let child = pos.play(mv);
             let ckey = self.child_key(key, &child);
-            let (proof, disproof, work) = match self.shared.tt.get(ckey) {
-                Some(e) => (e.proof, e.disproof, e.work),
-                None => {
-                    let (p, d) = self.evaluate(&child);
-                    (p, d, 0)
-                }
-            };
+            self.shared.tt.prefetch(ckey);
             kids.push(Child {
                 mv,
                 pos: child,
                 key: ckey,
-                proof,
-                disproof,
-                work,
+                proof: 0,
+                disproof: 0,
+                work: 0,
             });
+        }
+        for k in 0..kids.len() {
+            let (proof, disproof, work) = match self.shared.tt.get(kids[k].key) {
+                Some(e) => (e.proof, e.disproof, e.work),
+                None => {
+                    let (p, d) = self.evaluate(&kids[k].pos);
+                    (p, d, 0)
+                }
+            };
+            let c = &mut kids[k];
+            (c.proof, c.disproof, c.work) = (proof, disproof, work);
         }
     }
 

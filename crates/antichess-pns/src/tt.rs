@@ -13,6 +13,10 @@
 //! concurrent write can at worst make a lookup miss. A store replaces the entry with the
 //! same key (unless that one is solved and the new one is not: solved values are final),
 //! else an empty one, else the one with the least work.
+//!
+//! The entries live in an anonymous memory map advised to use transparent huge pages: the
+//! kernel hands out zeroed pages on first touch (so a large table costs nothing until it is
+//! used) and huge pages spare the TLB misses of random probes.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -44,25 +48,90 @@ impl TtEntry {
     }
 }
 
+/// Zero-initialised 64-bit atomic words in an anonymous memory map.
+struct Words {
+    ptr: *const AtomicU64,
+    len: usize,
+    /// Owns the memory `ptr` points into.
+    _map: memmap2::MmapMut,
+}
+
+// SAFETY: the words are only accessed through atomics; the map lives as long as `Words`.
+unsafe impl Send for Words {}
+// SAFETY: as above.
+unsafe impl Sync for Words {}
+
+impl Words {
+    fn new(len: usize) -> Words {
+        let bytes = (len * 8).max(8);
+        let mut map = memmap2::MmapMut::map_anon(bytes)
+            .unwrap_or_else(|e| panic!("cannot reserve {bytes} bytes for the hash table: {e}"));
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        // Page-aligned, zeroed, and AtomicU64 has the layout of u64.
+        let ptr = map.as_mut_ptr().cast::<AtomicU64>().cast_const();
+        Words {
+            ptr,
+            len,
+            _map: map,
+        }
+    }
+}
+
+impl std::ops::Deref for Words {
+    type Target = [AtomicU64];
+
+    fn deref(&self) -> &[AtomicU64] {
+        // SAFETY: `ptr` points to `len` zero-initialised, aligned words owned by `_map`,
+        // which is never accessed otherwise.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
 /// A lock-free table of [`TtEntry`] keyed by 64-bit hashes.
-#[derive(Debug)]
 pub struct TranspositionTable {
-    words: Vec<AtomicU64>,
+    words: Words,
     buckets: u64,
 }
 
+impl std::fmt::Debug for TranspositionTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TranspositionTable")
+            .field("entries", &self.capacity())
+            .finish()
+    }
+}
+
 impl TranspositionTable {
-    /// A table using at most `bytes` of memory (at least one bucket).
+    /// A table using at most `bytes` of memory (at least one bucket). The memory is
+    /// reserved at once but only touched as entries are stored.
     #[must_use]
     pub fn new(bytes: usize) -> TranspositionTable {
         let buckets = (bytes / (ENTRY_BYTES * BUCKET)).max(1);
-        let words = (0..buckets * BUCKET * 3)
-            .map(|_| AtomicU64::new(0))
-            .collect();
         TranspositionTable {
-            words,
+            words: Words::new(buckets * BUCKET * 3),
             buckets: buckets as u64,
         }
+    }
+
+    /// Asks the CPU to fetch the bucket of `key` into the cache, ahead of a lookup.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let base = self.bucket(key);
+            let first = self.words[base..].as_ptr().cast::<i8>();
+            let last = self.words[base + BUCKET * 3 - 1..].as_ptr().cast::<i8>();
+            // SAFETY: prefetching is a hint; both addresses are inside the table.
+            #[allow(unused_unsafe)]
+            unsafe {
+                _mm_prefetch(first, _MM_HINT_T0);
+                _mm_prefetch(last, _MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Memory used by the entries, in bytes.
@@ -161,7 +230,7 @@ impl TranspositionTable {
 
     /// Empties the table.
     pub fn clear(&self) {
-        for w in &self.words {
+        for w in self.words.iter() {
             w.store(0, Relaxed);
         }
     }

@@ -17,6 +17,10 @@ pub enum BenchCommand {
     /// directory and prints time, peak memory, positions and positions/s; with --table, then
     /// times that one table (its dependencies are built first and not counted).
     Tablebase(TablebaseArgs),
+    /// Solver: proves the twelve easy Black replies to 1. e3 and Black's wins against
+    /// 1. e4, 1. d4 and 1. d3, verifying each proof; prints result, time, nodes, nodes/s and proof
+    /// size beside the reference solution's, then nodes/s per thread count.
+    Solve(crate::cmd::bench_solve::SolveBenchArgs),
 }
 
 #[derive(Debug, Args)]
@@ -115,6 +119,7 @@ pub fn run(command: &BenchCommand) -> anyhow::Result<ExitCode> {
     match command {
         BenchCommand::Movegen(args) => movegen(args),
         BenchCommand::Tablebase(args) => tablebase(args),
+        BenchCommand::Solve(args) => crate::cmd::bench_solve::run(args),
     }
 }
 

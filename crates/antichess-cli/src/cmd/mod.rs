@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod bench_solve;
 pub mod moves;
 pub mod perft;
 pub mod proof;

@@ -49,8 +49,11 @@ pub struct SolveArgs {
     #[arg(long, value_name = "T", value_parser = parse_duration)]
     pub time: Option<Duration>,
 
-    /// Transposition table size: MB, or with a unit (512M, 4G).
-    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    /// Transposition table size: MB, or with a unit (512M, 4G). An entry is 24 bytes and a
+    /// search stores about one per 3-4 nodes; a full table replaces its least-searched
+    /// entries. The memory is faulted in as it is used (with huge pages where the system
+    /// allows), which costs about a second per few GB.
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
     pub hash: usize,
 
     /// Search threads sharing the table.
@@ -171,15 +174,15 @@ pub struct ProofReport {
 /// Solves one position; writes and verifies the proof if `proof_path` is given and the
 /// position is proved.
 pub fn solve_position(
+    solver: &Solver<'_>,
     pos: &Position,
     prolog: &[Move],
     options: &SearchOptions,
-    hash_bytes: usize,
-    tablebase: Option<&Tablebase>,
     proof_path: Option<&Path>,
     progress: &mut dyn FnMut(antichess_pns::Progress),
 ) -> anyhow::Result<Solved> {
-    let solver = Solver::new(hash_bytes, tablebase);
+    let tablebase = solver.tablebase();
+    let hash_bytes = solver.table().bytes();
     let result = solver.search(pos, options, progress);
     let main_line = solver.main_line(pos, options.prover, 40);
     let tt_usage = solver.table().usage();
@@ -187,7 +190,7 @@ pub fn solve_position(
     if let (Some(path), SearchStatus::Proved) = (proof_path, result.status) {
         let start = Instant::now();
         let (written, _) =
-            write_proof(&solver, pos, prolog, options, path).map_err(|e| anyhow::anyhow!("{e}"))?;
+            write_proof(solver, pos, prolog, options, path).map_err(|e| anyhow::anyhow!("{e}"))?;
         let oracle_tb = tablebase.map(TablebaseOracle::new);
         let oracle: &dyn LeafOracle = match &oracle_tb {
             Some(o) => o,
@@ -274,6 +277,9 @@ fn print_text(s: &Solved) {
             "main line: {}",
             antichess_core::pgn::format_moves(&s.pos, &s.main_line)
         );
+    }
+    if let Some(peak) = crate::cmd::bench::peak_memory() {
+        println!("peak memory: {:.0} MB", peak as f64 / 1e6);
     }
     if let Some(p) = &s.proof {
         println!(
@@ -362,12 +368,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         &[]
     };
+    let solver = Solver::new(args.hash, tablebase.as_ref());
     let solved = solve_position(
+        &solver,
         &pos,
         prolog,
         &options,
-        args.hash,
-        tablebase.as_ref(),
         args.proof.as_deref(),
         &mut progress,
     )

@@ -1,0 +1,243 @@
+//! `antichess bench solve`: proves the fixed set of opening lines (the twelve easy Black
+//! replies to 1. e3, and Black's wins against 1. e4, 1. d4 and 1. d3), writes and verifies
+//! each proof, and prints result, time, nodes, nodes/s, proof size and the verifier's verdict
+//! beside the reference solution's proof sizes; then the search speed per thread count and
+//! the bytes per table entry.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use antichess_core::{play_move_text, Color, Position, Rules};
+use antichess_pns::{SearchOptions, SearchStatus, ENTRY_BYTES};
+use anyhow::Context;
+use clap::Args;
+
+use crate::cmd::solve::{parse_duration, parse_size, solve_position, solver_tables};
+
+#[derive(Debug, Args)]
+pub struct SolveBenchArgs {
+    /// Only these lines (the moves after 1. e3, or e4/d4/d3), comma-separated, e.g. "d5,Na6".
+    #[arg(long, value_delimiter = ',', value_name = "LINES")]
+    pub lines: Vec<String>,
+
+    /// Node budget per line.
+    #[arg(long, value_name = "N", default_value_t = 400_000_000)]
+    pub nodes: u64,
+
+    /// Time budget per line: seconds, or with a unit (90s, 5m).
+    #[arg(long, value_name = "T", default_value = "120s", value_parser = parse_duration)]
+    pub time: Duration,
+
+    /// Transposition table size per line.
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
+    pub hash: usize,
+
+    /// Search threads.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+
+    /// Directory of table files (default: ~/.cache/antichess/tables/international). A
+    /// complete 4-unit set there (`antichess tb build --units 4`) is used when present.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// Build missing tables with at most this many units first (0: no tables).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub tb_units: u32,
+
+    /// Keep the proof files in this directory (default: a temporary one, removed).
+    #[arg(long, value_name = "DIR")]
+    pub proof_dir: Option<PathBuf>,
+
+    /// Skip the speed measurement by thread count.
+    #[arg(long)]
+    pub no_speed: bool,
+}
+
+/// (moves from the start, prover, proof size of the reference solution when published).
+const LINES: &[(&str, Color, Option<u64>)] = &[
+    ("e3 d5", Color::White, Some(33)),
+    ("e3 d6", Color::White, Some(33)),
+    ("e3 Na6", Color::White, Some(3_271)),
+    ("e3 g6", Color::White, Some(4_489)),
+    ("e3 Nf6", Color::White, Some(23_388)),
+    ("e3 h6", Color::White, Some(43_130)),
+    ("e3 e5", Color::White, Some(43_271)),
+    ("e3 h5", Color::White, Some(69_190)),
+    ("e3 f5", Color::White, Some(89_635)),
+    ("e3 a6", Color::White, Some(234_355)),
+    ("e3 a5", Color::White, Some(261_691)),
+    ("e3 f6", Color::White, Some(273_036)),
+    ("e4", Color::Black, None),
+    ("d4", Color::Black, None),
+    ("d3", Color::Black, None),
+];
+
+fn selected(args: &SolveBenchArgs) -> anyhow::Result<Vec<(&'static str, Color, Option<u64>)>> {
+    if args.lines.is_empty() {
+        return Ok(LINES.to_vec());
+    }
+    args.lines
+        .iter()
+        .map(|name| {
+            let name = name.trim();
+            LINES
+                .iter()
+                .find(|(moves, _, _)| {
+                    *moves == name || moves.strip_prefix("e3 ") == Some(name)
+                })
+                .copied()
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--lines: \"{name}\" is not a benchmark line (the replies to 1. e3: d5, d6, Na6, g6, Nf6, h6, e5, h5, f5, a6, a5, f6; or e4, d4, d3)"
+                    )
+                })
+        })
+        .collect()
+}
+
+pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
+    let lines = selected(args)?;
+    let rules = Rules::INTERNATIONAL;
+    let tablebase = solver_tables(&args.tables, rules, args.tb_units, false)?;
+    let units = tablebase
+        .as_ref()
+        .map_or(0, antichess_tb::Tablebase::complete_units);
+    let (proof_dir, temporary) = match &args.proof_dir {
+        Some(dir) => (dir.clone(), false),
+        None => (
+            std::env::temp_dir().join(format!("antichess-bench-solve-{}", std::process::id())),
+            true,
+        ),
+    };
+    std::fs::create_dir_all(&proof_dir)
+        .with_context(|| format!("creating {}", proof_dir.display()))?;
+    println!(
+        "solve benchmark: {rules} rules, tables up to {units} units, {} thread(s), hash {} MB, budget {} nodes / {:.0} s per line",
+        args.threads,
+        args.hash >> 20,
+        args.nodes,
+        args.time.as_secs_f64()
+    );
+    println!(
+        "{:<10} {:<8} {:<10} {:>8} {:>12} {:>10} {:>11} {:>11} {:>9}  verifier",
+        "line",
+        "prover",
+        "result",
+        "seconds",
+        "nodes",
+        "nodes/s",
+        "proof nodes",
+        "reference",
+        "bytes/node"
+    );
+    // One table for all lines, emptied before each: its pages are faulted in once.
+    let solver = antichess_pns::Solver::new(args.hash, tablebase.as_ref());
+    let mut all_verified = true;
+    let mut unfinished = Vec::new();
+    let result = (|| -> anyhow::Result<()> {
+        for (moves, prover, reference) in &lines {
+            let game = play_move_text(Position::start(rules), moves)?;
+            let pos = *game.position();
+            let mut options = SearchOptions::new(*prover);
+            options.max_nodes = Some(args.nodes);
+            options.max_time = Some(args.time);
+            options.threads = args.threads.max(1);
+            options.tablebase_units = units;
+            let path = proof_dir.join(format!("{}.proof", moves.replace(' ', "-")));
+            solver.table().clear();
+            let solved = solve_position(
+                &solver,
+                &pos,
+                game.moves(),
+                &options,
+                Some(&path),
+                &mut |_| {},
+            )?;
+            let r = &solved.result;
+            let seconds = r.elapsed.as_secs_f64();
+            let (proof_nodes, bytes_per_node, verdict) = match &solved.proof {
+                Some(p) => (
+                    p.nodes.to_string(),
+                    format!("{:.2}", p.bytes as f64 / p.nodes.max(1) as f64),
+                    match &p.verified {
+                        Ok(()) => "valid".to_string(),
+                        Err(e) => {
+                            all_verified = false;
+                            format!("INVALID: {e}")
+                        }
+                    },
+                ),
+                None => ("-".into(), "-".into(), "-".into()),
+            };
+            if r.status != SearchStatus::Proved {
+                unfinished.push(*moves);
+            }
+            println!(
+                "{:<10} {:<8} {:<10} {:>8.2} {:>12} {:>10.0} {:>11} {:>11} {:>9}  {verdict}",
+                moves,
+                prover.name(),
+                r.status.name(),
+                seconds,
+                r.nodes,
+                r.nodes as f64 / seconds.max(1e-9),
+                proof_nodes,
+                reference.map_or("-".into(), |n| n.to_string()),
+                bytes_per_node,
+            );
+        }
+        Ok(())
+    })();
+    if temporary {
+        let _ = std::fs::remove_dir_all(&proof_dir);
+    }
+    result?;
+    if !unfinished.is_empty() {
+        println!("not proved within the budget: {}", unfinished.join(", "));
+    }
+    if !args.no_speed {
+        speed(&solver, args, units)?;
+    }
+    println!("table entry: {ENTRY_BYTES} bytes");
+    if let Some(peak) = crate::cmd::bench::peak_memory() {
+        println!("peak memory: {:.1} MB", peak as f64 / 1e6);
+    }
+    Ok(if all_verified {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Nodes/s on a fixed search (1. e3 g6, 10 seconds) with 1, 2, ... threads up to the cores.
+fn speed(
+    solver: &antichess_pns::Solver<'_>,
+    args: &SolveBenchArgs,
+    units: u32,
+) -> anyhow::Result<()> {
+    let pos = *play_move_text(Position::start(Rules::INTERNATIONAL), "e3 g6")?.position();
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    println!("search speed on 1. e3 g6 (10 s or until solved, per thread count):");
+    let mut base = None;
+    for threads in 1..=cores.max(args.threads) {
+        let mut options = SearchOptions::new(Color::White);
+        options.max_time = Some(Duration::from_secs(10));
+        options.threads = threads;
+        options.tablebase_units = units;
+        solver.table().clear();
+        let r = solver.search(&pos, &options, &mut |_| {});
+        let seconds = r.elapsed.as_secs_f64();
+        let nps = r.nodes as f64 / seconds.max(1e-9);
+        let (base_nps, base_seconds) = *base.get_or_insert((nps, seconds));
+        println!(
+            "  {threads} thread(s): {} in {seconds:.2} s, {} nodes, {nps:.0} nodes/s ({:.0} per thread); speed-up: nodes/s x{:.2}, time x{:.2}",
+            r.status.name(),
+            r.nodes,
+            nps / threads as f64,
+            nps / base_nps,
+            base_seconds / seconds.max(1e-9)
+        );
+    }
+    Ok(())
+}

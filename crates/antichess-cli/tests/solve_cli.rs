@@ -1,0 +1,213 @@
+//! End-to-end tests of `antichess solve` and `antichess bench solve`: results and their JSON
+//! form, proofs written and then checked by `antichess proof verify`, budgets, and errors
+//! that name the bad input. Small tables are built into a temporary directory.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn antichess(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("antichess-solve-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", text(out));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
+}
+
+#[test]
+fn proves_writes_and_verifies_with_tables() {
+    let dir = temp("proof");
+    let tables = dir.join("tables");
+    let proof = dir.join("e3-d5.proof");
+    let out = antichess(&[
+        "solve",
+        "--moves",
+        "e3 d5",
+        "--tables",
+        tables.to_str().unwrap(),
+        "--tb-units",
+        "2",
+        "--hash",
+        "16M",
+        "--proof",
+        proof.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let v = json(&out);
+    assert_eq!(v["result"], "proved");
+    assert_eq!(v["prover"], "white");
+    assert_eq!(v["verified"], true);
+    assert!(v["nodes"].as_u64().unwrap() > 0);
+    assert!(v["seconds"].as_f64().is_some());
+    let proof_nodes = v["proof_nodes"].as_u64().unwrap();
+    assert!(proof_nodes > 10, "{v}");
+    let moves = v["moves"].as_array().unwrap();
+    // After 1. e3 d5 White has 30 legal moves; exactly the winning ones have proof 0.
+    assert_eq!(moves.len(), 30);
+    assert!(moves
+        .iter()
+        .all(|m| m["uci"].is_string() && m["san"].is_string()));
+    let winning: Vec<_> = moves.iter().filter(|m| m["proof"] == 0).collect();
+    assert!(!winning.is_empty());
+    assert!(winning.iter().all(|m| m["disproof"] == u32::MAX));
+
+    // The independent verifier agrees, and counts the same nodes.
+    let out = antichess(&["proof", "verify", proof.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(&proof_nodes.to_string()),
+        "{}",
+        text(&out)
+    );
+
+    // Text form: result, root moves, main line, proof report.
+    let out = antichess(&[
+        "solve",
+        "--moves",
+        "e3 d5",
+        "--tables",
+        tables.to_str().unwrap(),
+        "--tb-units",
+        "2",
+        "--hash",
+        "16M",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for needle in [
+        "result: proved: white wins",
+        "nodes/s",
+        "main line: 2.",
+        "proof",
+        "disproof",
+    ] {
+        assert!(
+            stdout.contains(needle),
+            "missing {needle:?}\n{}",
+            text(&out)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn black_prover_and_budgets() {
+    // Black wins after 1. e4 (e.g. 1... b5); proved for Black, not for White.
+    let args = [
+        "solve",
+        "--moves",
+        "e4",
+        "--tb-units",
+        "0",
+        "--hash",
+        "16M",
+        "--format",
+        "json",
+    ];
+    let v = json(&antichess(&[&args[..], &["--prover", "black"]].concat()));
+    assert_eq!(v["result"], "proved");
+    assert_eq!(v["prover"], "black");
+    // Too small a budget: unknown, with finite numbers at the root.
+    let v = json(&antichess(
+        &[&args[..], &["--prover", "black", "--nodes", "50"]].concat(),
+    ));
+    assert_eq!(v["result"], "unknown", "{v}");
+    assert!(v["proof"].as_u64().unwrap() > 0);
+    // White's only move, axb3, leaves Black without pieces, which wins for Black: disproved.
+    let v = json(&antichess(&[
+        "solve",
+        "--fen",
+        "8/8/8/8/8/1r6/P7/8 w - - 0 1",
+        "--prover",
+        "white",
+        "--tb-units",
+        "0",
+        "--hash",
+        "16M",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(v["result"], "disproved", "{v}");
+}
+
+#[test]
+fn bad_input_is_named() {
+    for (args, needle) in [
+        (
+            vec!["solve", "--fen", "8/8/8/8/8/8/8/8/8 w - - 0 1"],
+            "8/8/8/8/8/8/8/8/8",
+        ),
+        (vec!["solve", "--moves", "e3 Ke7x"], "Ke7x"),
+        (vec!["solve", "--prover", "green"], "green"),
+        (vec!["solve", "--hash", "lots"], "lots"),
+        (vec!["solve", "--time", "5 fortnights"], "fortnights"),
+        (
+            vec!["solve", "--fen", "8/8/8/8/8/8/8/K7 b - - 0 1"],
+            "game is over",
+        ),
+        (vec!["bench", "solve", "--lines", "e3 Qh5"], "Qh5"),
+    ] {
+        let out = antichess(&args);
+        assert!(
+            !out.status.success(),
+            "{args:?} should fail\n{}",
+            text(&out)
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(needle),
+            "{args:?}: error should name {needle:?}\n{}",
+            text(&out)
+        );
+        assert!(!stderr.contains("panicked"), "{}", text(&out));
+    }
+}
+
+#[test]
+fn bench_solve_verifies_its_proofs() {
+    let dir = temp("bench");
+    let out = antichess(&[
+        "bench",
+        "solve",
+        "--lines",
+        "d5,d6,e4",
+        "--no-speed",
+        "--tb-units",
+        "0",
+        "--hash",
+        "16M",
+        "--proof-dir",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.contains(" proved ")).collect();
+    assert_eq!(rows.len(), 3, "{}", text(&out));
+    assert!(rows.iter().all(|r| r.ends_with("valid")), "{}", text(&out));
+    assert!(stdout.contains("table entry: 24 bytes"));
+    for name in ["e3-d5.proof", "e3-d6.proof", "e4.proof"] {
+        let out = antichess(&["proof", "verify", dir.join(name).to_str().unwrap()]);
+        assert!(out.status.success(), "{name}: {}", text(&out));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
