@@ -17,8 +17,8 @@ pub enum BenchCommand {
     /// directory and prints time, peak memory, positions and positions/s; with --table, then
     /// times that one table (its dependencies are built first and not counted).
     Tablebase(TablebaseArgs),
-    /// Solver: proves the twelve easy Black replies to 1. e3 and Black's wins against
-    /// 1. e4, 1. d4 and 1. d3, verifying each proof; prints result, time, nodes, nodes/s and proof
+    /// Solver: proves the twelve easy Black replies to 1. e3 and Black's wins after the
+    /// first moves e4, d4 and d3, verifying each proof; prints result, time, nodes, nodes/s and proof
     /// size beside the reference solution's, then nodes/s per thread count.
     Solve(crate::cmd::bench_solve::SolveBenchArgs),
 }
