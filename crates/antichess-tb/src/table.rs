@@ -2,7 +2,10 @@
 //! header and index. Construction checks the header, the section offsets and the
 //! checksum, so that reads afterwards cannot fail.
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use antichess_core::{Board, Color, Rules};
 
@@ -27,9 +30,28 @@ impl Storage {
     }
 }
 
+/// Distinguishes tables in the per-thread DTC block cache (an address could be reused).
+static NEXT_TABLE_ID: AtomicU64 = AtomicU64::new(1);
+
+/// The last DTC block each thread decompressed: (table id, side, block, values), and the
+/// thread's zstd decompression context. Probes of neighbouring positions (`tb probe` of
+/// every move, the oracle test walking a table) then decompress a block once.
+struct DtcCache {
+    last: Option<(u64, usize, u64, Rc<Vec<u16>>)>,
+    decompressor: Option<zstd::bulk::Decompressor<'static>>,
+    raw: Vec<u8>,
+}
+
+thread_local! {
+    static DTC_CACHE: RefCell<DtcCache> = const {
+        RefCell::new(DtcCache { last: None, decompressor: None, raw: Vec::new() })
+    };
+}
+
 /// A loaded, checked table.
 #[derive(Debug)]
 pub struct Table {
+    id: u64,
     path: PathBuf,
     header: Header,
     index: TableIndex,
@@ -94,6 +116,7 @@ impl Table {
             ));
         }
         let table = Table {
+            id: NEXT_TABLE_ID.fetch_add(1, Ordering::Relaxed),
             path: path.to_path_buf(),
             header,
             index,
@@ -163,18 +186,50 @@ impl Table {
         self.wdl(side, self.index.encode(board))
     }
 
-    /// Decompresses DTC block `block` of `side`.
-    fn dtc_block(&self, side: usize, block: u64) -> Result<Vec<u16>, TbError> {
+    /// Decompresses DTC block `block` of `side`, or takes it from this thread's cache.
+    fn dtc_block(&self, side: usize, block: u64) -> Result<Rc<Vec<u16>>, TbError> {
+        DTC_CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if let Some((id, s, b, values)) = &cache.last {
+                if (*id, *s, *b) == (self.id, side, block) {
+                    return Ok(Rc::clone(values));
+                }
+            }
+            let values = Rc::new(self.decompress_block(&mut cache, side, block)?);
+            cache.last = Some((self.id, side, block, Rc::clone(&values)));
+            Ok(values)
+        })
+    }
+
+    fn decompress_block(
+        &self,
+        cache: &mut DtcCache,
+        side: usize,
+        block: u64,
+    ) -> Result<Vec<u16>, TbError> {
         let start = self.dtc_index_entry(side, block);
         let end = self.dtc_index_entry(side, block + 1);
         let base = self.header.dtc_data_offset as usize;
         let data = &self.bytes()[base + start as usize..base + end as usize];
         let entries = (self.header.size - block * DTC_BLOCK).min(DTC_BLOCK) as usize;
         let width = usize::from(self.header.dtc_bytes);
-        let raw = zstd::bulk::decompress(data, entries * width).map_err(|e| {
+        let corrupt = |e: &dyn std::fmt::Display| {
             TbError::corrupt(&self.path, format!("DTC block {block} of side {side}: {e}"))
-        })?;
-        if raw.len() != entries * width {
+        };
+        if cache.decompressor.is_none() {
+            cache.decompressor = Some(zstd::bulk::Decompressor::new().map_err(|e| corrupt(&e))?);
+        }
+        let DtcCache {
+            decompressor, raw, ..
+        } = cache;
+        raw.clear();
+        raw.reserve(entries * width);
+        let n = decompressor
+            .as_mut()
+            .expect("created above")
+            .decompress_to_buffer(data, raw)
+            .map_err(|e| corrupt(&e))?;
+        if n != entries * width {
             return Err(TbError::corrupt(
                 &self.path,
                 format!("DTC block {block} of side {side} has the wrong length"),
@@ -189,14 +244,13 @@ impl Table {
         })
     }
 
-    /// WDL and DTC of one position (decompresses one block).
+    /// WDL and DTC of one position (decompresses one block unless drawn or cached).
     pub fn value(&self, side: Color, idx: u64) -> Result<Value, TbError> {
         let wdl = self.wdl(side, idx);
-        let block = self.dtc_block(side.index(), idx / DTC_BLOCK)?;
         let dtc = if wdl == Wdl::Draw {
             0
         } else {
-            block[(idx % DTC_BLOCK) as usize]
+            self.dtc_block(side.index(), idx / DTC_BLOCK)?[(idx % DTC_BLOCK) as usize]
         };
         Ok(Value { wdl, dtc })
     }
@@ -205,7 +259,7 @@ impl Table {
     pub fn dtc_all(&self, side: Color) -> Result<Vec<u16>, TbError> {
         let mut out = Vec::with_capacity(self.header.size as usize);
         for block in 0..self.header.blocks() {
-            out.extend(self.dtc_block(side.index(), block)?);
+            out.extend(self.dtc_block(side.index(), block)?.iter());
         }
         Ok(out)
     }

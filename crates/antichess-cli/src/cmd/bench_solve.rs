@@ -22,15 +22,16 @@ pub struct SolveBenchArgs {
     pub lines: Vec<String>,
 
     /// Node budget per line.
-    #[arg(long, value_name = "N", default_value_t = 400_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 2_000_000_000)]
     pub nodes: u64,
 
-    /// Time budget per line: seconds, or with a unit (90s, 5m).
-    #[arg(long, value_name = "T", default_value = "120s", value_parser = parse_duration)]
+    /// Time budget per line: seconds, or with a unit (90s, 5m). The whole set takes up to
+    /// about 40 minutes with the defaults; `--lines` picks a few.
+    #[arg(long, value_name = "T", default_value = "10m", value_parser = parse_duration)]
     pub time: Duration,
 
-    /// Transposition table size per line.
-    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
+    /// Transposition table size (one table, emptied before each line).
+    #[arg(long, value_name = "SIZE", default_value = "4G", value_parser = parse_size)]
     pub hash: usize,
 
     /// Search threads.

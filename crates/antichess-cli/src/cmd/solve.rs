@@ -64,6 +64,11 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub proof: Option<PathBuf>,
 
+    /// The ε of the 1+ε trick: a child is searched until its number exceeds the second
+    /// best sibling's times 1+ε (larger: fewer re-expansions, less precise focus).
+    #[arg(long, value_name = "E", default_value_t = 0.25)]
+    pub epsilon: f64,
+
     /// Turn off the lone opposite-bishop rule.
     #[arg(long)]
     pub no_bishop_rule: bool,
@@ -343,6 +348,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     options.max_time = args.time;
     options.threads = args.threads.max(1);
     options.lone_bishop_rule = !args.no_bishop_rule;
+    if !(args.epsilon.is_finite() && args.epsilon >= 0.0) {
+        bail!("--epsilon {}: must be a number >= 0", args.epsilon);
+    }
+    options.epsilon = args.epsilon;
     options.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::complete_units);
     let tty = std::io::stderr().is_terminal();
     let mut progress = |p: antichess_pns::Progress| {
