@@ -33,18 +33,26 @@ impl Storage {
 /// Distinguishes tables in the per-thread DTC block cache (an address could be reused).
 static NEXT_TABLE_ID: AtomicU64 = AtomicU64::new(1);
 
-/// The last DTC block each thread decompressed: (table id, side, block, values), and the
-/// thread's zstd decompression context. Probes of neighbouring positions (`tb probe` of
-/// every move, the oracle test walking a table) then decompress a block once.
+/// The last few DTC blocks each thread decompressed: (table id, side, block, values), and
+/// the thread's zstd decompression context. Probes of neighbouring positions (`tb probe` of
+/// every move, a walk over a table for both sides to move) then decompress a block once.
 struct DtcCache {
-    last: Option<(u64, usize, u64, Rc<Vec<u16>>)>,
+    recent: [Option<(u64, usize, u64, Rc<Vec<u16>>)>; DTC_CACHE_BLOCKS],
+    next: usize,
     decompressor: Option<zstd::bulk::Decompressor<'static>>,
     raw: Vec<u8>,
 }
 
+const DTC_CACHE_BLOCKS: usize = 4;
+
 thread_local! {
     static DTC_CACHE: RefCell<DtcCache> = const {
-        RefCell::new(DtcCache { last: None, decompressor: None, raw: Vec::new() })
+        RefCell::new(DtcCache {
+            recent: [const { None }; DTC_CACHE_BLOCKS],
+            next: 0,
+            decompressor: None,
+            raw: Vec::new(),
+        })
     };
 }
 
@@ -190,13 +198,16 @@ impl Table {
     fn dtc_block(&self, side: usize, block: u64) -> Result<Rc<Vec<u16>>, TbError> {
         DTC_CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
-            if let Some((id, s, b, values)) = &cache.last {
-                if (*id, *s, *b) == (self.id, side, block) {
+            let wanted = (self.id, side, block);
+            for (id, s, b, values) in cache.recent.iter().flatten() {
+                if (*id, *s, *b) == wanted {
                     return Ok(Rc::clone(values));
                 }
             }
             let values = Rc::new(self.decompress_block(&mut cache, side, block)?);
-            cache.last = Some((self.id, side, block, Rc::clone(&values)));
+            let slot = cache.next;
+            cache.recent[slot] = Some((self.id, side, block, Rc::clone(&values)));
+            cache.next = (slot + 1) % DTC_CACHE_BLOCKS;
             Ok(values)
         })
     }
