@@ -37,13 +37,16 @@ static NEXT_TABLE_ID: AtomicU64 = AtomicU64::new(1);
 /// the thread's zstd decompression context. Probes of neighbouring positions (`tb probe` of
 /// every move, a walk over a table for both sides to move) then decompress a block once.
 struct DtcCache {
-    recent: [Option<(u64, usize, u64, Rc<Vec<u16>>)>; DTC_CACHE_BLOCKS],
+    recent: [Option<CachedBlock>; DTC_CACHE_BLOCKS],
     next: usize,
     decompressor: Option<zstd::bulk::Decompressor<'static>>,
     raw: Vec<u8>,
 }
 
 const DTC_CACHE_BLOCKS: usize = 4;
+
+/// (table id, side to move, block number, DTC values).
+type CachedBlock = (u64, usize, u64, Rc<Vec<u16>>);
 
 thread_local! {
     static DTC_CACHE: RefCell<DtcCache> = const {
