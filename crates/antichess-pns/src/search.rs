@@ -532,16 +532,7 @@ impl<'a> Solver<'a> {
         options: &SearchOptions,
         progress: &mut dyn FnMut(Progress),
     ) -> SearchResult {
-        let shared = Shared {
-            root: *root,
-            options: options.clone(),
-            tt: &self.tt,
-            tablebase: self.tablebase,
-            stop: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            expansions: AtomicU64::new(0),
-            start: Instant::now(),
-        };
+        let shared = self.shared_for(root, options.clone());
         let threads = options.threads.max(1);
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
@@ -566,13 +557,7 @@ impl<'a> Solver<'a> {
                 std::thread::sleep(Duration::from_millis(20));
                 if last.elapsed() >= Duration::from_secs(1) {
                     last = Instant::now();
-                    let key = root.key()
-                        ^ if options.prover == Color::Black {
-                            BLACK_PROVER
-                        } else {
-                            0
-                        };
-                    let e = self.tt.get(key);
+                    let e = self.tt.get(Worker::new(&shared, 0).root_key(root));
                     progress(Progress {
                         proof: e.map_or(1, |e| e.proof),
                         disproof: e.map_or(1, |e| e.disproof),
@@ -590,7 +575,8 @@ impl<'a> Solver<'a> {
         self.result(root, &shared)
     }
 
-    /// Shared state for a helper worker (proof extraction, main line) without limits.
+    /// Shared state for the workers of a search, or for a helper worker (proof extraction,
+    /// main line; their options carry no limits).
     pub(crate) fn shared_for(&self, root: &Position, options: SearchOptions) -> Shared<'_> {
         Shared {
             root: *root,

@@ -176,6 +176,20 @@ pub fn detect_file_format(path: &Path) -> Result<Format, ProofError> {
     Ok(Format::detect(&first))
 }
 
+/// `format`, or the one detected from the file's first bytes.
+fn format_of(path: &Path, format: Option<Format>) -> Result<Format, ProofError> {
+    match format {
+        Some(format) => Ok(format),
+        None => detect_file_format(path),
+    }
+}
+
+/// The file behind the reference format's random access.
+fn open_paged(path: &Path) -> Result<PagedFile, ProofError> {
+    PagedFile::new(open(path)?)
+        .map_err(|e| ProofError::io(format!("reading {}", path.display()), e))
+}
+
 fn file_len(path: &Path) -> Result<u64, ProofError> {
     Ok(fs::metadata(path)
         .map_err(|e| ProofError::io(format!("reading {}", path.display()), e))?
@@ -190,10 +204,7 @@ pub fn verify_file(
     options: &VerifyOptions,
     progress: &mut dyn FnMut(u64),
 ) -> Result<ProofStats, ProofError> {
-    let format = match format {
-        Some(format) => format,
-        None => detect_file_format(path)?,
-    };
+    let format = format_of(path, format)?;
     match format {
         Format::Compact => {
             let len = file_len(path)?;
@@ -201,8 +212,7 @@ pub fn verify_file(
             verify_compact(reader, Some(len), oracle, options, progress)
         }
         Format::Reference => {
-            let paged = PagedFile::new(open(path)?)
-                .map_err(|e| ProofError::io(format!("reading {}", path.display()), e))?;
+            let paged = open_paged(path)?;
             verify_reference(paged, oracle, options, progress)
         }
     }
@@ -215,10 +225,7 @@ pub fn stats_file(
     reference: &ReferenceOptions,
     progress: &mut dyn FnMut(u64),
 ) -> Result<ProofStats, ProofError> {
-    let format = match format {
-        Some(format) => format,
-        None => detect_file_format(path)?,
-    };
+    let format = format_of(path, format)?;
     let len = file_len(path)?;
     let mut visitor = NoChecks;
     match format {
@@ -237,8 +244,7 @@ pub fn stats_file(
             )
         }
         Format::Reference => {
-            let paged = PagedFile::new(open(path)?)
-                .map_err(|e| ProofError::io(format!("reading {}", path.display()), e))?;
+            let paged = open_paged(path)?;
             let mut file = ReferenceFile::open(paged, reference.byte_order)?;
             let mut stats = walk_reference(&mut file, reference, &mut visitor, progress)?;
             stats.file_bytes = Some(len);
@@ -253,10 +259,7 @@ pub fn read_proof_file(
     format: Option<Format>,
     reference: &ReferenceOptions,
 ) -> Result<ProofTree, ProofError> {
-    let format = match format {
-        Some(format) => format,
-        None => detect_file_format(path)?,
-    };
+    let format = format_of(path, format)?;
     match format {
         Format::Compact => {
             let len = file_len(path)?;
@@ -276,8 +279,7 @@ pub fn read_proof_file(
             ProofTree::from_parts(header.root, header.prover, header.prolog, visitor.0)
         }
         Format::Reference => {
-            let paged = PagedFile::new(open(path)?)
-                .map_err(|e| ProofError::io(format!("reading {}", path.display()), e))?;
+            let paged = open_paged(path)?;
             let mut file = ReferenceFile::open(paged, reference.byte_order)?;
             read_reference(&mut file, reference)
         }
