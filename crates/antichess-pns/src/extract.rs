@@ -181,16 +181,15 @@ pub struct WrittenProof {
     pub bytes: u64,
 }
 
-/// Builds the proof that `prover` wins from `root` (which the solver has proved) and
-/// writes it to `path` in our compact format. `prolog` is the move list from the game's
-/// start to `root`, if known (recorded in the file).
-pub fn write_proof(
+/// Builds, in memory, the proof that `options.prover` wins from `root` (which the solver has
+/// proved). `prolog` is the move list from the game's start to `root`, if known. Returns the
+/// tree and the number of nodes that had to be searched again.
+pub fn extract_proof(
     solver: &Solver<'_>,
     root: &Position,
     prolog: &[Move],
     options: &SearchOptions,
-    path: &Path,
-) -> Result<(WrittenProof, ProofTree), ExtractError> {
+) -> Result<(ProofTree, u64), ExtractError> {
     let mut search_options = options.clone();
     search_options.max_nodes = None;
     search_options.max_time = None;
@@ -212,11 +211,9 @@ pub fn write_proof(
         .get(root_ctx.key)
         .is_none_or(|e| e.proof != 0)
         && !extractor.tablebase_win(root).unwrap_or(false)
+        && !root.legal_moves().is_empty()
     {
-        let moves_empty = root.legal_moves().is_empty();
-        if !moves_empty {
-            return Err(ExtractError::NotProved);
-        }
+        return Err(ExtractError::NotProved);
     }
     let tree = build_with(
         *root,
@@ -226,13 +223,27 @@ pub fn write_proof(
         root_ctx,
     )
     .map_err(ExtractError::Proof)?;
+    Ok((tree, extractor.researched))
+}
+
+/// Builds the proof that `prover` wins from `root` (which the solver has proved) and
+/// writes it to `path` in our compact format. `prolog` is the move list from the game's
+/// start to `root`, if known (recorded in the file).
+pub fn write_proof(
+    solver: &Solver<'_>,
+    root: &Position,
+    prolog: &[Move],
+    options: &SearchOptions,
+    path: &Path,
+) -> Result<(WrittenProof, ProofTree), ExtractError> {
+    let (tree, researched) = extract_proof(solver, root, prolog, options)?;
     write_proof_file(&tree, path, Format::Compact, ByteOrder::Little)
         .map_err(ExtractError::Proof)?;
     let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     Ok((
         WrittenProof {
             counts: tree.counts(),
-            researched: extractor.researched,
+            researched,
             bytes,
         },
         tree,

@@ -6,6 +6,8 @@ mod extract;
 mod search;
 mod tt;
 
-pub use extract::{write_proof, ExtractError, WrittenProof};
-pub use search::{MoveNumbers, Progress, SearchOptions, SearchResult, SearchStatus, Solver, INF};
+pub use extract::{extract_proof, write_proof, ExtractError, WrittenProof};
+pub use search::{
+    MoveNumbers, NodeNumbers, Progress, SearchOptions, SearchResult, SearchStatus, Solver, INF,
+};
 pub use tt::{TranspositionTable, TtEntry, ENTRY_BYTES};

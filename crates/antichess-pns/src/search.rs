@@ -116,6 +116,16 @@ pub struct MoveNumbers {
     pub work: u32,
 }
 
+/// A node's numbers as the table holds them, and those of its moves.
+#[derive(Debug, Clone)]
+pub struct NodeNumbers {
+    pub proof: u32,
+    pub disproof: u32,
+    /// Positions searched below the node.
+    pub work: u32,
+    pub moves: Vec<MoveNumbers>,
+}
+
 /// What a search returns: always the root's numbers and those of every root move.
 #[derive(Debug, Clone)]
 pub struct SearchResult {
@@ -634,6 +644,51 @@ impl<'a> Solver<'a> {
             expansions: shared.expansions.load(Relaxed),
             elapsed: shared.start.elapsed(),
         }
+    }
+
+    /// The numbers the table holds for the node reached from `root` by `line` (a search
+    /// root with the same prover must have been searched), and those of each of its moves;
+    /// children the table does not know are evaluated (terminal tests, else mobility).
+    /// `None` if the table does not know the node or a move of `line` is illegal.
+    #[must_use]
+    pub fn node_numbers(
+        &self,
+        root: &Position,
+        line: &[Move],
+        prover: Color,
+    ) -> Option<NodeNumbers> {
+        let mut options = SearchOptions::new(prover);
+        options.tablebase_units = self.tablebase.map_or(0, |tb| tb.complete_units());
+        let shared = self.shared_for(root, options);
+        let mut worker = Worker::new(&shared, 0);
+        let mut pos = *root;
+        let mut key = worker.root_key(root);
+        for &mv in line {
+            if !pos.legal_moves().contains(&mv) {
+                return None;
+            }
+            worker.history.push(pos.key());
+            pos = pos.play(mv);
+            key = worker.child_key(key, &pos);
+        }
+        let entry = self.tt.get(key)?;
+        let mut kids = Vec::new();
+        worker.history.push(pos.key());
+        worker.expand(&pos, key, &mut kids);
+        Some(NodeNumbers {
+            proof: entry.proof,
+            disproof: entry.disproof,
+            work: entry.work,
+            moves: kids
+                .iter()
+                .map(|c| MoveNumbers {
+                    mv: c.mv,
+                    proof: c.proof,
+                    disproof: c.disproof,
+                    work: c.work,
+                })
+                .collect(),
+        })
     }
 
     /// The most interesting line from `root`: at the prover's turn the most proving move,
