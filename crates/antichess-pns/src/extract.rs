@@ -3,7 +3,9 @@
 //! (the one with the least work), re-searching the node if the table has lost it; at the
 //! opponent's nodes every move is expanded. Positions decided by the tablebases become
 //! tablebase leaves. The builder shares repeated positions and writes the file.
+//! Optionally [`crate::minimize`] first replaces prover moves by ones with smaller proofs.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
 
@@ -13,6 +15,7 @@ use antichess_proof::{
 };
 use antichess_tb::Wdl;
 
+use crate::minimize::{MinimizeOptions, MinimizeReport};
 use crate::search::{SearchOptions, Shared, Solver, Worker, INF};
 
 /// Why a proof could not be written.
@@ -22,6 +25,8 @@ pub enum ExtractError {
     NotProved,
     /// Building or writing the proof failed.
     Proof(antichess_proof::ProofError),
+    /// The minimiser failed (a node it had proved could not be extracted again).
+    Minimize(String),
 }
 
 impl std::fmt::Display for ExtractError {
@@ -31,6 +36,7 @@ impl std::fmt::Display for ExtractError {
                 f.write_str("the position is not proved, so there is no proof to write")
             }
             ExtractError::Proof(e) => write!(f, "{e}"),
+            ExtractError::Minimize(e) => write!(f, "proof minimisation failed: {e}"),
         }
     }
 }
@@ -39,7 +45,7 @@ impl std::error::Error for ExtractError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ExtractError::Proof(e) => Some(e),
-            ExtractError::NotProved => None,
+            ExtractError::NotProved | ExtractError::Minimize(_) => None,
         }
     }
 }
@@ -54,22 +60,45 @@ struct History {
 /// The extractor's handle on a node: its path key and the path to it.
 #[derive(Debug, Clone)]
 pub(crate) struct Ctx {
-    key: u64,
+    pub(crate) key: u64,
     path: Option<Rc<History>>,
 }
 
-struct Extractor<'s, 'a> {
-    solver: &'s Solver<'a>,
-    shared: &'s Shared<'a>,
-    prover: Color,
+pub(crate) struct Extractor<'s, 'a> {
+    pub(crate) solver: &'s Solver<'a>,
+    pub(crate) shared: &'s Shared<'a>,
+    pub(crate) prover: Color,
     units: u32,
     /// Nodes re-searched because the table had lost their proof.
-    researched: u64,
+    pub(crate) researched: u64,
+    /// Prover moves chosen by the minimiser, by the path key of the node.
+    pub(crate) overrides: HashMap<u64, Move>,
+    /// Record every prover move chosen in `overrides` (the minimiser sets this so that the
+    /// choices of the proof do not change when its searches add new proved entries).
+    pub(crate) pin_choices: bool,
 }
 
-impl Extractor<'_, '_> {
-    fn worker_at(&self, ctx: &Ctx) -> Worker<'_, '_> {
-        let mut worker = Worker::new(self.shared, 0);
+impl<'s, 'a> Extractor<'s, 'a> {
+    pub(crate) fn new(
+        solver: &'s Solver<'a>,
+        shared: &'s Shared<'a>,
+        options: &SearchOptions,
+    ) -> Extractor<'s, 'a> {
+        Extractor {
+            solver,
+            shared,
+            prover: options.prover,
+            units: options.tablebase_units,
+            researched: 0,
+            overrides: HashMap::new(),
+            pin_choices: false,
+        }
+    }
+
+    /// A worker of `shared` whose path is the one leading to the node of `ctx` (the node
+    /// itself excluded).
+    pub(crate) fn worker_for<'t, 'b>(shared: &'t Shared<'b>, ctx: &Ctx) -> Worker<'t, 'b> {
+        let mut worker = Worker::new(shared, 0);
         let mut keys = Vec::new();
         let mut at = ctx.path.clone();
         while let Some(h) = at {
@@ -81,7 +110,19 @@ impl Extractor<'_, '_> {
         worker
     }
 
-    fn child_ctx(&self, parent: &Position, ctx: &Ctx, child: &Position) -> Ctx {
+    fn worker_at(&self, ctx: &Ctx) -> Worker<'s, 'a> {
+        Self::worker_for(self.shared, ctx)
+    }
+
+    /// The extractor's handle on the root of a search.
+    pub(crate) fn root_ctx(&self, root: &Position) -> Ctx {
+        Ctx {
+            key: Worker::new(self.shared, 0).root_key(root),
+            path: None,
+        }
+    }
+
+    pub(crate) fn child_ctx(&self, parent: &Position, ctx: &Ctx, child: &Position) -> Ctx {
         let worker = Worker::new(self.shared, 0);
         Ctx {
             key: worker.child_key(ctx.key, child),
@@ -92,7 +133,7 @@ impl Extractor<'_, '_> {
         }
     }
 
-    fn tablebase_win(&self, pos: &Position) -> Result<bool, String> {
+    pub(crate) fn tablebase_win(&self, pos: &Position) -> Result<bool, String> {
         if pos.board().occupied().count() > self.units {
             return Ok(false);
         }
@@ -109,9 +150,12 @@ impl Extractor<'_, '_> {
         })
     }
 
-    /// A proved child of a prover node: the least work among children the table (or a
-    /// terminal test) shows won.
+    /// A proved child of a prover node: the minimiser's choice if it made one, else the
+    /// least work among children the table (or a terminal test) shows won.
     fn proved_child(&self, pos: &Position, ctx: &Ctx) -> Option<(Move, Position)> {
+        if let Some(&mv) = self.overrides.get(&ctx.key) {
+            return Some((mv, pos.play(mv)));
+        }
         let mut worker = self.worker_at(ctx);
         worker.history.push(pos.key());
         let mut best: Option<(u32, Move, Position)> = None;
@@ -128,15 +172,13 @@ impl Extractor<'_, '_> {
         }
         best.map(|(_, mv, child)| (mv, child))
     }
-}
-
-impl Expander for Extractor<'_, '_> {
-    type Handle = Ctx;
-
-    fn prover(&mut self, pos: &Position, ctx: &Ctx) -> Result<Step<Ctx>, String> {
-        if self.tablebase_win(pos)? {
-            return Ok(Step::TablebaseLeaf);
-        }
+    /// The move the proof plays at a prover node (re-searching the node if the table lost
+    /// its proof), and the child it leads to.
+    pub(crate) fn prover_move(
+        &mut self,
+        pos: &Position,
+        ctx: &Ctx,
+    ) -> Result<(Move, Position), String> {
         let found = match self.proved_child(pos, ctx) {
             Some(found) => Some(found),
             None => {
@@ -151,6 +193,21 @@ impl Expander for Extractor<'_, '_> {
             }
         };
         let (mv, child) = found.ok_or_else(|| format!("no proved move found in {}", pos.fen()))?;
+        if self.pin_choices {
+            self.overrides.entry(ctx.key).or_insert(mv);
+        }
+        Ok((mv, child))
+    }
+}
+
+impl Expander for Extractor<'_, '_> {
+    type Handle = Ctx;
+
+    fn prover(&mut self, pos: &Position, ctx: &Ctx) -> Result<Step<Ctx>, String> {
+        if self.tablebase_win(pos)? {
+            return Ok(Step::TablebaseLeaf);
+        }
+        let (mv, child) = self.prover_move(pos, ctx)?;
         Ok(Step::Play(mv, self.child_ctx(pos, ctx, &child)))
     }
 
@@ -179,6 +236,8 @@ pub struct WrittenProof {
     /// Nodes that had to be searched again because the table had lost them.
     pub researched: u64,
     pub bytes: u64,
+    /// What the minimiser did, if it ran.
+    pub minimized: Option<MinimizeReport>,
 }
 
 /// Builds, in memory, the proof that `options.prover` wins from `root` (which the solver has
@@ -190,22 +249,25 @@ pub fn extract_proof(
     prolog: &[Move],
     options: &SearchOptions,
 ) -> Result<(ProofTree, u64), ExtractError> {
+    let (tree, researched, _) = extract_minimized(solver, root, prolog, options, None)?;
+    Ok((tree, researched))
+}
+
+/// As [`extract_proof`], first looking for smaller proofs with [`crate::minimize`] within
+/// the limits of `minimize` (if given); also returns what the minimiser did.
+pub fn extract_minimized(
+    solver: &Solver<'_>,
+    root: &Position,
+    prolog: &[Move],
+    options: &SearchOptions,
+    minimize: Option<&MinimizeOptions>,
+) -> Result<(ProofTree, u64, Option<MinimizeReport>), ExtractError> {
     let mut search_options = options.clone();
     search_options.max_nodes = None;
     search_options.max_time = None;
     let shared = solver.shared_for(root, search_options);
-    let mut extractor = Extractor {
-        solver,
-        shared: &shared,
-        prover: options.prover,
-        units: options.tablebase_units,
-        researched: 0,
-    };
-    let root_worker = Worker::new(&shared, 0);
-    let root_ctx = Ctx {
-        key: root_worker.root_key(root),
-        path: None,
-    };
+    let mut extractor = Extractor::new(solver, &shared, options);
+    let root_ctx = extractor.root_ctx(root);
     if solver
         .table()
         .get(root_ctx.key)
@@ -215,6 +277,13 @@ pub fn extract_proof(
     {
         return Err(ExtractError::NotProved);
     }
+    let report = match minimize {
+        Some(m) => Some(
+            crate::minimize::minimize(&mut extractor, root, &root_ctx, m)
+                .map_err(ExtractError::Minimize)?,
+        ),
+        None => None,
+    };
     let tree = build_with(
         *root,
         options.prover,
@@ -223,20 +292,26 @@ pub fn extract_proof(
         root_ctx,
     )
     .map_err(ExtractError::Proof)?;
-    Ok((tree, extractor.researched))
+    let report = report.map(|mut r| {
+        r.nodes_after = tree.len() as u64;
+        r
+    });
+    Ok((tree, extractor.researched, report))
 }
 
 /// Builds the proof that `prover` wins from `root` (which the solver has proved) and
 /// writes it to `path` in our compact format. `prolog` is the move list from the game's
-/// start to `root`, if known (recorded in the file).
+/// start to `root`, if known (recorded in the file). With `minimize`, looks for smaller
+/// proofs first.
 pub fn write_proof(
     solver: &Solver<'_>,
     root: &Position,
     prolog: &[Move],
     options: &SearchOptions,
+    minimize: Option<&MinimizeOptions>,
     path: &Path,
 ) -> Result<(WrittenProof, ProofTree), ExtractError> {
-    let (tree, researched) = extract_proof(solver, root, prolog, options)?;
+    let (tree, researched, minimized) = extract_minimized(solver, root, prolog, options, minimize)?;
     write_proof_file(&tree, path, Format::Compact, ByteOrder::Little)
         .map_err(ExtractError::Proof)?;
     let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
@@ -245,6 +320,7 @@ pub fn write_proof(
             counts: tree.counts(),
             researched,
             bytes,
+            minimized,
         },
         tree,
     ))

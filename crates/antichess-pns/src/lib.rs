@@ -3,10 +3,12 @@
 //! memory), several threads, and extraction of proof trees for `antichess-proof`.
 
 mod extract;
+mod minimize;
 mod search;
 mod tt;
 
-pub use extract::{extract_proof, write_proof, ExtractError, WrittenProof};
+pub use extract::{extract_minimized, extract_proof, write_proof, ExtractError, WrittenProof};
+pub use minimize::{MinimizeOptions, MinimizeReport};
 pub use search::{
     MoveNumbers, NodeNumbers, Progress, SearchOptions, SearchResult, SearchStatus, Solver, INF,
 };

@@ -162,6 +162,17 @@ pub(crate) struct Shared<'a> {
     start: Instant,
 }
 
+impl Shared<'_> {
+    /// Positions evaluated so far by the workers that flushed their counts.
+    pub(crate) fn nodes(&self) -> u64 {
+        self.nodes.load(Relaxed)
+    }
+
+    pub(crate) fn options(&self) -> &SearchOptions {
+        &self.options
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Child {
     mv: Move,
@@ -314,7 +325,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         false
     }
 
-    fn flush(&mut self) {
+    pub(crate) fn flush(&mut self) {
         self.shared
             .nodes
             .fetch_add(self.nodes - self.flushed, Relaxed);
@@ -408,6 +419,20 @@ impl<'s, 'a> Worker<'s, 'a> {
         th_disproof: u32,
         ply: usize,
     ) -> (u32, u32, u32) {
+        let prior = self.shared.tt.get(key).map_or(0, |e| e.work);
+        self.mid_from(pos, key, th_proof, th_disproof, ply, prior)
+    }
+
+    /// [`Worker::mid`] for a node whose stored work (`prior`) the caller already read.
+    fn mid_from(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        th_proof: u32,
+        th_disproof: u32,
+        ply: usize,
+        prior: u32,
+    ) -> (u32, u32, u32) {
         self.expansions += 1;
         let start_nodes = self.nodes;
         let or_node = pos.turn() == self.shared.options.prover;
@@ -456,14 +481,13 @@ impl<'s, 'a> Worker<'s, 'a> {
                 };
                 (th_p, th_disproof.min(grow(second)))
             };
-            let (p, d, w) = self.mid(&c.pos, c.key, cth_proof, cth_disproof, ply + 1);
+            let (p, d, w) = self.mid_from(&c.pos, c.key, cth_proof, cth_disproof, ply + 1, c.work);
             let k = &mut kids[best];
             k.proof = p;
             k.disproof = d;
             k.work = w;
         }
         self.history.pop();
-        let prior = self.shared.tt.get(key).map_or(0, |e| e.work);
         let work = prior.saturating_add((self.nodes - start_nodes).min(u64::from(u32::MAX)) as u32);
         let best = if kids.is_empty() {
             0

@@ -4,7 +4,7 @@
 //! the proof (forcing re-searches); budgets return the root's numbers; threads agree.
 
 use antichess_core::{play_move_text, Board, Color, Piece, Position, Role, Rules, Square};
-use antichess_pns::{write_proof, SearchOptions, SearchStatus, Solver};
+use antichess_pns::{write_proof, MinimizeOptions, SearchOptions, SearchStatus, Solver};
 use antichess_proof::{verify_file, Format, NoTablebases, TablebaseOracle, VerifyOptions};
 use antichess_tb::{build, BuildOptions, Material, Tablebase, Wdl};
 
@@ -152,7 +152,7 @@ fn proofs_of_easy_lines_verify() {
             .unwrap()
             .moves()
             .to_vec();
-        let (written, _) = write_proof(&solver, &pos, &prolog, &options, &path).unwrap();
+        let (written, _) = write_proof(&solver, &pos, &prolog, &options, None, &path).unwrap();
         assert!(written.counts.total > 10);
         let stats = verify_file(
             &path,
@@ -172,6 +172,39 @@ fn proofs_of_easy_lines_verify() {
 }
 
 #[test]
+fn minimised_proofs_are_smaller_and_verify() {
+    let dir = temp("minimise");
+    let pos = after("e3 Na6");
+    let solver = Solver::new(64 << 20, None);
+    let options = SearchOptions::new(Color::White);
+    assert_eq!(
+        solver.search(&pos, &options, &mut |_| {}).status,
+        SearchStatus::Proved
+    );
+    // Small search budgets keep the test quick; the time limit is only a safety net.
+    let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(300));
+    minimize.nodes_per_node = 4;
+    let path = dir.join("min.proof");
+    let (written, _) = write_proof(&solver, &pos, &[], &options, Some(&minimize), &path).unwrap();
+    let report = written.minimized.expect("the minimiser ran");
+    assert!(report.revisited > 0 && report.proved > 0, "{report:?}");
+    assert!(report.replaced > 0, "{report:?}");
+    assert!(report.nodes_after < report.nodes_before, "{report:?}");
+    assert_eq!(report.nodes_after, written.counts.total);
+    let stats = verify_file(
+        &path,
+        Some(Format::Compact),
+        &NoTablebases,
+        &VerifyOptions::default(),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(stats.counts.total, written.counts.total);
+    eprintln!("minimised {report:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn proof_extraction_survives_a_tiny_table() {
     // A 96 KB table cannot hold the proof: extraction must re-search the lost parts.
     let dir = temp("tiny");
@@ -183,7 +216,7 @@ fn proof_extraction_survives_a_tiny_table() {
         SearchStatus::Proved
     );
     let path = dir.join("tiny.proof");
-    let (written, _) = write_proof(&solver, &pos, &[], &options, &path).unwrap();
+    let (written, _) = write_proof(&solver, &pos, &[], &options, None, &path).unwrap();
     assert!(
         written.researched > 0,
         "the tiny table should have lost some of the proof"
@@ -224,7 +257,7 @@ fn proofs_with_tablebase_leaves_verify_with_tables() {
         SearchStatus::Proved
     );
     let path = dir.join("leaves.proof");
-    let (written, _) = write_proof(&solver, &pos, &[], &options, &path).unwrap();
+    let (written, _) = write_proof(&solver, &pos, &[], &options, None, &path).unwrap();
     let oracle = TablebaseOracle::new(&tb);
     let stats = verify_file(
         &path,

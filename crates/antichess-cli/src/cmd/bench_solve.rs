@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use antichess_core::{play_move_text, Color, Position, Rules};
-use antichess_pns::{SearchOptions, SearchStatus, ENTRY_BYTES};
+use antichess_pns::{MinimizeOptions, SearchOptions, SearchStatus, ENTRY_BYTES};
 use anyhow::Context;
 use clap::Args;
 
@@ -50,6 +50,11 @@ pub struct SolveBenchArgs {
     /// Keep the proof files in this directory (default: a temporary one, removed).
     #[arg(long, value_name = "DIR")]
     pub proof_dir: Option<PathBuf>,
+
+    /// Time per line for proof minimisation before the proof is written (0: off). Small
+    /// proofs finish well within it.
+    #[arg(long, value_name = "T", default_value = "5m", value_parser = parse_duration)]
+    pub minimize: Duration,
 
     /// Skip the speed measurement by thread count.
     #[arg(long)]
@@ -122,17 +127,20 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
         args.time.as_secs_f64()
     );
     println!(
-        "{:<10} {:<8} {:<10} {:>8} {:>12} {:>10} {:>11} {:>11} {:>9}  verifier",
+        "{:<10} {:<8} {:<10} {:>8} {:>12} {:>10} {:>10} {:>8} {:>11} {:>11} {:>9}  verifier",
         "line",
         "prover",
         "result",
         "seconds",
         "nodes",
         "nodes/s",
+        "as found",
+        "min. s",
         "proof nodes",
         "reference",
         "bytes/node"
     );
+    let minimize = (!args.minimize.is_zero()).then(|| MinimizeOptions::new(args.minimize));
     // One table for all lines, emptied before each: its pages are faulted in once.
     let solver = antichess_pns::Solver::new(args.hash, tablebase.as_ref());
     let mut all_verified = true;
@@ -154,10 +162,18 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
                 game.moves(),
                 &options,
                 Some(&path),
+                minimize.as_ref(),
                 &mut |_| {},
             )?;
             let r = &solved.result;
             let seconds = r.elapsed.as_secs_f64();
+            let (found, min_seconds) = match solved.proof.as_ref().and_then(|p| p.minimized) {
+                Some(m) => (
+                    m.nodes_before.to_string(),
+                    format!("{:.1}", m.elapsed.as_secs_f64()),
+                ),
+                None => ("-".into(), "-".into()),
+            };
             let (proof_nodes, bytes_per_node, verdict) = match &solved.proof {
                 Some(p) => (
                     p.nodes.to_string(),
@@ -176,13 +192,15 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
                 unfinished.push(*moves);
             }
             println!(
-                "{:<10} {:<8} {:<10} {:>8.2} {:>12} {:>10.0} {:>11} {:>11} {:>9}  {verdict}",
+                "{:<10} {:<8} {:<10} {:>8.2} {:>12} {:>10.0} {:>10} {:>8} {:>11} {:>11} {:>9}  {verdict}",
                 moves,
                 prover.name(),
                 r.status.name(),
                 seconds,
                 r.nodes,
                 r.nodes as f64 / seconds.max(1e-9),
+                found,
+                min_seconds,
                 proof_nodes,
                 reference.map_or("-".into(), |n| n.to_string()),
                 bytes_per_node,

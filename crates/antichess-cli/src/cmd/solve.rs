@@ -7,7 +7,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use antichess_core::{Color, Move, Position};
-use antichess_pns::{write_proof, SearchOptions, SearchResult, SearchStatus, Solver, INF};
+use antichess_pns::{
+    write_proof, MinimizeOptions, MinimizeReport, SearchOptions, SearchResult, SearchStatus,
+    Solver, INF,
+};
 use antichess_proof::{
     verify_file, Format, LeafOracle, NoTablebases, TablebaseOracle, VerifyOptions,
 };
@@ -63,6 +66,12 @@ pub struct SolveArgs {
     /// Write the proof to this file (our compact format) and verify it.
     #[arg(long, value_name = "FILE")]
     pub proof: Option<PathBuf>,
+
+    /// Before writing the proof, spend up to this long looking for smaller proofs: the
+    /// prover's nodes with the largest subtrees are revisited and their other moves searched
+    /// (seconds, or with a unit: 30s, 5m; 0 = write the proof as found).
+    #[arg(long, value_name = "T", default_value = "0", value_parser = parse_duration)]
+    pub minimize: Duration,
 
     /// The ε of the 1+ε trick: a child is searched until its number exceeds the second
     /// best sibling's times 1+ε (larger: fewer re-expansions, less precise focus).
@@ -174,6 +183,8 @@ pub struct ProofReport {
     pub tablebase_leaves: u64,
     pub verified: Result<(), String>,
     pub seconds: f64,
+    /// What the minimiser did, if it ran.
+    pub minimized: Option<MinimizeReport>,
 }
 
 /// Solves one position; writes and verifies the proof if `proof_path` is given and the
@@ -184,6 +195,7 @@ pub fn solve_position(
     prolog: &[Move],
     options: &SearchOptions,
     proof_path: Option<&Path>,
+    minimize: Option<&MinimizeOptions>,
     progress: &mut dyn FnMut(antichess_pns::Progress),
 ) -> anyhow::Result<Solved> {
     let tablebase = solver.tablebase();
@@ -194,8 +206,8 @@ pub fn solve_position(
     let mut proof = None;
     if let (Some(path), SearchStatus::Proved) = (proof_path, result.status) {
         let start = Instant::now();
-        let (written, _) =
-            write_proof(solver, pos, prolog, options, path).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let (written, _) = write_proof(solver, pos, prolog, options, minimize, path)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
         let oracle_tb = tablebase.map(TablebaseOracle::new);
         let oracle: &dyn LeafOracle = match &oracle_tb {
             Some(o) => o,
@@ -217,6 +229,7 @@ pub fn solve_position(
             tablebase_leaves: written.counts.tablebase,
             verified,
             seconds: start.elapsed().as_secs_f64(),
+            minimized: written.minimized,
         });
     }
     Ok(Solved {
@@ -296,11 +309,33 @@ fn print_text(s: &Solved) {
             p.bytes as f64 / p.nodes.max(1) as f64,
             p.seconds
         );
+        if let Some(m) = &p.minimized {
+            println!("{}", minimize_summary(m));
+        }
         match &p.verified {
             Ok(()) => println!("verified: the proof is valid"),
             Err(e) => println!("verification FAILED: {e}"),
         }
     }
+}
+
+/// One line on what the minimiser did.
+pub fn minimize_summary(m: &MinimizeReport) -> String {
+    format!(
+        "minimised: {} -> {} nodes in {:.1} s ({} passes, {} budget rounds, {} prover nodes revisited, {} alternatives searched with {} nodes, {} proved, {} moves replaced, {} rejected{})",
+        m.nodes_before,
+        m.nodes_after,
+        m.elapsed.as_secs_f64(),
+        m.passes,
+        m.rounds + 1,
+        m.revisited,
+        m.searched,
+        m.search_nodes,
+        m.proved,
+        m.replaced,
+        m.rejected,
+        if m.timed_out { "; stopped at the time limit" } else { "" }
+    )
 }
 
 fn print_json(s: &Solved) {
@@ -323,6 +358,7 @@ fn print_json(s: &Solved) {
             "nodes": r.nodes,
             "seconds": r.elapsed.as_secs_f64(),
             "proof_nodes": proof.map(|p| p.nodes),
+            "unminimized_proof_nodes": proof.and_then(|p| p.minimized.map(|m| m.nodes_before)),
             "proof_file": proof.map(|p| p.path.display().to_string()),
             "verified": proof.map(|p| p.verified.is_ok()),
             "main_line": s.main_line.iter().map(Move::to_string).collect::<Vec<_>>(),
@@ -384,6 +420,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         prolog,
         &options,
         args.proof.as_deref(),
+        (!args.minimize.is_zero())
+            .then(|| MinimizeOptions::new(args.minimize))
+            .as_ref(),
         &mut progress,
     )
     .context("solving")?;
