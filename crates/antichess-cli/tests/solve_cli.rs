@@ -211,3 +211,88 @@ fn bench_solve_verifies_its_proofs() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_checkpointed_solve_resumes_and_minimises() {
+    let dir = temp("checkpoint");
+    let ckpt = dir.join("na6.ckpt");
+    let ckpt_s = ckpt.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "--moves",
+            "e3 Na6",
+            "--tb-units",
+            "0",
+            "--hash",
+            "32M",
+            "--format",
+            "json",
+            "--checkpoint",
+            ckpt_s,
+        ];
+        args.extend_from_slice(extra);
+        antichess(&args)
+    };
+    // Stopped by its budget: unknown, and the state is saved.
+    let first = json(&run(&["--nodes", "200000"]));
+    assert_eq!(first["result"], "unknown");
+    assert!(ckpt.exists());
+    // Resumed: proved, with fewer nodes than a fresh search needs.
+    let fresh = json(&antichess(&[
+        "solve",
+        "--moves",
+        "e3 Na6",
+        "--tb-units",
+        "0",
+        "--hash",
+        "32M",
+        "--format",
+        "json",
+    ]));
+    let second = json(&run(&[]));
+    assert_eq!(second["result"], "proved");
+    assert!(
+        second["nodes"].as_u64().unwrap() < fresh["nodes"].as_u64().unwrap(),
+        "resumed {} vs fresh {}",
+        second["nodes"],
+        fresh["nodes"]
+    );
+    // Solved in the checkpoint: the proof comes at once, minimised, and verifies.
+    let proof = dir.join("na6.proof");
+    let third = json(&run(&[
+        "--proof",
+        proof.to_str().unwrap(),
+        "--minimize",
+        "2s",
+    ]));
+    assert_eq!(third["result"], "proved");
+    assert_eq!(third["nodes"], 0);
+    assert_eq!(third["verified"], true);
+    assert!(
+        third["proof_nodes"].as_u64().unwrap()
+            <= third["unminimized_proof_nodes"].as_u64().unwrap()
+    );
+    // Another position, or a damaged file: an error naming the file.
+    let other = antichess(&[
+        "solve",
+        "--moves",
+        "e3 d5",
+        "--tb-units",
+        "0",
+        "--checkpoint",
+        ckpt_s,
+    ]);
+    assert_eq!(other.status.code(), Some(2), "{}", text(&other));
+    let err = String::from_utf8_lossy(&other.stderr);
+    assert!(
+        err.contains("na6.ckpt") && err.contains("position"),
+        "{err}"
+    );
+    let bytes = std::fs::read(&ckpt).unwrap();
+    std::fs::write(&ckpt, &bytes[..bytes.len() / 2]).unwrap();
+    let damaged = run(&[]);
+    assert_eq!(damaged.status.code(), Some(2), "{}", text(&damaged));
+    assert!(String::from_utf8_lossy(&damaged.stderr).contains("na6.ckpt"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

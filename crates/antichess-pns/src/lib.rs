@@ -2,11 +2,15 @@
 //! 1+ε trick, a lock-free transposition table, tablebase leaves, budgets (nodes, time,
 //! memory), several threads, and extraction of proof trees for `antichess-proof`.
 
+mod checkpoint;
 mod extract;
 mod minimize;
 mod search;
 mod tt;
 
+pub use checkpoint::{
+    load_checkpoint, read_checkpoint_info, save_checkpoint, CheckpointError, CheckpointInfo,
+};
 pub use extract::{extract_minimized, extract_proof, write_proof, ExtractError, WrittenProof};
 pub use minimize::{MinimizeOptions, MinimizeReport};
 pub use search::{

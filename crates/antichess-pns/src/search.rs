@@ -66,6 +66,8 @@ pub struct SearchOptions {
     pub lone_bishop_rule: bool,
     /// Probe tablebases for positions with at most this many units (0 = never).
     pub tablebase_units: u32,
+    /// Set from outside (e.g. on Ctrl-C) to stop the search as if its budget ran out.
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl SearchOptions {
@@ -80,6 +82,7 @@ impl SearchOptions {
             epsilon: 0.25,
             lone_bishop_rule: true,
             tablebase_units: 0,
+            interrupt: None,
         }
     }
 }
@@ -317,7 +320,11 @@ impl<'s, 'a> Worker<'s, 'a> {
             let over_time = options
                 .max_time
                 .is_some_and(|t| self.shared.start.elapsed() >= t);
-            if over_nodes || over_time {
+            let interrupted = options
+                .interrupt
+                .as_ref()
+                .is_some_and(|flag| flag.load(Relaxed));
+            if over_nodes || over_time || interrupted {
                 self.shared.stop.store(true, Relaxed);
                 return true;
             }

@@ -228,6 +228,32 @@ impl TranspositionTable {
         used as f64 / sample as f64
     }
 
+    /// Calls `f` with the key and value of every entry in use (entries being written
+    /// concurrently may be skipped; they fail the key check).
+    pub fn for_each(&self, mut f: impl FnMut(u64, TtEntry)) {
+        for at in (0..self.words.len()).step_by(3) {
+            let w0 = self.words[at].load(Relaxed);
+            let w1 = self.words[at + 1].load(Relaxed);
+            let w2 = self.words[at + 2].load(Relaxed);
+            if w1 == 0 && w2 == 0 {
+                continue;
+            }
+            let key = w0 ^ w1 ^ w2;
+            if self.bucket(key) != at - at % (BUCKET * 3) {
+                continue; // torn by a concurrent write
+            }
+            f(
+                key,
+                TtEntry {
+                    proof: w1 as u32,
+                    disproof: (w1 >> 32) as u32,
+                    work: w2 as u32,
+                    best: (w2 >> 32) as u16,
+                },
+            );
+        }
+    }
+
     /// Empties the table.
     pub fn clear(&self) {
         for w in self.words.iter() {

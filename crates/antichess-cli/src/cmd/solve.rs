@@ -4,12 +4,14 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use antichess_core::{Color, Move, Position};
 use antichess_pns::{
-    write_proof, MinimizeOptions, MinimizeReport, SearchOptions, SearchResult, SearchStatus,
-    Solver, INF,
+    load_checkpoint, read_checkpoint_info, save_checkpoint, write_proof, CheckpointInfo,
+    MinimizeOptions, MinimizeReport, SearchOptions, SearchResult, SearchStatus, Solver, INF,
 };
 use antichess_proof::{
     verify_file, Format, LeafOracle, NoTablebases, TablebaseOracle, VerifyOptions,
@@ -77,6 +79,18 @@ pub struct SolveArgs {
     /// best sibling's times 1+ε (larger: fewer re-expansions, less precise focus).
     #[arg(long, value_name = "E", default_value_t = 0.25)]
     pub epsilon: f64,
+
+    /// Keep the search's state in this file so that it can be stopped and resumed: if the
+    /// file exists the search resumes from it (same position, prover and rules), it is saved
+    /// every --checkpoint-every, when the budget runs out, on Ctrl-C, and at the end (a
+    /// solved checkpoint gives the answer, and a proof, at once). Its size is up to the
+    /// used part of the hash table, compressed.
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<PathBuf>,
+
+    /// How often to save the checkpoint while searching.
+    #[arg(long, value_name = "T", default_value = "10m", value_parser = parse_duration)]
+    pub checkpoint_every: Duration,
 
     /// Turn off the lone opposite-bishop rule.
     #[arg(long)]
@@ -389,8 +403,75 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     }
     options.epsilon = args.epsilon;
     options.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::complete_units);
+    // Ctrl-C stops the search as if its budget ran out (the numbers are printed and the
+    // checkpoint saved); a second Ctrl-C exits at once.
+    let interrupt = Arc::new(AtomicBool::new(false));
+    {
+        let flag = Arc::clone(&interrupt);
+        let _ = ctrlc::set_handler(move || {
+            if flag.swap(true, Ordering::Relaxed) {
+                std::process::exit(130);
+            }
+            eprintln!("\ninterrupted: stopping the search (Ctrl-C again to quit at once)");
+        });
+    }
+    options.interrupt = Some(Arc::clone(&interrupt));
+    let solver = Solver::new(args.hash, tablebase.as_ref());
+    let prover = options.prover;
+    let (prior_nodes, prior_seconds) = match &args.checkpoint {
+        Some(path) if path.exists() => {
+            let header = read_checkpoint_info(path)?;
+            header
+                .matches(&pos, prover)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let started = Instant::now();
+            let info = load_checkpoint(solver.table(), path)?;
+            if !json {
+                eprintln!(
+                    "resuming from {}: {} entries, {} nodes and {:.0} s searched before (loaded in {:.1} s)",
+                    path.display(),
+                    info.entries,
+                    info.nodes,
+                    info.seconds,
+                    started.elapsed().as_secs_f64()
+                );
+            }
+            (info.nodes, info.seconds)
+        }
+        _ => (0, 0.0),
+    };
+    let save = |nodes: u64, seconds: f64| -> anyhow::Result<()> {
+        if let Some(path) = &args.checkpoint {
+            let info = CheckpointInfo::for_search(
+                &pos,
+                prover,
+                prior_nodes + nodes,
+                prior_seconds + seconds,
+            );
+            let started = Instant::now();
+            let entries = save_checkpoint(solver.table(), &info, path)?;
+            if !json {
+                eprintln!(
+                    "checkpoint saved to {} ({entries} entries in {:.1} s)",
+                    path.display(),
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        }
+        Ok(())
+    };
+    let mut last_save = Instant::now();
     let tty = std::io::stderr().is_terminal();
     let mut progress = |p: antichess_pns::Progress| {
+        if args.checkpoint.is_some() && last_save.elapsed() >= args.checkpoint_every {
+            if tty {
+                eprintln!();
+            }
+            if let Err(e) = save(p.nodes, p.elapsed.as_secs_f64()) {
+                eprintln!("warning: {e:#}");
+            }
+            last_save = Instant::now();
+        }
         let line = format!(
             "{:>6.1}s  proof {:>10}  disproof {:>10}  nodes {:>12}  {:>9.0} nodes/s  hash {:>3.0}% used",
             p.elapsed.as_secs_f64(),
@@ -413,7 +494,6 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         &[]
     };
-    let solver = Solver::new(args.hash, tablebase.as_ref());
     let solved = solve_position(
         &solver,
         &pos,
@@ -428,6 +508,10 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     .context("solving")?;
     if tty && solved.result.elapsed >= Duration::from_secs(1) {
         eprintln!();
+    }
+    save(solved.result.nodes, solved.result.elapsed.as_secs_f64())?;
+    if interrupt.load(Ordering::Relaxed) && args.checkpoint.is_none() && !json {
+        eprintln!("interrupted; with --checkpoint FILE a search can be resumed later");
     }
     if json {
         print_json(&solved);
