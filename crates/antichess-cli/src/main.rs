@@ -34,6 +34,10 @@ enum Command {
     /// Proof trees: verify, statistics, conversion between formats.
     #[command(subcommand)]
     Proof(cmd::proof::ProofCommand),
+    /// Books: the upper-level tree of proof-number searches (new, grow, show, queue, pin,
+    /// mark, export, import, prove, check).
+    #[command(subcommand)]
+    Book(cmd::book::BookCommand),
     #[command(subcommand)]
     Bench(cmd::bench::BenchCommand),
 }
@@ -45,6 +49,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Solve(args) => cmd::solve::run(&args),
         Command::Tb(command) => cmd::tb::run(&command),
         Command::Proof(command) => cmd::proof::run(&command),
+        Command::Book(command) => cmd::book::run(&command),
         Command::Bench(command) => cmd::bench::run(&command),
     }
 }

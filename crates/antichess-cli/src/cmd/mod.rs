@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bench_solve;
+pub mod book;
 pub mod moves;
 pub mod perft;
 pub mod proof;

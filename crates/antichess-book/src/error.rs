@@ -1,0 +1,93 @@
+//! The crate's error type: every variant says which book, node or input it is about, so
+//! that a user can see what to fix.
+
+use std::fmt;
+
+/// What went wrong with a book.
+#[derive(Debug)]
+pub enum BookError {
+    /// No book at this location.
+    Missing(String),
+    /// The file exists but is not a book (not SQLite, or no book metadata).
+    NotABook { location: String, reason: String },
+    /// A book is already there (`new` refuses to overwrite it).
+    Exists(String),
+    /// The location names a store this build cannot open (e.g. `postgres://`).
+    UnsupportedLocation(String),
+    /// The book was written by a newer or unknown format version.
+    Version { location: String, found: String },
+    /// Two books (or a book and its tables) disagree on the rule set or the prover.
+    Mismatch(String),
+    /// A position, move or node given by the user is not valid or not in the book.
+    Input(String),
+    /// The book's content is inconsistent (a corrupt row, a bad FEN or move in a node).
+    Corrupt(String),
+    /// The book cannot do this yet (e.g. prove an unproven root).
+    NotReady(String),
+    /// Building, writing or verifying the proof failed.
+    Proof(String),
+    /// The database failed.
+    Sql {
+        context: String,
+        source: rusqlite::Error,
+    },
+    /// A file operation failed.
+    Io {
+        context: String,
+        source: std::io::Error,
+    },
+}
+
+impl BookError {
+    pub(crate) fn sql(context: impl Into<String>) -> impl FnOnce(rusqlite::Error) -> BookError {
+        let context = context.into();
+        move |source| BookError::Sql { context, source }
+    }
+}
+
+impl fmt::Display for BookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookError::Missing(location) => write!(
+                f,
+                "no book at {location} (create one with `antichess book new`)"
+            ),
+            BookError::NotABook { location, reason } => {
+                write!(f, "{location} is not a book: {reason}")
+            }
+            BookError::Exists(location) => write!(
+                f,
+                "{location} already exists; choose another name or remove it first"
+            ),
+            BookError::UnsupportedLocation(location) => write!(
+                f,
+                "{location}: this build opens SQLite books (a file path) only; PostgreSQL stores are not implemented yet"
+            ),
+            BookError::Version { location, found } => write!(
+                f,
+                "{location}: book format version {found} is not supported (this build reads version {})",
+                crate::store::FORMAT_VERSION
+            ),
+            BookError::Mismatch(m)
+            | BookError::Input(m)
+            | BookError::NotReady(m)
+            | BookError::Proof(m) => f.write_str(m),
+            BookError::Corrupt(m) => write!(f, "corrupt book: {m}"),
+            BookError::Sql { context, source } => write!(f, "{context}: {source}"),
+            BookError::Io { context, source } => write!(f, "{context}: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for BookError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            BookError::Sql { source, .. } => Some(source),
+            BookError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// The crate's result type.
+pub type Result<T, E = BookError> = std::result::Result<T, E>;

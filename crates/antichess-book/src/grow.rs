@@ -1,0 +1,444 @@
+//! Growing a book: workers that repeatedly claim a leaf, expand it with a bounded search
+//! and write the result, until the root is decided, a budget runs out or they are told to
+//! stop.
+//!
+//! Each worker is a thread with its own store connection and its own solver (its own
+//! transposition table). A loop: claim a leaf (queued nodes first, then the walk from the
+//! pinned node or the root) with a lease, search it, write the result and the
+//! propagation in one transaction. The lease is renewed during the search; a worker that
+//! dies leaves a lease that expires (or, on the same host, a claim of a dead process that
+//! the next `grow` releases at once), and the leaf returns to the pool. Nothing a worker
+//! holds in memory is needed to resume.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use antichess_pns::{SearchOptions, Solver};
+use antichess_tb::Tablebase;
+
+use crate::error::Result;
+use crate::expand::{apply, expand_leaf, Applied};
+use crate::node::NodeId;
+use crate::select::{walk, Rng, Selection};
+use crate::store::{next_counter, now_ms, open_store, Store};
+
+/// How to grow a book.
+#[derive(Debug, Clone)]
+pub struct GrowOptions {
+    /// Worker threads.
+    pub workers: usize,
+    /// Node budget of one leaf search.
+    pub search_nodes: u64,
+    /// Transposition table of each worker, in bytes.
+    pub hash_bytes: usize,
+    /// Stop claiming leaves after this long (a running search is cut to fit).
+    pub max_time: Option<Duration>,
+    /// Stop after this many searches in all (for tests and short runs).
+    pub max_searches: Option<u64>,
+    /// How long a claim holds without renewal.
+    pub lease: Duration,
+    pub selection: Selection,
+    /// Probe tablebases up to this many units (0 = none).
+    pub tablebase_units: u32,
+    /// The solver's lone opposite-bishop rule.
+    pub lone_bishop_rule: bool,
+    /// ε of the solver's 1+ε trick.
+    pub epsilon: f64,
+}
+
+impl Default for GrowOptions {
+    fn default() -> GrowOptions {
+        GrowOptions {
+            workers: 1,
+            search_nodes: 10_000_000,
+            hash_bytes: 256 << 20,
+            max_time: None,
+            max_searches: None,
+            lease: Duration::from_secs(600),
+            selection: Selection::default(),
+            tablebase_units: 0,
+            lone_bishop_rule: true,
+            epsilon: 0.25,
+        }
+    }
+}
+
+/// Counters shared by the workers of one `grow` (readable while it runs).
+#[derive(Debug, Default)]
+pub struct GrowStats {
+    /// Leaves written (searched or decided).
+    pub searches: AtomicU64,
+    /// Positions evaluated by the searches.
+    pub nodes: AtomicU64,
+    /// Leaves decided (won or lost) by their own search or without one.
+    pub decided: AtomicU64,
+    /// Results dropped because the claim had been lost.
+    pub lost: AtomicU64,
+    /// Claims taken (including searches still running).
+    pub claims: AtomicU64,
+}
+
+/// Why a `grow` ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GrowEnd {
+    /// The root is won or lost.
+    Solved,
+    /// The time or search budget ran out.
+    Budget,
+    /// Asked to stop.
+    Stopped,
+}
+
+/// An identifier for a worker: `host:pid:index`.
+#[must_use]
+pub fn worker_id(index: usize) -> String {
+    format!("{}:{}:{index}", hostname(), std::process::id())
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
+        .map(|s| s.trim().to_string())
+        .ok()
+        .filter(|s| !s.is_empty() && !s.contains(':'))
+        .unwrap_or_else(|| "localhost".into())
+}
+
+/// Releases claims of processes on this host that no longer run (their leaves would
+/// otherwise wait for the lease to expire). Returns how many were released.
+pub fn release_dead_claims(store: &mut dyn Store) -> Result<usize> {
+    let host = hostname();
+    let claims = store.read()?.claims()?;
+    let mut released = 0;
+    for (id, worker, _) in claims {
+        let mut parts = worker.split(':');
+        let (Some(h), Some(pid)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let Ok(pid) = pid.parse::<u32>() else {
+            continue;
+        };
+        let alive = pid == std::process::id()
+            || std::path::Path::new(&format!("/proc/{pid}")).exists()
+            || !std::path::Path::new("/proc/self").exists();
+        if h == host && !alive {
+            let mut txn = store.write()?;
+            txn.release(id, &worker)?;
+            txn.commit()?;
+            released += 1;
+        }
+    }
+    Ok(released)
+}
+
+/// What a claim attempt found.
+enum Claimed {
+    Leaf {
+        node: NodeId,
+        log_id: i64,
+    },
+    /// The root is decided.
+    Solved,
+    /// Every open leaf is held by another worker.
+    Busy,
+}
+
+/// Tries to claim `id` for `worker` and logs the start of its search.
+fn try_claim(
+    store: &mut dyn Store,
+    id: NodeId,
+    worker: &str,
+    lease: Duration,
+    queue_entry: Option<i64>,
+) -> Result<Option<i64>> {
+    let mut txn = store.write()?;
+    let now = now_ms();
+    if !txn.claim(id, worker, now, now + lease.as_millis() as i64)? {
+        return Ok(None);
+    }
+    if let Some(entry) = queue_entry {
+        txn.remove_queue_entry(entry)?;
+    }
+    let seq = next_counter(&mut *txn, "event_seq")?;
+    let log_id = txn.log_start(id, worker, now, seq)?;
+    txn.commit()?;
+    Ok(Some(log_id))
+}
+
+/// Claims the next leaf: queued nodes first, then the walk from the pin or the root.
+fn claim_next(
+    store: &mut dyn Store,
+    worker: &str,
+    options: &GrowOptions,
+    rng: &mut Rng,
+) -> Result<Claimed> {
+    let now = now_ms();
+    let (root, queue, pin) = {
+        let mut txn = store.read()?;
+        let root = txn
+            .root()?
+            .ok_or_else(|| crate::error::BookError::Corrupt("the book has no root".into()))?;
+        (root, txn.queue()?, txn.meta("pin")?)
+    };
+    if !root.is_open() {
+        return Ok(Claimed::Solved);
+    }
+    let mut excluded = HashSet::new();
+    for entry in queue {
+        let node = store.read()?.node(entry.node)?;
+        let Some(node) = node.filter(|n| n.is_open()) else {
+            let mut txn = store.write()?;
+            txn.remove_queue_entry(entry.id)?;
+            txn.commit()?;
+            continue;
+        };
+        if !node.expanded {
+            if node.is_claimable(now) {
+                if let Some(log_id) = try_claim(store, node.id, worker, options.lease, None)? {
+                    return Ok(Claimed::Leaf {
+                        node: node.id,
+                        log_id,
+                    });
+                }
+            }
+            continue;
+        }
+        let leaf = walk(
+            &mut *store.read()?,
+            node.id,
+            options.selection,
+            rng,
+            now,
+            &mut excluded,
+        )?;
+        if let Some(leaf) = leaf {
+            if let Some(log_id) = try_claim(store, leaf, worker, options.lease, Some(entry.id))? {
+                return Ok(Claimed::Leaf { node: leaf, log_id });
+            }
+        }
+    }
+    let pinned = pin.and_then(|p| p.parse::<NodeId>().ok());
+    let mut starts = Vec::new();
+    if let Some(p) = pinned {
+        starts.push(p);
+    }
+    starts.push(root.id);
+    for start in starts {
+        for _ in 0..64 {
+            let leaf = walk(
+                &mut *store.read()?,
+                start,
+                options.selection,
+                rng,
+                now,
+                &mut excluded,
+            )?;
+            let Some(leaf) = leaf else { break };
+            if let Some(log_id) = try_claim(store, leaf, worker, options.lease, None)? {
+                return Ok(Claimed::Leaf { node: leaf, log_id });
+            }
+            excluded.insert(leaf);
+        }
+    }
+    Ok(Claimed::Busy)
+}
+
+/// Shared state of one `grow`.
+struct Run<'a> {
+    location: &'a str,
+    tablebase: Option<&'a Tablebase>,
+    options: &'a GrowOptions,
+    stop: &'a Arc<AtomicBool>,
+    /// Set when a worker fails, so that the others stop too.
+    abort: AtomicBool,
+    /// Claims taken by this run (for `max_searches`).
+    claims: AtomicU64,
+    stats: &'a GrowStats,
+    start: Instant,
+    rules: antichess_core::Rules,
+    prover: antichess_core::Color,
+}
+
+impl Run<'_> {
+    fn out_of_budget(&self) -> bool {
+        self.options
+            .max_time
+            .is_some_and(|t| self.start.elapsed() >= t)
+    }
+
+    /// Reserves one search of the search budget; false if it is used up.
+    fn reserve_search(&self) -> bool {
+        let max = self.options.max_searches.unwrap_or(u64::MAX);
+        let reserved = self
+            .claims
+            .fetch_update(Relaxed, Relaxed, |c| (c < max).then_some(c + 1))
+            .is_ok();
+        if reserved {
+            self.stats.claims.fetch_add(1, Relaxed);
+        }
+        reserved
+    }
+
+    fn unreserve(&self) {
+        self.claims.fetch_sub(1, Relaxed);
+        self.stats.claims.fetch_sub(1, Relaxed);
+    }
+
+    fn worker(&self, index: usize) -> Result<GrowEnd> {
+        let mut store = open_store(self.location)?;
+        let solver = Solver::new(self.options.hash_bytes, self.tablebase);
+        let worker = worker_id(index);
+        let mut rng = Rng::from_entropy(index as u64 + 1);
+        loop {
+            if self.stop.load(Relaxed) || self.abort.load(Relaxed) {
+                return Ok(GrowEnd::Stopped);
+            }
+            if self.out_of_budget() {
+                return Ok(GrowEnd::Budget);
+            }
+            if !self.reserve_search() {
+                return Ok(GrowEnd::Budget);
+            }
+            let (node_id, log_id) = match claim_next(&mut *store, &worker, self.options, &mut rng)?
+            {
+                Claimed::Leaf { node, log_id } => (node, log_id),
+                Claimed::Solved => {
+                    self.unreserve();
+                    return Ok(GrowEnd::Solved);
+                }
+                Claimed::Busy => {
+                    self.unreserve();
+                    std::thread::sleep(Duration::from_millis(100));
+                    continue;
+                }
+            };
+            let node = store.read()?.node(node_id)?.ok_or_else(|| {
+                crate::error::BookError::Corrupt(format!("claimed node {node_id} vanished"))
+            })?;
+            let pos = node.position(self.rules)?;
+            let mut search = SearchOptions::new(self.prover);
+            search.max_nodes = Some(self.options.search_nodes);
+            search.max_time = self.options.max_time.map(|t| {
+                t.saturating_sub(self.start.elapsed())
+                    .max(Duration::from_millis(10))
+            });
+            search.tablebase_units = self.options.tablebase_units;
+            search.lone_bishop_rule = self.options.lone_bishop_rule;
+            search.epsilon = self.options.epsilon;
+            search.interrupt = Some(Arc::clone(self.stop));
+            let lease = self.options.lease;
+            let renew_every = (lease / 3).max(Duration::from_millis(200));
+            let mut last_renewal = Instant::now();
+            let mut renewal_error = None;
+            let expansion = expand_leaf(&solver, &pos, &search, &mut |_| {
+                if last_renewal.elapsed() >= renew_every && renewal_error.is_none() {
+                    last_renewal = Instant::now();
+                    let renewed = store.write().and_then(|mut txn| {
+                        txn.refresh(node_id, &worker, now_ms() + lease.as_millis() as i64)?;
+                        txn.commit()
+                    });
+                    if let Err(e) = renewed {
+                        renewal_error = Some(e);
+                    }
+                }
+            });
+            if let Some(e) = renewal_error {
+                return Err(e);
+            }
+            let mut txn = store.write()?;
+            let applied = apply(
+                &mut *txn,
+                node_id,
+                &worker,
+                &expansion,
+                log_id,
+                self.rules,
+                self.prover,
+            )?;
+            txn.commit()?;
+            self.stats.nodes.fetch_add(expansion.nodes, Relaxed);
+            match applied {
+                Applied::Written => {
+                    self.stats.searches.fetch_add(1, Relaxed);
+                    if expansion.result_name() != "unknown" {
+                        self.stats.decided.fetch_add(1, Relaxed);
+                    }
+                }
+                Applied::LostClaim => {
+                    self.stats.lost.fetch_add(1, Relaxed);
+                }
+                Applied::Stale => {}
+            }
+        }
+    }
+}
+
+/// Grows the book at `location` with `options.workers` workers until the root is
+/// decided, the budget runs out, or `stop` is set (the running searches stop as if their
+/// budget ran out, and their numbers are written). `stats` is updated as it goes.
+/// Returns why it ended.
+pub fn grow(
+    location: &str,
+    tablebase: Option<&Tablebase>,
+    options: &GrowOptions,
+    stop: &Arc<AtomicBool>,
+    stats: &GrowStats,
+) -> Result<GrowEnd> {
+    let book = crate::Book::open(location)?;
+    let meta = book.meta().clone();
+    drop(book);
+    let mut store = open_store(location)?;
+    release_dead_claims(&mut *store)?;
+    drop(store);
+    let run = Run {
+        location,
+        tablebase,
+        options,
+        stop,
+        abort: AtomicBool::new(false),
+        claims: AtomicU64::new(0),
+        stats,
+        start: Instant::now(),
+        rules: meta.rules,
+        prover: meta.prover,
+    };
+    let workers = options.workers.max(1);
+    let results: Vec<Result<GrowEnd>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|i| {
+                let run = &run;
+                std::thread::Builder::new()
+                    .name(format!("book-worker-{i}"))
+                    .spawn_scoped(scope, move || {
+                        let result = run.worker(i);
+                        if result.is_err() {
+                            run.abort.store(true, Relaxed);
+                        }
+                        result
+                    })
+                    .expect("spawn a book worker")
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| Ok(GrowEnd::Stopped)))
+            .collect()
+    });
+    let mut end = GrowEnd::Budget;
+    for r in results {
+        match r? {
+            GrowEnd::Solved => end = GrowEnd::Solved,
+            GrowEnd::Stopped if end != GrowEnd::Solved => end = GrowEnd::Stopped,
+            _ => {}
+        }
+    }
+    if end != GrowEnd::Solved {
+        let mut store = open_store(location)?;
+        if !store.read()?.root()?.is_some_and(|r| r.is_open()) {
+            end = GrowEnd::Solved;
+        }
+    }
+    Ok(end)
+}

@@ -1,0 +1,439 @@
+//! Turning a solved book into one proof file: prune the book to one winning prover move
+//! per node (the won child with the smallest subtree estimate, among those won before the
+//! node itself), re-solve each leaf of the pruned book with proof output, and assemble the
+//! book's moves and the leaves' proofs into one [`ProofTree`] with
+//! `antichess_proof::build_with` (which shares identical positions). The file is written
+//! in the compact format and checked by the independent verifier.
+//!
+//! The builder walks the game tree and asks an [`Expander`] what to play; our handle on a
+//! node is either a book node or a node of one leaf's proof tree (references in those
+//! trees are followed to their targets).
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use antichess_core::{Move, Position};
+use antichess_pns::{extract_proof, SearchOptions, SearchStatus, Solver};
+use antichess_proof::{
+    build_with, verify_file, write_proof_file, ByteOrder, Expander, Format, LeafOracle,
+    NoTablebases, NodeKind, ProofCounts, ProofStats, ProofTree, Step, TablebaseOracle,
+    VerifyOptions,
+};
+use antichess_tb::Tablebase;
+
+use crate::error::{BookError, Result};
+use crate::node::{Node, NodeId, Status};
+use crate::Book;
+
+/// How to re-solve the leaves.
+#[derive(Debug, Clone)]
+pub struct ProveOptions {
+    /// The solver's transposition table, in bytes (one solver serves every leaf).
+    pub hash_bytes: usize,
+    /// Node budget of one leaf's re-solve (`None`: no limit).
+    pub leaf_nodes: Option<u64>,
+    pub tablebase_units: u32,
+    pub lone_bishop_rule: bool,
+}
+
+impl Default for ProveOptions {
+    fn default() -> ProveOptions {
+        ProveOptions {
+            hash_bytes: 1 << 30,
+            leaf_nodes: None,
+            tablebase_units: 0,
+            lone_bishop_rule: true,
+        }
+    }
+}
+
+/// Progress of proof assembly.
+#[derive(Debug, Clone)]
+pub enum ProveEvent {
+    /// A leaf was re-solved.
+    LeafSolved {
+        leaves: u64,
+        fen: String,
+        proof_nodes: u64,
+        search_nodes: u64,
+    },
+}
+
+/// What assembling a proof did.
+#[derive(Debug, Clone)]
+pub struct ProveReport {
+    /// Node counts of the assembled proof.
+    pub counts: ProofCounts,
+    /// Book nodes the pruned book kept (each visited once).
+    pub book_nodes: u64,
+    /// Leaves re-solved.
+    pub leaves: u64,
+    /// Positions evaluated by the leaves' searches.
+    pub search_nodes: u64,
+    /// Nodes the extraction had to search again (the table had lost them).
+    pub researched: u64,
+    pub seconds: f64,
+}
+
+/// The builder's handle on a node.
+#[derive(Debug, Clone, Copy)]
+enum Handle {
+    Book(NodeId),
+    Leaf { tree: usize, index: u32 },
+}
+
+/// A leaf's proof tree with each node's children.
+struct LeafTree {
+    tree: ProofTree,
+    children: Vec<Vec<u32>>,
+}
+
+impl LeafTree {
+    fn new(tree: ProofTree) -> LeafTree {
+        let nodes = tree.nodes();
+        let mut children = vec![Vec::new(); nodes.len()];
+        let mut open: Vec<(usize, u32)> = Vec::new();
+        for (i, node) in nodes.iter().enumerate() {
+            if i > 0 {
+                if let Some(top) = open.last_mut() {
+                    children[top.0].push(i as u32);
+                    top.1 -= 1;
+                }
+            }
+            match node.kind {
+                NodeKind::Prover => open.push((i, 1)),
+                NodeKind::Opponent { children } if children > 0 => {
+                    open.push((i, u32::from(children)));
+                }
+                _ => {}
+            }
+            while open.last().is_some_and(|t| t.1 == 0) {
+                open.pop();
+            }
+        }
+        LeafTree { tree, children }
+    }
+
+    /// Follows references to the node that holds the subtree.
+    fn resolve(&self, mut index: u32) -> u32 {
+        while let NodeKind::Reference { target } = self.tree.nodes()[index as usize].kind {
+            index = target;
+        }
+        index
+    }
+}
+
+struct Assembler<'b, 't> {
+    book: &'b mut Book,
+    solver: Solver<'t>,
+    options: ProveOptions,
+    trees: Vec<LeafTree>,
+    /// Leaf trees by book node.
+    solved: HashMap<NodeId, usize>,
+    book_nodes: u64,
+    search_nodes: u64,
+    researched: u64,
+    progress: &'b mut dyn FnMut(ProveEvent),
+}
+
+impl Assembler<'_, '_> {
+    /// The node a handle's book node stands for (following transpositions).
+    fn resolve(&mut self, id: NodeId) -> std::result::Result<Node, String> {
+        let mut node = self.book.node(id).map_err(|e| e.to_string())?;
+        let mut hops = 0;
+        while let Some(target) = node.same_as {
+            node = self.book.node(target).map_err(|e| e.to_string())?;
+            hops += 1;
+            if hops > 1000 {
+                return Err(format!("node {id}: a cycle of transpositions"));
+            }
+        }
+        if !node.status.is_win() {
+            return Err(format!(
+                "book node {} ({}) is not won but the proof needs it",
+                node.id, node.fen
+            ));
+        }
+        Ok(node)
+    }
+
+    /// The winning move of a won prover node from its children, if the book has one.
+    fn winning_child(&mut self, node: &Node) -> std::result::Result<Option<Node>, String> {
+        if !node.expanded || node.marked {
+            return Ok(None);
+        }
+        let children = self.book.children(node.id).map_err(|e| e.to_string())?;
+        let earlier = |c: &Node| match (c.win_seq, node.win_seq) {
+            (Some(c), Some(n)) => c < n,
+            _ => false,
+        };
+        // Proven before marked, won before the node, then the smallest subtree.
+        Ok(children
+            .into_iter()
+            .filter(|c| c.status.is_win())
+            .min_by_key(|c| (c.status != Status::Win, !earlier(c), c.size, c.id)))
+    }
+
+    /// Whether the tablebases (within the units searched) say the prover wins at `pos`.
+    fn tablebase_win(&self, pos: &Position) -> bool {
+        !pos.legal_moves().is_empty()
+            && crate::expand::decide_without_search(
+                pos,
+                self.book.meta().prover,
+                &self.solver,
+                self.options.tablebase_units,
+            ) == Some(Status::Win)
+    }
+
+    /// Re-solves a book leaf at `pos` and returns its tree's index.
+    fn solve_leaf(&mut self, node: &Node, pos: &Position) -> std::result::Result<usize, String> {
+        if let Some(&t) = self.solved.get(&node.id) {
+            return Ok(t);
+        }
+        let mut search = SearchOptions::new(self.book.meta().prover);
+        search.max_nodes = self.options.leaf_nodes;
+        search.tablebase_units = self.options.tablebase_units;
+        search.lone_bishop_rule = self.options.lone_bishop_rule;
+        let result = self.solver.search(pos, &search, &mut |_| {});
+        self.search_nodes += result.nodes;
+        if result.status != SearchStatus::Proved && !pos.legal_moves().is_empty() {
+            return Err(format!(
+                "re-solving the leaf {} (book node {}) did not prove it ({}, proof {}, disproof {}, {} nodes)",
+                pos.fen(),
+                node.id,
+                result.status.name(),
+                result.proof,
+                result.disproof,
+                result.nodes
+            ));
+        }
+        let (tree, researched) =
+            extract_proof(&self.solver, pos, &[], &search).map_err(|e| e.to_string())?;
+        self.researched += researched;
+        let t = self.trees.len();
+        let proof_nodes = tree.len() as u64;
+        self.trees.push(LeafTree::new(tree));
+        self.solved.insert(node.id, t);
+        (self.progress)(ProveEvent::LeafSolved {
+            leaves: self.trees.len() as u64,
+            fen: pos.fen(),
+            proof_nodes,
+            search_nodes: result.nodes,
+        });
+        Ok(t)
+    }
+
+    fn leaf_prover(&self, tree: usize, index: u32) -> std::result::Result<Step<Handle>, String> {
+        let t = &self.trees[tree];
+        let i = t.resolve(index);
+        match t.tree.nodes()[i as usize].kind {
+            NodeKind::Prover => {
+                let child = t.children[i as usize][0];
+                let mv = t.tree.nodes()[child as usize]
+                    .mv
+                    .ok_or("a proof node without a move")?;
+                Ok(Step::Play(mv, Handle::Leaf { tree, index: child }))
+            }
+            NodeKind::Tablebase => Ok(Step::TablebaseLeaf),
+            kind => Err(format!(
+                "leaf proof node {i} is {kind:?}, not a prover node"
+            )),
+        }
+    }
+
+    fn leaf_opponent(
+        &self,
+        tree: usize,
+        index: u32,
+        moves: &[Move],
+    ) -> std::result::Result<Option<Vec<Handle>>, String> {
+        let t = &self.trees[tree];
+        let i = t.resolve(index);
+        match t.tree.nodes()[i as usize].kind {
+            NodeKind::Opponent { .. } => {
+                let by_move: HashMap<Move, u32> = t.children[i as usize]
+                    .iter()
+                    .filter_map(|&c| t.tree.nodes()[c as usize].mv.map(|m| (m, c)))
+                    .collect();
+                moves
+                    .iter()
+                    .map(|m| {
+                        by_move
+                            .get(m)
+                            .map(|&c| Handle::Leaf { tree, index: c })
+                            .ok_or_else(|| format!("the leaf proof lacks the move {m}"))
+                    })
+                    .collect::<std::result::Result<Vec<_>, _>>()
+                    .map(Some)
+            }
+            NodeKind::Tablebase => Ok(None),
+            kind => Err(format!(
+                "leaf proof node {i} is {kind:?}, not an opponent node"
+            )),
+        }
+    }
+}
+
+impl Expander for Assembler<'_, '_> {
+    type Handle = Handle;
+
+    fn prover(
+        &mut self,
+        pos: &Position,
+        handle: &Handle,
+    ) -> std::result::Result<Step<Handle>, String> {
+        match *handle {
+            Handle::Leaf { tree, index } => self.leaf_prover(tree, index),
+            Handle::Book(id) => {
+                let node = self.resolve(id)?;
+                self.book_nodes += 1;
+                if let Some(child) = self.winning_child(&node)? {
+                    let mv = child.move_from(pos).map_err(|e| e.to_string())?;
+                    return Ok(Step::Play(mv, Handle::Book(child.id)));
+                }
+                if self.tablebase_win(pos) {
+                    return Ok(Step::TablebaseLeaf);
+                }
+                let tree = self.solve_leaf(&node, pos)?;
+                self.leaf_prover(tree, 0)
+            }
+        }
+    }
+
+    fn opponent(
+        &mut self,
+        pos: &Position,
+        handle: &Handle,
+        moves: &[Move],
+    ) -> std::result::Result<Option<Vec<Handle>>, String> {
+        match *handle {
+            Handle::Leaf { tree, index } => self.leaf_opponent(tree, index, moves),
+            Handle::Book(id) => {
+                let node = self.resolve(id)?;
+                self.book_nodes += 1;
+                if node.expanded && !node.marked {
+                    let children = self.book.children(node.id).map_err(|e| e.to_string())?;
+                    if children.iter().all(|c| c.status.is_win()) {
+                        let by_uci: HashMap<String, NodeId> = children
+                            .iter()
+                            .filter_map(|c| c.uci.clone().map(|u| (u, c.id)))
+                            .collect();
+                        return moves
+                            .iter()
+                            .map(|m| {
+                                by_uci
+                                    .get(&m.to_uci())
+                                    .map(|&c| Handle::Book(c))
+                                    .ok_or_else(|| {
+                                        format!("book node {} lacks the move {m}", node.id)
+                                    })
+                            })
+                            .collect::<std::result::Result<Vec<_>, _>>()
+                            .map(Some);
+                    }
+                }
+                if self.tablebase_win(pos) {
+                    return Ok(None);
+                }
+                let tree = self.solve_leaf(&node, pos)?;
+                self.leaf_opponent(tree, 0, moves)
+            }
+        }
+    }
+}
+
+/// Assembles the proof of a solved book in memory.
+pub fn assemble_proof(
+    book: &mut Book,
+    tablebase: Option<&Tablebase>,
+    options: &ProveOptions,
+    progress: &mut dyn FnMut(ProveEvent),
+) -> Result<(ProofTree, ProveReport)> {
+    let start = Instant::now();
+    let root = book.root()?;
+    if !root.status.is_win() {
+        return Err(BookError::NotReady(format!(
+            "the book's root is not won yet (status {}, proof {}, disproof {}): grow it first",
+            root.status, root.proof, root.disproof
+        )));
+    }
+    let root_pos = *book.root_position();
+    let prover = book.meta().prover;
+    let prolog = book.meta().prolog.clone();
+    let mut assembler = Assembler {
+        book,
+        solver: Solver::new(options.hash_bytes, tablebase),
+        options: options.clone(),
+        trees: Vec::new(),
+        solved: HashMap::new(),
+        book_nodes: 0,
+        search_nodes: 0,
+        researched: 0,
+        progress,
+    };
+    let tree = build_with(
+        root_pos,
+        prover,
+        prolog,
+        &mut assembler,
+        Handle::Book(root.id),
+    )
+    .map_err(|e| BookError::Proof(format!("assembling the proof: {e}")))?;
+    let report = ProveReport {
+        counts: tree.counts(),
+        book_nodes: assembler.book_nodes,
+        leaves: assembler.trees.len() as u64,
+        search_nodes: assembler.search_nodes,
+        researched: assembler.researched,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    Ok((tree, report))
+}
+
+/// The verifier's verdict on a written proof.
+#[derive(Debug, Clone)]
+pub struct Verified {
+    pub bytes: u64,
+    /// The verifier's statistics, or why it rejected the file.
+    pub verdict: std::result::Result<ProofStats, String>,
+    pub seconds: Duration,
+}
+
+/// Assembles the proof of a solved book, writes it to `path` (compact format, written
+/// atomically) and verifies the file.
+pub fn prove_to_file(
+    book: &mut Book,
+    tablebase: Option<&Tablebase>,
+    options: &ProveOptions,
+    path: &Path,
+    progress: &mut dyn FnMut(ProveEvent),
+) -> Result<(ProveReport, Verified)> {
+    let (tree, report) = assemble_proof(book, tablebase, options, progress)?;
+    write_proof_file(&tree, path, Format::Compact, ByteOrder::Little)
+        .map_err(|e| BookError::Proof(format!("writing {}: {e}", path.display())))?;
+    drop(tree);
+    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let start = Instant::now();
+    let oracle_tb = tablebase.map(TablebaseOracle::new);
+    let oracle: &dyn LeafOracle = match &oracle_tb {
+        Some(o) => o,
+        None => &NoTablebases,
+    };
+    let verdict = verify_file(
+        path,
+        Some(Format::Compact),
+        oracle,
+        &VerifyOptions::default(),
+        &mut |_| {},
+    )
+    .map_err(|e| e.to_string());
+    Ok((
+        report,
+        Verified {
+            bytes,
+            verdict,
+            seconds: start.elapsed(),
+        },
+    ))
+}

@@ -1,0 +1,197 @@
+//! The store behind a book: a narrow, SQL-shaped trait so that the book's logic (claims,
+//! expansion, minimax, steering) is written once over it. SQLite ([`crate::SqliteStore`])
+//! is the first implementation; a PostgreSQL one for workers on many machines can follow
+//! without changing the rest, because:
+//!
+//! - no state lives only in a process: a leaf being searched is a row claimed with a
+//!   lease (`claimed_by`, `lease_until`), and an expired lease returns it to the pool;
+//! - every change is made in a [`Txn`] that is either committed whole or not at all (a
+//!   search result, its children and the propagation of numbers to the root are one
+//!   transaction);
+//! - columns are plain INTEGER / TEXT / REAL, 64-bit keys stored as signed integers
+//!   (see `docs/formats/book.md`).
+//!
+//! Times are milliseconds since the Unix epoch (`i64`), read from the worker's clock.
+
+use crate::error::{BookError, Result};
+use crate::node::{Node, NodeId};
+
+/// The book format version this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The value of the `format` meta entry, which identifies a book.
+pub const FORMAT_NAME: &str = "antichess-book";
+
+/// A storage back end. Every operation happens in a transaction.
+pub trait Store: Send {
+    /// A transaction for reading (a consistent snapshot; committing it is optional).
+    fn read(&mut self) -> Result<Box<dyn Txn + '_>>;
+    /// A transaction for writing: serialised with other writers, committed with
+    /// [`Txn::commit`]; dropped without committing, it rolls back.
+    fn write(&mut self) -> Result<Box<dyn Txn + '_>>;
+    /// Where the store is (as given to [`open_store`]).
+    fn location(&self) -> &str;
+}
+
+/// A queued node: searched (or walked from) before the normal selection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueueEntry {
+    pub id: i64,
+    pub node: NodeId,
+    pub added_ms: i64,
+}
+
+/// One search of a leaf, as logged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SearchLog {
+    pub id: i64,
+    pub node: NodeId,
+    pub worker: String,
+    pub started_ms: i64,
+    /// Position in the store's event order at the start (a global counter of claims and
+    /// writes, independent of clocks).
+    pub start_seq: i64,
+    pub finished_ms: Option<i64>,
+    pub end_seq: Option<i64>,
+    /// Positions the search evaluated.
+    pub nodes: Option<u64>,
+    /// `proved`, `disproved`, `unknown`, `decided` (no search needed), or `lost` (the
+    /// claim had been taken over; the result was dropped).
+    pub result: Option<String>,
+}
+
+/// Counts over the whole book.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BookCounts {
+    pub nodes: u64,
+    /// Nodes without children in the book.
+    pub leaves: u64,
+    /// Open leaves (neither won nor lost, not expanded).
+    pub open_leaves: u64,
+    pub won: u64,
+    pub lost: u64,
+    /// Leaves under a lease that has not expired.
+    pub claimed: u64,
+    /// Searches logged (finished or not).
+    pub searches: u64,
+    pub queued: u64,
+}
+
+/// A transaction: the primitive reads and writes the book's logic is built from.
+pub trait Txn {
+    /// A metadata entry.
+    fn meta(&mut self, name: &str) -> Result<Option<String>>;
+    fn set_meta(&mut self, name: &str, value: &str) -> Result<()>;
+    fn delete_meta(&mut self, name: &str) -> Result<()>;
+
+    fn node(&mut self, id: NodeId) -> Result<Option<Node>>;
+    /// Children of a node, ordered by id.
+    fn children(&mut self, id: NodeId) -> Result<Vec<Node>>;
+    /// Nodes of a position (by Zobrist key; the caller compares the FEN).
+    fn nodes_with_key(&mut self, key: u64) -> Result<Vec<Node>>;
+    /// The root: the node without a parent.
+    fn root(&mut self) -> Result<Option<Node>>;
+    /// Inserts a node (its `id` is ignored) and returns the new id.
+    fn insert_node(&mut self, node: &Node) -> Result<NodeId>;
+    /// Writes every field of an existing node.
+    fn update_node(&mut self, node: &Node) -> Result<()>;
+
+    /// Claims leaf `id` for `worker` until `until_ms` if it is open, not expanded and not
+    /// under another lease valid at `now_ms`. Returns whether the claim was taken.
+    fn claim(&mut self, id: NodeId, worker: &str, now_ms: i64, until_ms: i64) -> Result<bool>;
+    /// Extends `worker`'s lease on `id`; false if `worker` no longer holds it.
+    fn refresh(&mut self, id: NodeId, worker: &str, until_ms: i64) -> Result<bool>;
+    /// Gives up `worker`'s claim on `id` (nothing if it holds none).
+    fn release(&mut self, id: NodeId, worker: &str) -> Result<()>;
+    /// Every claimed node: (id, worker, lease end).
+    fn claims(&mut self) -> Result<Vec<(NodeId, String, i64)>>;
+
+    fn queue(&mut self) -> Result<Vec<QueueEntry>>;
+    fn push_queue(&mut self, node: NodeId, now_ms: i64) -> Result<i64>;
+    fn remove_queue_entry(&mut self, id: i64) -> Result<()>;
+    /// Removes every queue entry of a node.
+    fn remove_queued_node(&mut self, node: NodeId) -> Result<()>;
+    fn clear_queue(&mut self) -> Result<()>;
+
+    /// Logs the start of a search; returns the log entry's id.
+    fn log_start(&mut self, node: NodeId, worker: &str, now_ms: i64, seq: i64) -> Result<i64>;
+    fn log_finish(
+        &mut self,
+        id: i64,
+        now_ms: i64,
+        seq: i64,
+        nodes: u64,
+        result: &str,
+    ) -> Result<()>;
+    fn search_log(&mut self) -> Result<Vec<SearchLog>>;
+
+    fn counts(&mut self, now_ms: i64) -> Result<BookCounts>;
+    /// Every node (for export, checks and small books' statistics).
+    fn all_nodes(&mut self) -> Result<Vec<Node>>;
+
+    /// Commits the transaction.
+    fn commit(self: Box<Self>) -> Result<()>;
+}
+
+/// The next value of a counter kept in the meta table (within a write transaction).
+pub(crate) fn next_counter(txn: &mut dyn Txn, name: &str) -> Result<i64> {
+    let current = match txn.meta(name)? {
+        Some(v) => v
+            .parse::<i64>()
+            .map_err(|_| BookError::Corrupt(format!("meta {name} = {v:?} is not a number")))?,
+        None => 0,
+    };
+    let next = current + 1;
+    txn.set_meta(name, &next.to_string())?;
+    Ok(next)
+}
+
+/// The kind of store a location names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// A SQLite file.
+    Sqlite(std::path::PathBuf),
+    /// A PostgreSQL URL (not implemented yet).
+    Postgres(String),
+}
+
+impl Location {
+    /// `postgres://…` / `postgresql://…` name a PostgreSQL database, `sqlite:PATH` or any
+    /// other text a SQLite file.
+    #[must_use]
+    pub fn parse(location: &str) -> Location {
+        if location.starts_with("postgres://") || location.starts_with("postgresql://") {
+            Location::Postgres(location.to_string())
+        } else {
+            let path = location
+                .strip_prefix("sqlite://")
+                .or_else(|| location.strip_prefix("sqlite:"))
+                .unwrap_or(location);
+            Location::Sqlite(path.into())
+        }
+    }
+}
+
+/// Opens an existing book's store.
+pub fn open_store(location: &str) -> Result<Box<dyn Store>> {
+    match Location::parse(location) {
+        Location::Sqlite(path) => Ok(Box::new(crate::sqlite::SqliteStore::open(&path)?)),
+        Location::Postgres(url) => Err(BookError::UnsupportedLocation(url)),
+    }
+}
+
+/// Creates an empty store (schema only) at a location that must not hold a book yet.
+pub fn create_store(location: &str) -> Result<Box<dyn Store>> {
+    match Location::parse(location) {
+        Location::Sqlite(path) => Ok(Box::new(crate::sqlite::SqliteStore::create(&path)?)),
+        Location::Postgres(url) => Err(BookError::UnsupportedLocation(url)),
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+#[must_use]
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}

@@ -1,0 +1,447 @@
+//! End-to-end tests of the book library on small books that solve in seconds: grow until
+//! solved, prove, verify; several workers never search one leaf at overlapping times;
+//! steering (queue, pin, marks); export and import; errors that name the bad input.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use antichess_book::{
+    apply, export, grow, import, open_store, prove_to_file, Applied, Book, BookError, Expansion,
+    GrowEnd, GrowOptions, GrowStats, LeafOutcome, NewChild, ProveOptions, Selection, Status, INF,
+};
+use antichess_core::{play_move_text, Color, Move, Position, Rules};
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("antichess-book-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn new_book(dir: &std::path::Path, name: &str, moves: &str) -> (String, Book) {
+    let game = play_move_text(Position::start(Rules::INTERNATIONAL), moves).unwrap();
+    let location = dir.join(name).display().to_string();
+    let book = Book::create(&location, game.position(), Color::White, game.moves()).unwrap();
+    (location, book)
+}
+
+/// Options of a quick grow: the most-proving walk (the random walk's number of searches
+/// varies a lot from run to run).
+fn options(search_nodes: u64, workers: usize) -> GrowOptions {
+    GrowOptions {
+        workers,
+        search_nodes,
+        hash_bytes: 16 << 20,
+        selection: Selection::MostProving,
+        ..GrowOptions::default()
+    }
+}
+
+/// No leaf was searched by two workers at overlapping times (by the store's event order).
+fn assert_no_overlap(book: &mut Book) -> usize {
+    let log = book.search_log().unwrap();
+    for (i, a) in log.iter().enumerate() {
+        for b in &log[i + 1..] {
+            if a.node != b.node {
+                continue;
+            }
+            let a_end = a.end_seq.unwrap_or(i64::MAX);
+            let b_end = b.end_seq.unwrap_or(i64::MAX);
+            assert!(
+                a_end < b.start_seq || b_end < a.start_seq,
+                "node {} searched at overlapping times: {a:?} and {b:?}",
+                a.node
+            );
+        }
+    }
+    log.len()
+}
+
+#[test]
+fn grows_until_solved_then_proves_and_verifies() {
+    let dir = temp("solve");
+    let (location, book) = new_book(&dir, "e3-na6.book", "e3 Na6");
+    drop(book);
+    let stats = GrowStats::default();
+    let end = grow(
+        &location,
+        None,
+        &options(100_000, 1),
+        &Arc::new(AtomicBool::new(false)),
+        &stats,
+    )
+    .unwrap();
+    assert_eq!(end, GrowEnd::Solved);
+    let mut book = Book::open(&location).unwrap();
+    let root = book.root().unwrap();
+    assert_eq!(root.status, Status::Win);
+    assert_eq!((root.proof, root.disproof), (0, INF));
+    let counts = book.counts().unwrap();
+    eprintln!("{counts:?} searches {:?}", stats);
+    assert!(counts.nodes > 1 && counts.searches > 1, "{counts:?}");
+    assert!(
+        book.check().unwrap().is_empty(),
+        "{:?}",
+        book.check().unwrap()
+    );
+    let proof = dir.join("e3-na6.proof");
+    let (report, verified) = prove_to_file(
+        &mut book,
+        None,
+        &ProveOptions {
+            hash_bytes: 32 << 20,
+            ..ProveOptions::default()
+        },
+        &proof,
+        &mut |_| {},
+    )
+    .unwrap();
+    eprintln!("{report:?} {verified:?}");
+    let stats = verified.verdict.expect("the verifier accepts the proof");
+    assert_eq!(stats.counts, report.counts);
+    assert!(report.leaves >= 1 && report.book_nodes >= 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn concurrent_workers_never_search_one_leaf_at_once() {
+    let dir = temp("workers");
+    let (location, book) = new_book(&dir, "na6.book", "e3 Na6");
+    drop(book);
+    let stats = GrowStats::default();
+    let end = grow(
+        &location,
+        None,
+        &options(100_000, 3),
+        &Arc::new(AtomicBool::new(false)),
+        &stats,
+    )
+    .unwrap();
+    assert_eq!(end, GrowEnd::Solved);
+    let mut book = Book::open(&location).unwrap();
+    assert_eq!(book.root().unwrap().status, Status::Win);
+    let searches = assert_no_overlap(&mut book);
+    let log = book.search_log().unwrap();
+    let workers: std::collections::HashSet<_> = log.iter().map(|l| l.worker.clone()).collect();
+    eprintln!("{searches} searches by {} workers", workers.len());
+    assert!(workers.len() >= 2, "{workers:?}");
+    assert!(
+        log.iter().all(|l| l.end_seq.is_some()),
+        "every search finished"
+    );
+    assert!(
+        book.check().unwrap().is_empty(),
+        "{:?}",
+        book.check().unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn leases_block_other_workers_until_they_expire() {
+    let dir = temp("lease");
+    let (location, mut book) = new_book(&dir, "lease.book", "e3 Na6");
+    let root = book.root_id();
+    let mut store = open_store(&location).unwrap();
+    let mut txn = store.write().unwrap();
+    assert!(txn.claim(root, "a:1:0", 1_000, 2_000).unwrap());
+    // Another worker cannot take it while the lease holds, and can once it has expired.
+    assert!(!txn.claim(root, "b:2:0", 1_999, 3_000).unwrap());
+    assert!(txn.claim(root, "b:2:0", 2_000, 3_000).unwrap());
+    let log = txn.log_start(root, "a:1:0", 1_000, 1).unwrap();
+    // The first worker's late result is dropped.
+    let expansion = Expansion {
+        outcome: LeafOutcome::Decided(Status::Win),
+        nodes: 0,
+    };
+    let applied = apply(
+        &mut *txn,
+        root,
+        "a:1:0",
+        &expansion,
+        log,
+        Rules::INTERNATIONAL,
+        Color::White,
+    )
+    .unwrap();
+    assert_eq!(applied, Applied::LostClaim);
+    txn.commit().unwrap();
+    assert_eq!(book.root().unwrap().status, Status::Unknown);
+    // A claim of a process that no longer runs on this host is released at once.
+    let mut txn = store.write().unwrap();
+    let dead = format!(
+        "{}:{}:0",
+        antichess_book::worker_id(0).split(':').next().unwrap(),
+        u32::MAX - 7
+    );
+    txn.release(root, "b:2:0").unwrap();
+    assert!(txn
+        .claim(root, &dead, antichess_book::now_ms(), i64::MAX)
+        .unwrap());
+    txn.commit().unwrap();
+    assert_eq!(antichess_book::release_dead_claims(&mut *store).unwrap(), 1);
+    assert!(book.root().unwrap().claimed_by.is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Claims the node at `line` and writes a made-up search result: every child gets
+/// numbers (2, 2) unless `decided` says otherwise.
+fn fake_expand(location: &str, book: &mut Book, line: &str, outcome: Option<Status>) {
+    let moves: Vec<Move> = play_move_text(*book.root_position(), line)
+        .unwrap()
+        .moves()
+        .to_vec();
+    let node = book.find(&moves).unwrap();
+    let pos = book.position(&node).unwrap();
+    let outcome = match outcome {
+        Some(status) => LeafOutcome::Decided(status),
+        None => LeafOutcome::Searched {
+            proof: 2,
+            disproof: 2,
+            work: 10,
+            children: pos
+                .legal_moves()
+                .iter()
+                .map(|&mv| NewChild {
+                    mv,
+                    proof: 2,
+                    disproof: 2,
+                    work: 1,
+                    children: None,
+                })
+                .collect(),
+        },
+    };
+    let mut store = open_store(location).unwrap();
+    let mut txn = store.write().unwrap();
+    assert!(txn.claim(node.id, "t:1:0", 0, i64::MAX).unwrap(), "{line}");
+    let log = txn.log_start(node.id, "t:1:0", 0, 0).unwrap();
+    let expansion = Expansion { outcome, nodes: 1 };
+    let applied = apply(
+        &mut *txn,
+        node.id,
+        "t:1:0",
+        &expansion,
+        log,
+        Rules::INTERNATIONAL,
+        Color::White,
+    )
+    .unwrap();
+    assert_eq!(applied, Applied::Written);
+    txn.commit().unwrap();
+}
+
+fn node_at(book: &mut Book, line: &str) -> antichess_book::Node {
+    let moves: Vec<Move> = play_move_text(*book.root_position(), line)
+        .unwrap()
+        .moves()
+        .to_vec();
+    book.find(&moves).unwrap()
+}
+
+#[test]
+fn transpositions_share_proven_positions() {
+    let dir = temp("transpositions");
+    let (location, mut book) = new_book(&dir, "tp.book", "e3 e6");
+    for line in ["", "Nf3", "Nc3", "Nf3 Nc6", "Nc3 Nc6"] {
+        fake_expand(&location, &mut book, line, None);
+    }
+    assert!(
+        book.check().unwrap().is_empty(),
+        "{:?}",
+        book.check().unwrap()
+    );
+    // Proving the position after Nf3 Nc6 Nc3 proves Nc3 Nc6 Nf3 too (same position).
+    fake_expand(&location, &mut book, "Nf3 Nc6 Nc3", Some(Status::Win));
+    let twin = node_at(&mut book, "Nc3 Nc6 Nf3");
+    let won = node_at(&mut book, "Nf3 Nc6 Nc3");
+    assert_eq!(twin.status, Status::Win);
+    assert_eq!(twin.same_as, Some(won.id));
+    assert!(twin.win_seq > won.win_seq);
+    // Both parents are won through them (OR nodes), and the numbers reached the root.
+    assert_eq!(node_at(&mut book, "Nc3 Nc6").status, Status::Win);
+    assert_eq!(node_at(&mut book, "Nf3 Nc6").status, Status::Win);
+    let root = book.root().unwrap();
+    assert!(root.proof > 0 && root.status == Status::Unknown);
+    // A node created later for a won position (reached by another move order) is won at
+    // once: here the position after Nc3 Nc6, won through its child Nf3.
+    for line in ["Nc3 Nc6 Ne4", "Nc3 Nc6 Ne4 Nb8", "Nc3 Nc6 Ne4 Nb8 Nc3"] {
+        fake_expand(&location, &mut book, line, None);
+    }
+    let late = node_at(&mut book, "Nc3 Nc6 Ne4 Nb8 Nc3 Nc6");
+    let earlier = node_at(&mut book, "Nc3 Nc6");
+    assert_eq!((late.status, late.same_as), (Status::Win, Some(earlier.id)));
+    assert!(
+        book.check().unwrap().is_empty(),
+        "{:?}",
+        book.check().unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn steering_marks_queue_pin() {
+    let dir = temp("steer");
+    let (location, mut book) = new_book(&dir, "steer.book", "e3 e6");
+    fake_expand(&location, &mut book, "", None);
+    // Marks decide a node and its ancestors, and come off again.
+    let nf3 = node_at(&mut book, "Nf3");
+    book.mark(nf3.id, Some(true)).unwrap();
+    assert_eq!(book.root().unwrap().status, Status::MarkedWin);
+    assert_eq!(book.root().unwrap().proof, 0);
+    book.mark(nf3.id, None).unwrap();
+    let root = book.root().unwrap();
+    assert_eq!(
+        (root.status, root.proof, root.disproof),
+        (Status::Unknown, 2, 2 * 30)
+    );
+    assert!(
+        book.check().unwrap().is_empty(),
+        "{:?}",
+        book.check().unwrap()
+    );
+    // A queued leaf is searched first, whatever its numbers.
+    let h4 = node_at(&mut book, "h4");
+    book.queue_push(h4.id).unwrap();
+    let stats = GrowStats::default();
+    let mut opts = options(2_000, 1);
+    opts.max_searches = Some(1);
+    grow(
+        &location,
+        None,
+        &opts,
+        &Arc::new(AtomicBool::new(false)),
+        &stats,
+    )
+    .unwrap();
+    assert_eq!(book.node(h4.id).unwrap().searches, 1);
+    assert!(book.queue().unwrap().is_empty());
+    // A pinned walk starts at the pinned node (here with the random walk).
+    let a3 = node_at(&mut book, "a3");
+    book.pin(Some(a3.id)).unwrap();
+    opts.selection = Selection::Weighted { exponent: 2.0 };
+    grow(
+        &location,
+        None,
+        &opts,
+        &Arc::new(AtomicBool::new(false)),
+        &stats,
+    )
+    .unwrap();
+    assert_eq!(book.node(a3.id).unwrap().searches, 1);
+    opts.max_searches = Some(1);
+    grow(
+        &location,
+        None,
+        &opts,
+        &Arc::new(AtomicBool::new(false)),
+        &stats,
+    )
+    .unwrap();
+    let last = book.search_log().unwrap().pop().unwrap();
+    let line = book.line_to(last.node).unwrap();
+    assert_eq!(line[0].to_uci(), "a2a3", "the walk started below the pin");
+    assert!(
+        book.check().unwrap().is_empty(),
+        "{:?}",
+        book.check().unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn export_grow_import_then_prove() {
+    let dir = temp("transfer");
+    let (location, mut book) = new_book(&dir, "main.book", "e3 Na6");
+    let stats = GrowStats::default();
+    let mut opts = options(100_000, 1);
+    opts.max_searches = Some(1);
+    grow(
+        &location,
+        None,
+        &opts,
+        &Arc::new(AtomicBool::new(false)),
+        &stats,
+    )
+    .unwrap();
+    // The first search keeps the forced line 2. Bxa6 bxa6 in the book (the 70% rule).
+    let cut = node_at(&mut book, "Bxa6 bxa6");
+    assert!(cut.expanded);
+    let sub_location = dir.join("sub.book").display().to_string();
+    let copied = export(&mut book, cut.id, &sub_location).unwrap();
+    assert!(copied > 1);
+    let mut sub = Book::open(&sub_location).unwrap();
+    assert_eq!(sub.meta().prolog.len(), 4);
+    assert_eq!(sub.all_nodes().unwrap().len() as u64, copied);
+    drop(sub);
+    let end = grow(
+        &sub_location,
+        None,
+        &options(100_000, 1),
+        &Arc::new(AtomicBool::new(false)),
+        &stats,
+    )
+    .unwrap();
+    assert_eq!(end, GrowEnd::Solved);
+    let report = import(&mut book, &sub_location, None).unwrap();
+    assert!(report.added > 0 && report.updated > 0, "{report:?}");
+    assert_eq!(book.root().unwrap().status, Status::Win);
+    assert!(
+        book.check().unwrap().is_empty(),
+        "{:?}",
+        book.check().unwrap()
+    );
+    let (_, verified) = prove_to_file(
+        &mut book,
+        None,
+        &ProveOptions {
+            hash_bytes: 32 << 20,
+            ..ProveOptions::default()
+        },
+        &dir.join("main.proof"),
+        &mut |_| {},
+    )
+    .unwrap();
+    verified.verdict.expect("the verifier accepts the proof");
+    // A book of other rules does not fit.
+    let fics = dir.join("fics.book").display().to_string();
+    let pos = Position::from_fen(&book.meta().root_fen, Rules::FICS).unwrap();
+    Book::create(&fics, &pos, Color::White, &[]).unwrap();
+    let err = import(&mut book, &fics, Some(&[])).unwrap_err();
+    assert!(matches!(err, BookError::Mismatch(_)), "{err}");
+    assert!(err.to_string().contains("fics"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn errors_name_the_bad_input() {
+    let dir = temp("errors");
+    let missing = dir.join("missing.book").display().to_string();
+    let err = Book::open(&missing).unwrap_err();
+    assert!(err.to_string().contains("no book at"), "{err}");
+    let text = dir.join("notes.txt");
+    std::fs::write(
+        &text,
+        "not a database, just some words that are long enough to matter",
+    )
+    .unwrap();
+    let err = Book::open(text.to_str().unwrap()).unwrap_err();
+    assert!(err.to_string().contains("is not a book"), "{err}");
+    let (location, _) = new_book(&dir, "a.book", "e3 e6");
+    let err = Book::create(
+        &location,
+        &Position::start(Rules::INTERNATIONAL),
+        Color::White,
+        &[],
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("already exists"), "{err}");
+    let err = Book::open("postgres://localhost/book").unwrap_err();
+    assert!(err.to_string().contains("PostgreSQL"), "{err}");
+    let mut book = Book::open(&location).unwrap();
+    let err = book
+        .find(&[Position::start(Rules::INTERNATIONAL).legal_moves()[0]])
+        .unwrap_err();
+    assert!(err.to_string().contains("not in the book"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,419 @@
+//! End-to-end tests of `antichess book`: a small book grown until solved, proved and
+//! verified (also by `antichess proof verify`); a `grow` killed with SIGKILL and resumed
+//! loses nothing and reaches the same result; two `grow` processes on one file never
+//! search one leaf at overlapping times; steering and transfer commands; errors that
+//! name the bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use antichess_book::{Book, Status};
+
+fn antichess(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = antichess(args);
+    assert!(out.status.success(), "{args:?}\n{}", text(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let stdout = ok(args);
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("antichess-book-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Options of a quick grow without tables. The most-proving walk needs about a hundred
+/// searches of 10^5 nodes for 1. e3 Na6, always the same number; the random walk's count
+/// varies a lot from run to run (from under a hundred to thousands).
+const GROW: [&str; 8] = [
+    "--tb-units",
+    "0",
+    "--hash",
+    "16M",
+    "--search-nodes",
+    "100000",
+    "--select",
+    "best",
+];
+
+#[test]
+fn grow_until_solved_then_prove_and_verify() {
+    let dir = temp("solve");
+    let book = dir.join("na6.book");
+    let out = ok(&["book", "new", s(&book), "--moves", "e3 Na6"]);
+    assert!(out.contains("proving a win for white"), "{out}");
+    let mut args = vec![
+        "book",
+        "grow",
+        s(&book),
+        "--until-solved",
+        "--format",
+        "json",
+    ];
+    args.extend(GROW);
+    let v = json(&args);
+    assert_eq!(v["end"], "solved", "{v}");
+    assert_eq!(v["status"], "win");
+    assert_eq!(v["proof"], 0);
+    assert!(v["searches"].as_u64().unwrap() > 1, "{v}");
+    // Show: the root's one move 2. Bxa6 is won.
+    let shown = json(&["book", "show", s(&book), "--format", "json"]);
+    assert_eq!(shown["node"]["status"], "win");
+    assert_eq!(shown["children"][0]["san"], "Bxa6");
+    assert_eq!(shown["children"][0]["status"], "win");
+    let out = ok(&["book", "show", s(&book), "--moves", "Bxa6 bxa6"]);
+    assert!(
+        out.contains("2. Bxa6 bxa6") && out.contains("status win"),
+        "{out}"
+    );
+    assert!(ok(&["book", "check", s(&book)]).contains("sound"));
+    let proof = dir.join("na6.proof");
+    let v = json(&[
+        "book",
+        "prove",
+        s(&book),
+        "-o",
+        s(&proof),
+        "--tb-units",
+        "0",
+        "--hash",
+        "32M",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["verified"], true, "{v}");
+    let nodes = v["proof_nodes"].as_u64().unwrap();
+    assert!(nodes > 100, "{v}");
+    // The independent verifier agrees, and counts the same nodes.
+    let out = antichess(&["proof", "verify", s(&proof), "--json"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains(&nodes.to_string()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The nodes of a book as (id, parent, move, expanded).
+fn snapshot(book: &Path) -> Vec<(i64, Option<i64>, Option<String>, bool)> {
+    let mut book = Book::open(s(book)).unwrap();
+    book.all_nodes()
+        .unwrap()
+        .into_iter()
+        .map(|n| (n.id, n.parent, n.uci, n.expanded))
+        .collect()
+}
+
+#[test]
+fn killed_grow_resumes_with_nothing_lost() {
+    let dir = temp("kill");
+    let book = dir.join("na6.book");
+    ok(&["book", "new", s(&book), "--moves", "e3 Na6"]);
+    let mut args = vec!["book", "grow", s(&book)];
+    args.extend(GROW);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until a few searches are written, then kill it (SIGKILL) in the middle.
+    loop {
+        std::thread::sleep(Duration::from_millis(50));
+        let searches = Book::open(s(&book))
+            .and_then(|mut b| b.counts())
+            .map_or(0, |c| c.searches);
+        if searches >= 8 || child.try_wait().unwrap().is_some() {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = snapshot(&book);
+    assert!(ok(&["book", "check", s(&book)]).contains("sound"));
+    // Resume: the dead process's claim is released, and the book is solved.
+    let mut args = vec!["book", "grow", s(&book), "--format", "json"];
+    args.extend(GROW);
+    let v = json(&args);
+    assert_eq!(v["status"], "win", "{v}");
+    let after = snapshot(&book);
+    // Nothing written before the kill was lost: every node is still there, unchanged
+    // except that leaves may have been expanded since.
+    for node in &before {
+        let now = after
+            .iter()
+            .find(|n| n.0 == node.0)
+            .unwrap_or_else(|| panic!("node {} lost", node.0));
+        assert_eq!((now.1, &now.2), (node.1, &node.2));
+        assert!(now.3 || !node.3);
+    }
+    assert!(ok(&["book", "check", s(&book)]).contains("sound"));
+    let mut b = Book::open(s(&book)).unwrap();
+    assert_eq!(b.root().unwrap().status, Status::Win);
+    // At most the killed search is unfinished in the log; no claim is left.
+    let log = b.search_log().unwrap();
+    assert!(log.iter().filter(|l| l.end_seq.is_none()).count() <= 1);
+    assert_eq!(b.counts().unwrap().claimed, 0);
+    let proof = dir.join("na6.proof");
+    let v = json(&[
+        "book",
+        "prove",
+        s(&book),
+        "-o",
+        s(&proof),
+        "--tb-units",
+        "0",
+        "--hash",
+        "32M",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["verified"], true, "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn two_processes_share_a_book() {
+    let dir = temp("two");
+    let book = dir.join("na6.book");
+    ok(&["book", "new", s(&book), "--moves", "e3 Na6"]);
+    let mut args = vec![
+        "book",
+        "grow",
+        s(&book),
+        "--workers",
+        "2",
+        "--format",
+        "json",
+    ];
+    args.extend(GROW);
+    let children: Vec<_> = (0..2)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_antichess"))
+                .args(&args)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+    }
+    let mut b = Book::open(s(&book)).unwrap();
+    assert_eq!(b.root().unwrap().status, Status::Win);
+    let log = b.search_log().unwrap();
+    for (i, a) in log.iter().enumerate() {
+        for c in &log[i + 1..] {
+            if a.node == c.node {
+                let a_end = a.end_seq.unwrap_or(i64::MAX);
+                let c_end = c.end_seq.unwrap_or(i64::MAX);
+                assert!(
+                    a_end < c.start_seq || c_end < a.start_seq,
+                    "node {} searched at overlapping times: {a:?} {c:?}",
+                    a.node
+                );
+            }
+        }
+    }
+    let workers: std::collections::HashSet<_> = log.iter().map(|l| l.worker.clone()).collect();
+    assert!(workers.len() >= 2, "{workers:?}");
+    assert!(ok(&["book", "check", s(&book)]).contains("sound"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn steering_and_transfer_commands() {
+    let dir = temp("steer");
+    let book = dir.join("na6.book");
+    ok(&["book", "new", s(&book), "--moves", "e3 Na6"]);
+    let mut args = vec!["book", "grow", s(&book), "--searches", "1"];
+    args.extend(GROW);
+    ok(&args);
+    // Queue a leaf: the next search is that one.
+    let out = ok(&["book", "queue", s(&book), "--moves", "Bxa6 bxa6 g4"]);
+    assert!(out.contains("queue: 1 entry"), "{out}");
+    ok(&args);
+    let v = json(&[
+        "book",
+        "show",
+        s(&book),
+        "--moves",
+        "Bxa6 bxa6 g4",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["node"]["searches"], 1, "{v}");
+    assert_eq!(v["queue"].as_array().unwrap().len(), 0);
+    // Pin and unpin.
+    let out = ok(&["book", "pin", s(&book), "--moves", "Bxa6 bxa6 e4"]);
+    assert!(out.contains("the walk starts at node"), "{out}");
+    let v = json(&["book", "show", s(&book), "--format", "json"]);
+    assert!(v["pin"].is_i64(), "{v}");
+    ok(&["book", "pin", s(&book), "--clear"]);
+    // Mark a move as won: the root counts as won (marked); unmark.
+    let out = ok(&[
+        "book",
+        "mark",
+        s(&book),
+        "--moves",
+        "Bxa6 bxa6 b3",
+        "--as",
+        "win",
+    ]);
+    assert!(out.contains("root: marked win"), "{out}");
+    let out = ok(&[
+        "book",
+        "mark",
+        s(&book),
+        "--moves",
+        "Bxa6 bxa6 b3",
+        "--as",
+        "none",
+    ]);
+    assert!(out.contains("root: unknown"), "{out}");
+    // A few searches with the random walk (the default selection).
+    let mut args = vec![
+        "book",
+        "grow",
+        s(&book),
+        "--searches",
+        "3",
+        "--select",
+        "weighted",
+    ];
+    args.extend(&GROW[..6]);
+    ok(&args);
+    // Cut the subtree after 2. Bxa6 bxa6, solve it on its own, splice it back, prove.
+    let sub = dir.join("sub.book");
+    let out = ok(&[
+        "book",
+        "export",
+        s(&book),
+        "--moves",
+        "Bxa6 bxa6",
+        "-o",
+        s(&sub),
+    ]);
+    assert!(out.contains("exported"), "{out}");
+    let mut grow_sub = vec!["book", "grow", s(&sub)];
+    grow_sub.extend(GROW);
+    ok(&grow_sub);
+    let out = ok(&["book", "import", s(&book), s(&sub)]);
+    assert!(out.contains("root: win"), "{out}");
+    assert!(ok(&["book", "check", s(&book)]).contains("sound"));
+    let proof = dir.join("na6.proof");
+    let out = ok(&[
+        "book",
+        "prove",
+        s(&book),
+        "-o",
+        s(&proof),
+        "--tb-units",
+        "0",
+        "--hash",
+        "32M",
+    ]);
+    assert!(out.contains("verified: the proof is valid"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn errors_name_the_bad_input() {
+    let dir = temp("errors");
+    let book = dir.join("a.book");
+    let fail = |args: &[&str], needle: &str| {
+        let out = antichess(args);
+        assert!(!out.status.success(), "{args:?} succeeded\n{}", text(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(needle),
+            "{args:?}: missing {needle:?}\n{}",
+            text(&out)
+        );
+    };
+    fail(
+        &["book", "show", s(&dir.join("missing.book"))],
+        "no book at",
+    );
+    let notes = dir.join("notes.txt");
+    std::fs::write(
+        &notes,
+        "some text, not a database at all, long enough to be read",
+    )
+    .unwrap();
+    fail(&["book", "show", s(&notes)], "is not a book");
+    fail(
+        &[
+            "book",
+            "new",
+            s(&book),
+            "--fen",
+            "8/8/8/8/8/8/8/8 w - - 0 1",
+        ],
+        "empty",
+    );
+    ok(&["book", "new", s(&book), "--moves", "e3 e6"]);
+    fail(
+        &["book", "new", s(&book), "--moves", "e3 e6"],
+        "already exists",
+    );
+    fail(
+        &["book", "show", s(&book), "--moves", "Nf3"],
+        "not in the book",
+    );
+    fail(&["book", "show", s(&book), "--moves", "Ke2"], "Ke2");
+    fail(
+        &[
+            "book",
+            "prove",
+            s(&book),
+            "-o",
+            s(&dir.join("x.proof")),
+            "--tb-units",
+            "0",
+        ],
+        "not won yet",
+    );
+    fail(&["book", "grow", "postgres://localhost/book"], "PostgreSQL");
+    let fics = dir.join("fics.book");
+    ok(&[
+        "book",
+        "new",
+        s(&fics),
+        "--moves",
+        "e3 e6",
+        "--rules",
+        "fics",
+    ]);
+    fail(
+        &["book", "import", s(&book), s(&fics), "--moves", ""],
+        "fics rules",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
