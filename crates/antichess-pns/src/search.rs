@@ -186,6 +186,17 @@ struct Child {
     work: u32,
 }
 
+impl Child {
+    fn numbers(&self) -> MoveNumbers {
+        MoveNumbers {
+            mv: self.mv,
+            proof: self.proof,
+            disproof: self.disproof,
+            work: self.work,
+        }
+    }
+}
+
 /// Mixes a parent's path key with a position key (for positions after reversible moves).
 #[inline]
 fn mix(parent: u64, key: u64) -> u64 {
@@ -662,15 +673,7 @@ impl<'a> Solver<'a> {
             status,
             proof,
             disproof,
-            moves: kids
-                .iter()
-                .map(|c| MoveNumbers {
-                    mv: c.mv,
-                    proof: c.proof,
-                    disproof: c.disproof,
-                    work: c.work,
-                })
-                .collect(),
+            moves: kids.iter().map(Child::numbers).collect(),
             nodes: shared.nodes.load(Relaxed),
             expansions: shared.expansions.load(Relaxed),
             elapsed: shared.start.elapsed(),
@@ -710,15 +713,7 @@ impl<'a> Solver<'a> {
             proof: entry.proof,
             disproof: entry.disproof,
             work: entry.work,
-            moves: kids
-                .iter()
-                .map(|c| MoveNumbers {
-                    mv: c.mv,
-                    proof: c.proof,
-                    disproof: c.disproof,
-                    work: c.work,
-                })
-                .collect(),
+            moves: kids.iter().map(Child::numbers).collect(),
         })
     }
 
