@@ -38,6 +38,7 @@ enum Command {
     /// mark, export, import, prove, check).
     #[command(subcommand)]
     Book(cmd::book::BookCommand),
+    /// Benchmarks that print their figures: move generation, tablebase generation, solver.
     #[command(subcommand)]
     Bench(cmd::bench::BenchCommand),
 }
@@ -54,7 +55,26 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// `antichess ... | head` closes the pipe early; printing then fails. Leave quietly instead
+/// of reporting a panic (the output was not wanted any more).
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.contains("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,

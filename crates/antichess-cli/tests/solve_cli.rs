@@ -296,3 +296,19 @@ fn a_checkpointed_solve_resumes_and_minimises() {
     assert!(String::from_utf8_lossy(&damaged.stderr).contains("na6.ckpt"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn output_to_a_closed_pipe_is_not_a_panic() {
+    // As in `antichess moves | head -0`: the reader is gone before anything is printed.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(["moves", "--moves", "e3"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}

@@ -18,8 +18,9 @@ pub enum BenchCommand {
     /// times that one table (its dependencies are built first and not counted).
     Tablebase(TablebaseArgs),
     /// Solver: proves the twelve easy Black replies to 1. e3 and Black's wins after the
-    /// first moves e4, d4 and d3, verifying each proof; prints result, time, nodes, nodes/s and proof
-    /// size beside the reference solution's, then nodes/s per thread count.
+    /// first moves e4, d4 and d3, minimises and verifies each proof; prints result, time,
+    /// nodes, nodes/s and proof size (as found and minimised) beside the reference
+    /// solution's, then nodes/s per thread count.
     Solve(crate::cmd::bench_solve::SolveBenchArgs),
 }
 
