@@ -417,3 +417,22 @@ fn errors_name_the_bad_input() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bench_book_solves_proves_and_verifies() {
+    let out = ok(&[
+        "bench",
+        "book",
+        "--search-nodes",
+        "20000",
+        "--workers",
+        "2",
+        "--tb-units",
+        "0",
+    ]);
+    let row = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("20000"))
+        .unwrap_or_else(|| panic!("no result row:\n{out}"));
+    assert!(row.contains("solved") && row.ends_with("valid"), "{out}");
+}

@@ -605,8 +605,11 @@ impl<'a> Solver<'a> {
                 })
                 .collect();
             let mut last = Instant::now();
+            // Short searches (the book runs many) should not wait long for their end.
+            let mut nap = Duration::from_micros(250);
             while !handles.iter().all(|h| h.is_finished()) {
-                std::thread::sleep(Duration::from_millis(20));
+                std::thread::sleep(nap);
+                nap = (nap * 2).min(Duration::from_millis(20));
                 if last.elapsed() >= Duration::from_secs(1) {
                     last = Instant::now();
                     let e = self.tt.get(Worker::new(&shared, 0).root_key(root));

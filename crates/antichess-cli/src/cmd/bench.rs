@@ -22,6 +22,10 @@ pub enum BenchCommand {
     /// nodes, nodes/s and proof size (as found and minimised) beside the reference
     /// solution's, then nodes/s per thread count.
     Solve(crate::cmd::bench_solve::SolveBenchArgs),
+    /// Book: grows a fresh book on a fixed line until solved, for each search budget and
+    /// worker count, then proves and verifies it; prints time, searches/s, positions/s,
+    /// book and proof size (1 node per search measures the store's overhead).
+    Book(crate::cmd::bench_book::BookBenchArgs),
 }
 
 #[derive(Debug, Args)]
@@ -121,6 +125,7 @@ pub fn run(command: &BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Movegen(args) => movegen(args),
         BenchCommand::Tablebase(args) => tablebase(args),
         BenchCommand::Solve(args) => crate::cmd::bench_solve::run(args),
+        BenchCommand::Book(args) => crate::cmd::bench_book::run(args),
     }
 }
 

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 
 pub mod bench;
+pub mod bench_book;
 pub mod bench_solve;
 pub mod book;
 pub mod moves;

@@ -1,0 +1,158 @@
+//! `antichess bench book`: grows a fresh book on a fixed line until it is solved, for each
+//! search budget and worker count asked, then proves and verifies it; prints time,
+//! searches, searches/s, positions/s, book size and proof size. A budget of 1 node per
+//! search measures the book's own overhead (claim, walk, write and minimax per search).
+
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use antichess_book::{
+    grow, prove_to_file, Book, GrowEnd, GrowOptions, GrowStats, ProveOptions, Selection,
+};
+use antichess_core::{play_move_text, Color, Position, Rules};
+use anyhow::Context;
+use clap::Args;
+
+use crate::cmd::solve::{parse_duration, solver_tables};
+
+#[derive(Debug, Args)]
+pub struct BookBenchArgs {
+    /// The book's root, as moves from the start (White to prove a win).
+    #[arg(long, default_value = "e3 Na6")]
+    pub moves: String,
+
+    /// Node budgets of one leaf search to measure, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,20000,200000")]
+    pub search_nodes: Vec<u64>,
+
+    /// Worker counts to measure, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,2")]
+    pub workers: Vec<usize>,
+
+    /// Give up on one configuration after this long.
+    #[arg(long, value_name = "T", default_value = "5m", value_parser = parse_duration)]
+    pub time: Duration,
+
+    /// Build missing tables with at most this many units first (0: no tables).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub tb_units: u32,
+
+    /// Directory of table files (default: ~/.cache/antichess/tables/international).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<std::path::PathBuf>,
+}
+
+pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
+    let rules = Rules::INTERNATIONAL;
+    let game = play_move_text(Position::start(rules), &args.moves)?;
+    let tablebase = solver_tables(&args.tables, rules, args.tb_units, false)?;
+    let units = tablebase
+        .as_ref()
+        .map_or(0, antichess_tb::Tablebase::complete_units);
+    let dir = std::env::temp_dir().join(format!("antichess-bench-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    println!(
+        "book benchmark: 1. {} (White to win), most-proving walk, tables up to {units} units, SQLite store",
+        args.moves
+    );
+    println!(
+        "{:>12} {:>7} {:<9} {:>8} {:>9} {:>10} {:>12} {:>10} {:>11}  verifier",
+        "search nodes",
+        "workers",
+        "result",
+        "seconds",
+        "searches",
+        "searches/s",
+        "positions/s",
+        "book nodes",
+        "proof nodes"
+    );
+    let mut all_valid = true;
+    let result =
+        (|| -> anyhow::Result<()> {
+            for &search_nodes in &args.search_nodes {
+                for &workers in &args.workers {
+                    let location = dir
+                        .join(format!("b-{search_nodes}-{workers}.book"))
+                        .display()
+                        .to_string();
+                    drop(Book::create(
+                        &location,
+                        game.position(),
+                        Color::White,
+                        game.moves(),
+                    )?);
+                    let options = GrowOptions {
+                        workers: workers.max(1),
+                        search_nodes: search_nodes.max(1),
+                        hash_bytes: 64 << 20,
+                        max_time: Some(args.time),
+                        selection: Selection::MostProving,
+                        tablebase_units: units,
+                        ..GrowOptions::default()
+                    };
+                    let stats = GrowStats::default();
+                    let start = Instant::now();
+                    let end = grow(
+                        &location,
+                        tablebase.as_ref(),
+                        &options,
+                        &Arc::new(AtomicBool::new(false)),
+                        &stats,
+                    )?;
+                    let seconds = start.elapsed().as_secs_f64();
+                    let mut book = Book::open(&location)?;
+                    let counts = book.counts()?;
+                    let searches = stats.searches.load(Relaxed);
+                    let (proof_nodes, verdict) = if end == GrowEnd::Solved {
+                        let (report, verified) = prove_to_file(
+                            &mut book,
+                            tablebase.as_ref(),
+                            &ProveOptions {
+                                hash_bytes: 256 << 20,
+                                tablebase_units: units,
+                                ..ProveOptions::default()
+                            },
+                            &dir.join("p.proof"),
+                            &mut |_| {},
+                        )?;
+                        let verdict = match verified.verdict {
+                            Ok(_) => "valid".to_string(),
+                            Err(e) => {
+                                all_valid = false;
+                                format!("INVALID: {e}")
+                            }
+                        };
+                        (report.counts.total.to_string(), verdict)
+                    } else {
+                        ("-".to_string(), "-".to_string())
+                    };
+                    println!(
+                    "{:>12} {:>7} {:<9} {:>8.2} {:>9} {:>10.1} {:>12.0} {:>10} {:>11}  {verdict}",
+                    search_nodes,
+                    workers,
+                    if end == GrowEnd::Solved { "solved" } else { "unsolved" },
+                    seconds,
+                    searches,
+                    searches as f64 / seconds.max(1e-9),
+                    stats.nodes.load(Relaxed) as f64 / seconds.max(1e-9),
+                    counts.nodes,
+                    proof_nodes,
+                );
+                }
+            }
+            Ok(())
+        })();
+    let _ = std::fs::remove_dir_all(&dir);
+    result?;
+    if let Some(peak) = crate::cmd::bench::peak_memory() {
+        println!("peak memory: {:.1} MB", peak as f64 / 1e6);
+    }
+    Ok(if all_valid {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
