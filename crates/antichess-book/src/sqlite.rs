@@ -6,7 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior};
+use rusqlite::types::Value;
+use rusqlite::{
+    params, params_from_iter, Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior,
+};
 
 use crate::error::{BookError, Result};
 use crate::node::{ratio, Node, NodeId, Status};
@@ -214,6 +217,34 @@ fn big(v: u64) -> i64 {
     v.min(i64::MAX as u64) as i64
 }
 
+/// The written columns of a node, from `parent` to `lease_until` (the order of the
+/// `INSERT` and `UPDATE` statements).
+fn node_values(n: &Node) -> [Value; 21] {
+    [
+        Value::from(n.parent),
+        Value::from(n.uci.clone()),
+        Value::from(n.depth),
+        Value::from(n.key as i64),
+        Value::from(n.fen.clone()),
+        Value::from(i64::from(n.prover_to_move)),
+        Value::from(n.proof),
+        Value::from(n.disproof),
+        Value::from(n.leaf_proof),
+        Value::from(n.leaf_disproof),
+        Value::from(n.status.code()),
+        Value::from(i64::from(n.marked)),
+        Value::from(ratio(n.proof, n.disproof)),
+        Value::from(big(n.size)),
+        Value::from(big(n.work)),
+        Value::from(n.searches),
+        Value::from(i64::from(n.expanded)),
+        Value::from(n.same_as),
+        Value::from(n.win_seq),
+        Value::from(n.claimed_by.clone()),
+        Value::from(n.lease_until),
+    ]
+}
+
 fn node_from_row(row: &Row<'_>) -> rusqlite::Result<Node> {
     let status: i64 = row.get(11)?;
     Ok(Node {
@@ -310,31 +341,7 @@ impl Txn for SqliteTxn<'_> {
                  expanded, same_as, win_seq, claimed_by, lease_until) VALUES (?1, ?2, ?3, ?4, ?5, \
                  ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
             )
-            .and_then(|mut s| {
-                s.execute(params![
-                    n.parent,
-                    n.uci,
-                    n.depth,
-                    n.key as i64,
-                    n.fen,
-                    i64::from(n.prover_to_move),
-                    n.proof,
-                    n.disproof,
-                    n.leaf_proof,
-                    n.leaf_disproof,
-                    n.status.code(),
-                    i64::from(n.marked),
-                    ratio(n.proof, n.disproof),
-                    big(n.size),
-                    big(n.work),
-                    n.searches,
-                    i64::from(n.expanded),
-                    n.same_as,
-                    n.win_seq,
-                    n.claimed_by,
-                    n.lease_until
-                ])
-            })
+            .and_then(|mut s| s.execute(params_from_iter(node_values(n))))
             .map_err(BookError::sql("inserting a node"))?;
         Ok(self.tx.last_insert_rowid())
     }
@@ -349,30 +356,9 @@ impl Txn for SqliteTxn<'_> {
                  claimed_by = ?21, lease_until = ?22 WHERE id = ?1",
             )
             .and_then(|mut s| {
-                s.execute(params![
-                    n.id,
-                    n.parent,
-                    n.uci,
-                    n.depth,
-                    n.key as i64,
-                    n.fen,
-                    i64::from(n.prover_to_move),
-                    n.proof,
-                    n.disproof,
-                    n.leaf_proof,
-                    n.leaf_disproof,
-                    n.status.code(),
-                    i64::from(n.marked),
-                    ratio(n.proof, n.disproof),
-                    big(n.size),
-                    big(n.work),
-                    n.searches,
-                    i64::from(n.expanded),
-                    n.same_as,
-                    n.win_seq,
-                    n.claimed_by,
-                    n.lease_until
-                ])
+                s.execute(params_from_iter(
+                    std::iter::once(Value::from(n.id)).chain(node_values(n)),
+                ))
             })
             .map(|_| ())
             .map_err(BookError::sql(format!("updating node {}", n.id)))

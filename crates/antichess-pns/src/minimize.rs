@@ -116,6 +116,7 @@ fn skip(tree: &ProofTree, start: usize) -> usize {
 }
 
 /// A prover node waiting in the queue.
+#[derive(Clone)]
 struct Pending {
     pos: Position,
     ctx: Ctx,
@@ -131,10 +132,6 @@ pub(crate) fn minimize(
     let start = Instant::now();
     let deadline = start + options.time;
     let mut report = MinimizeReport::default();
-    let mut items: Vec<Pending> = Vec::new();
-    let mut queue: BinaryHeap<(usize, usize)> = BinaryHeap::new();
-    let mut seen: HashSet<u64> = HashSet::new();
-
     ex.pin_choices = true;
     let whole = subtree(ex, root, root_ctx)?;
     report.nodes_before = whole.len() as u64;
@@ -150,39 +147,16 @@ pub(crate) fn minimize(
             Some(t) => t,
             None => subtree(ex, root, root_ctx)?,
         };
-        items.clear();
-        queue.clear();
-        seen.clear();
-        if root.turn() == ex.prover {
-            items.push(Pending {
-                pos: *root,
-                ctx: root_ctx.clone(),
-            });
-            queue.push((whole_tree.len(), 0));
-        } else {
-            enqueue_children(
-                ex,
-                &whole_tree,
-                root,
-                root_ctx,
-                &mut items,
-                &mut queue,
-                options,
-            );
-        }
-        drop(whole_tree);
         one_pass(
             ex,
             root,
             root_ctx,
+            whole_tree,
             &round,
             searching,
             deadline,
             &mut report,
             &mut current_total,
-            &mut items,
-            &mut queue,
-            &mut seen,
         )?;
         report.passes += 1;
         if report.timed_out {
@@ -204,26 +178,38 @@ pub(crate) fn minimize(
     Ok(report)
 }
 
-/// One pass of [`minimize`] over the queued prover nodes, largest subtree first.
+/// One pass of [`minimize`] over the prover nodes of the proof `whole` (as currently
+/// extracted from `root`), largest subtree first.
 fn one_pass(
     ex: &mut Extractor<'_, '_>,
     root: &Position,
     root_ctx: &Ctx,
+    whole: ProofTree,
     options: &MinimizeOptions,
     searching: bool,
     deadline: Instant,
     report: &mut MinimizeReport,
     current_total: &mut usize,
-    items: &mut Vec<Pending>,
-    queue: &mut BinaryHeap<(usize, usize)>,
-    seen: &mut HashSet<u64>,
 ) -> Result<(), String> {
+    let mut items: Vec<Pending> = Vec::new();
+    let mut queue: BinaryHeap<(usize, usize)> = BinaryHeap::new();
+    let mut seen: HashSet<u64> = HashSet::new();
+    if root.turn() == ex.prover {
+        items.push(Pending {
+            pos: *root,
+            ctx: root_ctx.clone(),
+        });
+        queue.push((whole.len(), 0));
+    } else {
+        enqueue_children(ex, &whole, root, root_ctx, &mut items, &mut queue, options);
+    }
+    drop(whole);
     while let Some((_, index)) = queue.pop() {
         if Instant::now() >= deadline {
             report.timed_out = true;
             break;
         }
-        let Pending { pos, ctx } = items[index].clone_parts();
+        let Pending { pos, ctx } = items[index].clone();
         if !seen.insert(ctx.key) || ex.tablebase_win(&pos)? {
             continue;
         }
@@ -308,18 +294,9 @@ fn one_pass(
             report.rejected += 1;
         }
         let (tree, _, child, cctx) = best;
-        enqueue_children(ex, &tree, &child, &cctx, items, queue, options);
+        enqueue_children(ex, &tree, &child, &cctx, &mut items, &mut queue, options);
     }
     Ok(())
-}
-
-impl Pending {
-    fn clone_parts(&self) -> Pending {
-        Pending {
-            pos: self.pos,
-            ctx: self.ctx.clone(),
-        }
-    }
 }
 
 /// The proof of the subtree at `pos` as the extractor currently builds it.
