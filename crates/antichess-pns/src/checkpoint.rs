@@ -276,6 +276,9 @@ pub fn load_checkpoint(
         }
         let word = |a: usize| u32::from_le_bytes(record[a..a + 4].try_into().expect("4 bytes"));
         let key = u64::from_le_bytes(record[0..8].try_into().expect("8 bytes"));
+        if table.wants_growth() {
+            table.grow_now(); // the table is not searched while it is loaded
+        }
         table.put(
             key,
             TtEntry {

@@ -28,7 +28,7 @@
 //! different parts of the tree and share what they prove through the table.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use antichess_core::{Bitboard, Color, Move, Outcome, Position, Role};
@@ -163,9 +163,34 @@ pub(crate) struct Shared<'a> {
     nodes: AtomicU64,
     expansions: AtomicU64,
     start: Instant,
+    /// Where the search threads meet to grow the table.
+    gate: Mutex<Gate>,
+    gate_open: Condvar,
+}
+
+/// The search threads' meeting point: the table grows only when every running thread has
+/// paused there (see `tt.rs`).
+#[derive(Debug, Default)]
+struct Gate {
+    /// Threads of the search that have not finished.
+    running: usize,
+    /// Threads waiting for the table to grow.
+    paused: usize,
+    /// Growths so far (a paused thread waits for this to change).
+    round: u64,
 }
 
 impl Shared<'_> {
+    /// Called with the gate held when the last running thread arrives or leaves.
+    fn grow_if_all_paused(&self, gate: &mut Gate) {
+        if gate.paused > 0 && gate.paused == gate.running {
+            self.tt.grow_now();
+            gate.paused = 0;
+            gate.round += 1;
+            self.gate_open.notify_all();
+        }
+    }
+
     /// Positions evaluated so far by the workers that flushed their counts.
     pub(crate) fn nodes(&self) -> u64 {
         self.nodes.load(Relaxed)
@@ -219,6 +244,23 @@ pub(crate) struct Worker<'s, 'a> {
     flushed: u64,
     expansions: u64,
     next_check: u64,
+    /// One of the search's threads, counted in its gate; else the only user of the table
+    /// (proof extraction, minimisation), which grows the table itself.
+    counted: bool,
+}
+
+impl Drop for Worker<'_, '_> {
+    fn drop(&mut self) {
+        if self.counted {
+            let mut gate = self
+                .shared
+                .gate
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            gate.running -= 1;
+            self.shared.grow_if_all_paused(&mut gate);
+        }
+    }
 }
 
 impl<'s, 'a> Worker<'s, 'a> {
@@ -232,6 +274,34 @@ impl<'s, 'a> Worker<'s, 'a> {
             flushed: 0,
             expansions: 0,
             next_check: 1024,
+            counted: false,
+        }
+    }
+
+    /// Grows the table when it asks to: at once if this worker is its only user, else once
+    /// every thread of the search has paused here.
+    fn grow_table(&mut self) {
+        if !self.counted {
+            self.shared.tt.grow_now();
+            return;
+        }
+        let mut gate = self
+            .shared
+            .gate
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if !self.shared.tt.wants_growth() {
+            return; // another thread grew it meanwhile
+        }
+        gate.paused += 1;
+        let round = gate.round;
+        self.shared.grow_if_all_paused(&mut gate);
+        while gate.round == round {
+            gate = self
+                .shared
+                .gate_open
+                .wait(gate)
+                .unwrap_or_else(PoisonError::into_inner);
         }
     }
 
@@ -324,6 +394,9 @@ impl<'s, 'a> Worker<'s, 'a> {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + 1024;
             self.flush();
+            if self.shared.tt.wants_growth() {
+                self.grow_table();
+            }
             let options = &self.shared.options;
             let over_nodes = options
                 .max_nodes
@@ -586,6 +659,11 @@ impl<'a> Solver<'a> {
     ) -> SearchResult {
         let shared = self.shared_for(root, options.clone());
         let threads = options.threads.max(1);
+        shared
+            .gate
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .running = threads;
         std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|id| {
@@ -594,6 +672,7 @@ impl<'a> Solver<'a> {
                         .stack_size(STACK_BYTES)
                         .spawn_scoped(scope, move || {
                             let mut worker = Worker::new(shared, id as u64);
+                            worker.counted = true;
                             let key = worker.root_key(&shared.root);
                             let (p, d, _) = worker.mid(&shared.root, key, INF, INF, 0);
                             worker.flush();
@@ -642,6 +721,8 @@ impl<'a> Solver<'a> {
             nodes: AtomicU64::new(0),
             expansions: AtomicU64::new(0),
             start: Instant::now(),
+            gate: Mutex::new(Gate::default()),
+            gate_open: Condvar::new(),
         }
     }
 

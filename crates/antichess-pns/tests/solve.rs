@@ -316,7 +316,17 @@ fn two_threads_agree() {
     let solver = Solver::new(64 << 20, None);
     let mut options = SearchOptions::new(Color::White);
     options.threads = 2;
+    let first_size = solver.table().bytes_in_use();
     let result = solver.search(&pos, &options, &mut |_| {});
+    assert_eq!(result.status, SearchStatus::Proved);
+    // The threads paused together for the table to grow (several times: about 400,000
+    // entries were stored, and the table starts with room for 262,144).
+    assert!(solver.table().bytes_in_use() >= 4 * first_size);
+    // Three threads on two cores: a thread that finishes while others wait at the gate
+    // lets them go on.
+    let solver = Solver::new(64 << 20, None);
+    options.threads = 3;
+    let result = solver.search(&after("e3 g6"), &options, &mut |_| {});
     assert_eq!(result.status, SearchStatus::Proved);
     // The lone-bishop rule is a failure for the prover, never a false proof.
     let lone = Position::from_fen("8/8/8/8/8/8/1b6/B7 w - - 0 1", Rules::INTERNATIONAL).unwrap();
