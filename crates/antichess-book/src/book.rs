@@ -6,7 +6,9 @@ use antichess_core::{Color, Move, Position, Rules, UciMove};
 
 use crate::error::{BookError, Result};
 use crate::node::{Node, NodeId, Status};
-use crate::store::{create_store, now_ms, open_store, BookCounts, QueueEntry, SearchLog, Store};
+use crate::store::{
+    create_store, now_ms, open_store, redact, BookCounts, QueueEntry, SearchLog, Store,
+};
 use crate::tree::{decide_leaf, propagate_up, recompute, same_position, settle, Changes};
 
 /// What a book is about.
@@ -87,7 +89,7 @@ impl Book {
         let mut txn = store.read()?;
         let get = |txn: &mut Box<dyn crate::store::Txn + '_>, name: &str| -> Result<String> {
             txn.meta(name)?.ok_or_else(|| BookError::NotABook {
-                location: location.to_string(),
+                location: redact(location),
                 reason: format!("the metadata entry {name} is missing"),
             })
         };
@@ -107,7 +109,7 @@ impl Book {
             .meta("cut_from")?
             .map(|t| t.split_whitespace().map(str::to_string).collect());
         let root_node = txn.root()?.ok_or_else(|| BookError::NotABook {
-            location: location.to_string(),
+            location: redact(location),
             reason: "it has no root node".into(),
         })?;
         drop(txn);
@@ -454,7 +456,8 @@ pub fn open_with_rules(location: &str, rules: Option<Rules>) -> Result<Book> {
     if let Some(rules) = rules {
         if book.meta.rules != rules {
             return Err(BookError::Mismatch(format!(
-                "{location} is a book of {} rules, not {rules}",
+                "{} is a book of {} rules, not {rules}",
+                redact(location),
                 book.meta.rules
             )));
         }

@@ -12,7 +12,7 @@ pub enum BookError {
     NotABook { location: String, reason: String },
     /// A book is already there (`new` refuses to overwrite it).
     Exists(String),
-    /// The location names a store this build cannot open (e.g. `postgres://`).
+    /// The location names a store that cannot do what was asked.
     UnsupportedLocation(String),
     /// The book was written by a newer or unknown format version.
     Version { location: String, found: String },
@@ -31,6 +31,11 @@ pub enum BookError {
         context: String,
         source: rusqlite::Error,
     },
+    /// The PostgreSQL database failed (or could not be reached).
+    Postgres {
+        context: String,
+        source: postgres::Error,
+    },
     /// A file operation failed.
     Io {
         context: String,
@@ -42,6 +47,11 @@ impl BookError {
     pub(crate) fn sql(context: impl Into<String>) -> impl FnOnce(rusqlite::Error) -> BookError {
         let context = context.into();
         move |source| BookError::Sql { context, source }
+    }
+
+    pub(crate) fn pg(context: impl Into<String>) -> impl FnOnce(postgres::Error) -> BookError {
+        let context = context.into();
+        move |source| BookError::Postgres { context, source }
     }
 }
 
@@ -59,10 +69,9 @@ impl fmt::Display for BookError {
                 f,
                 "{location} already exists; choose another name or remove it first"
             ),
-            BookError::UnsupportedLocation(location) => write!(
-                f,
-                "{location}: this build opens SQLite books (a file path) only; PostgreSQL stores are not implemented yet"
-            ),
+            BookError::UnsupportedLocation(location) => {
+                write!(f, "{location}: not supported for this store")
+            }
             BookError::Version { location, found } => write!(
                 f,
                 "{location}: book format version {found} is not supported (this build reads version {})",
@@ -74,6 +83,9 @@ impl fmt::Display for BookError {
             | BookError::Proof(m) => f.write_str(m),
             BookError::Corrupt(m) => write!(f, "corrupt book: {m}"),
             BookError::Sql { context, source } => write!(f, "{context}: {source}"),
+            BookError::Postgres { context, source } => {
+                write!(f, "{context}: {}", pg_message(source))
+            }
             BookError::Io { context, source } => write!(f, "{context}: {source}"),
         }
     }
@@ -83,10 +95,28 @@ impl std::error::Error for BookError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             BookError::Sql { source, .. } => Some(source),
+            // Display already includes the server's message (a chain would repeat it).
+            BookError::Postgres { .. } => None,
             BookError::Io { source, .. } => Some(source),
             _ => None,
         }
     }
+}
+
+/// A PostgreSQL error with its causes (the server's message, or e.g. "error connecting
+/// to server: Connection refused").
+pub(crate) fn pg_message(e: &postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return db.to_string();
+    }
+    let mut text = e.to_string();
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }
 
 /// The crate's result type.

@@ -8,7 +8,8 @@
 //! propagation in one transaction. The lease is renewed during the search; a worker that
 //! dies leaves a lease that expires (or, on the same host, a claim of a dead process that
 //! the next `grow` releases at once), and the leaf returns to the pool. Nothing a worker
-//! holds in memory is needed to resume.
+//! holds in memory is needed to resume. Workers of any number of processes and hosts can
+//! share one store: claims are rows, not memory.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -91,10 +92,15 @@ pub enum GrowEnd {
     Stopped,
 }
 
-/// An identifier for a worker: `host:pid:index`.
+/// An identifier for a worker: `host:pid:index:scope`, where `scope` names the process
+/// table the pid belongs to (see [`release_dead_claims`]).
 #[must_use]
 pub fn worker_id(index: usize) -> String {
-    format!("{}:{}:{index}", hostname(), std::process::id())
+    let id = format!("{}:{}:{index}", hostname(), std::process::id());
+    match pid_scope() {
+        Some(scope) => format!("{id}:{scope}"),
+        None => id,
+    }
 }
 
 fn hostname() -> String {
@@ -106,25 +112,49 @@ fn hostname() -> String {
         .unwrap_or_else(|| "localhost".into())
 }
 
-/// Releases claims of processes on this host that no longer run (their leaves would
-/// otherwise wait for the lease to expire). Returns how many were released.
+/// Where this process's pid is meaningful: a hash of the kernel's boot id (one per boot
+/// of one machine) and the pid namespace (containers have their own). Two hosts that
+/// share a name, or two containers that share the host's name, still differ here, so a
+/// `grow` never takes another machine's or container's live process for a dead one.
+fn pid_scope() -> Option<String> {
+    let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+    let ns = std::fs::read_link("/proc/self/ns/pid").ok()?;
+    // FNV-1a: stable across builds, so that every build on a host agrees.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in boot.trim().bytes().chain(ns.to_string_lossy().bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    Some(format!("{:08x}", h >> 32))
+}
+
+/// Releases claims of processes of this host (and process table) that no longer run:
+/// their leaves would otherwise wait for the lease to expire. Claims of other hosts are
+/// left to their leases, since their processes cannot be seen from here. Returns how
+/// many were released.
 pub fn release_dead_claims(store: &mut dyn Store) -> Result<usize> {
     let host = hostname();
+    let scope = pid_scope();
+    let proc_visible = std::path::Path::new("/proc/self").exists();
     let claims = store.read()?.claims()?;
     let mut released = 0;
     for (id, worker, _) in claims {
         let mut parts = worker.split(':');
-        let (Some(h), Some(pid)) = (parts.next(), parts.next()) else {
+        let (Some(h), Some(pid), _, claim_scope) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
             continue;
         };
         let Ok(pid) = pid.parse::<u32>() else {
             continue;
         };
+        // A claim written without a scope (an older build) counts as this host's.
+        let same_table = h == host && claim_scope.is_none_or(|s| Some(s) == scope.as_deref());
         let alive = pid == std::process::id()
             || std::path::Path::new(&format!("/proc/{pid}")).exists()
-            || !std::path::Path::new("/proc/self").exists();
-        if h == host && !alive {
-            let mut txn = store.write()?;
+            || !proc_visible;
+        if same_table && !alive {
+            let mut txn = store.claim_txn()?;
             txn.release(id, &worker)?;
             txn.commit()?;
             released += 1;
@@ -153,7 +183,7 @@ fn try_claim(
     lease: Duration,
     queue_entry: Option<i64>,
 ) -> Result<Option<i64>> {
-    let mut txn = store.write()?;
+    let mut txn = store.claim_txn()?;
     let now = now_ms();
     if !txn.claim(id, worker, now, now + lease.as_millis() as i64)? {
         return Ok(None);
@@ -335,7 +365,7 @@ impl Run<'_> {
             let expansion = expand_leaf(&solver, &pos, &search, &mut |_| {
                 if last_renewal.elapsed() >= renew_every && renewal_error.is_none() {
                     last_renewal = Instant::now();
-                    let renewed = store.write().and_then(|mut txn| {
+                    let renewed = store.claim_txn().and_then(|mut txn| {
                         txn.refresh(node_id, &worker, now_ms() + lease.as_millis() as i64)?;
                         txn.commit()
                     });

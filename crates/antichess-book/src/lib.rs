@@ -1,6 +1,7 @@
 //! The book: the upper-level tree of proof-number searches for losing chess.
 //!
-//! A book is a tree of positions from a root, stored in a [`Store`] (SQLite by default).
+//! A book is a tree of positions from a root, stored in a [`Store`] (SQLite by default,
+//! PostgreSQL for workers on many machines).
 //! Each leaf gets a bounded proof-number search whose proof and disproof numbers serve as
 //! its evaluation; numbers are minimaxed to the root, and the book grows best-first —
 //! workers walk from the root to a promising leaf, claim it with a lease, search it and
@@ -8,8 +9,8 @@
 //! move per prover node, its leaves are re-solved with proof output, and the pieces are
 //! assembled into one proof file that the independent verifier checks.
 //!
-//! Modules: [`node`] (numbers, status, minimax), [`store`] (the storage trait) and
-//! [`sqlite`], [`book`] (opening, navigation, steering), [`expand`] (searching a leaf and
+//! Modules: [`node`] (numbers, status, minimax), [`store`] (the storage trait),
+//! [`sqlite`] and [`postgres`] (its two implementations), [`book`] (opening, navigation, steering), [`expand`] (searching a leaf and
 //! writing the result), [`select`] (the walk), [`grow`] (workers), [`prove`] (proof
 //! assembly), [`transfer`] (export and import of subtrees). The file layout is documented
 //! in `docs/formats/book.md`.
@@ -21,6 +22,7 @@ mod error;
 pub mod expand;
 pub mod grow;
 pub mod node;
+pub mod postgres;
 pub mod prove;
 pub mod select;
 pub mod sqlite;
@@ -33,11 +35,13 @@ pub use error::{BookError, Result};
 pub use expand::{apply, expand_leaf, Applied, Expansion, LeafOutcome, KEEP_FRACTION};
 pub use grow::{grow, release_dead_claims, worker_id, GrowEnd, GrowOptions, GrowStats};
 pub use node::{Node, NodeId, Status, INF};
+pub use postgres::PostgresStore;
 pub use prove::{assemble_proof, prove_to_file, ProveEvent, ProveOptions, ProveReport, Verified};
 pub use select::{Rng, Selection};
 pub use sqlite::SqliteStore;
 pub use store::{
-    create_store, now_ms, open_store, BookCounts, Location, QueueEntry, SearchLog, Store, Txn,
+    create_store, now_ms, open_store, redact, remove_store, BookCounts, Location, QueueEntry,
+    SearchLog, Store, Txn,
 };
-pub use transfer::{export, import, ImportReport};
+pub use transfer::{copy_book, export, import, CopyReport, ImportReport};
 pub use tree::{same_position, NewChild};

@@ -491,30 +491,7 @@ impl Txn for SqliteTxn<'_> {
     }
 
     fn search_log(&mut self) -> Result<Vec<SearchLog>> {
-        let mut stmt = self
-            .tx
-            .prepare_cached(
-                "SELECT id, node, worker, started, start_seq, finished, end_seq, nodes, result \
-                 FROM searches ORDER BY id",
-            )
-            .map_err(BookError::sql("reading the search log"))?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok(SearchLog {
-                    id: r.get(0)?,
-                    node: r.get(1)?,
-                    worker: r.get(2)?,
-                    started_ms: r.get(3)?,
-                    start_seq: r.get(4)?,
-                    finished_ms: r.get(5)?,
-                    end_seq: r.get(6)?,
-                    nodes: r.get::<_, Option<i64>>(7)?.map(|n| n.max(0) as u64),
-                    result: r.get(8)?,
-                })
-            })
-            .map_err(BookError::sql("reading the search log"))?;
-        rows.collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(BookError::sql("reading the search log"))
+        self.search_log_page(i64::MIN, u32::MAX)
     }
 
     fn counts(&mut self, now_ms: i64) -> Result<BookCounts> {
@@ -565,6 +542,124 @@ impl Txn for SqliteTxn<'_> {
 
     fn all_nodes(&mut self) -> Result<Vec<Node>> {
         self.nodes_where("?1 = ?1", 0)
+    }
+
+    fn all_meta(&mut self) -> Result<Vec<(String, String)>> {
+        let mut stmt = self
+            .tx
+            .prepare_cached("SELECT name, value FROM meta ORDER BY name")
+            .map_err(BookError::sql("reading meta"))?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(BookError::sql("reading meta"))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(BookError::sql("reading meta"))
+    }
+
+    fn nodes_page(&mut self, after: NodeId, limit: u32) -> Result<Vec<Node>> {
+        let sql = format!("SELECT {NODE_COLUMNS} FROM nodes WHERE id > ?1 ORDER BY id LIMIT ?2");
+        let mut stmt = self
+            .tx
+            .prepare_cached(&sql)
+            .map_err(BookError::sql("reading nodes"))?;
+        let rows = stmt
+            .query_map(params![after, i64::from(limit)], node_from_row)
+            .map_err(BookError::sql("reading nodes"))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(BookError::sql("reading nodes"))
+    }
+
+    fn search_log_page(&mut self, after: i64, limit: u32) -> Result<Vec<SearchLog>> {
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "SELECT id, node, worker, started, start_seq, finished, end_seq, nodes, result \
+                 FROM searches WHERE id > ?1 ORDER BY id LIMIT ?2",
+            )
+            .map_err(BookError::sql("reading the search log"))?;
+        let rows = stmt
+            .query_map(params![after, i64::from(limit)], |r| {
+                Ok(SearchLog {
+                    id: r.get(0)?,
+                    node: r.get(1)?,
+                    worker: r.get(2)?,
+                    started_ms: r.get(3)?,
+                    start_seq: r.get(4)?,
+                    finished_ms: r.get(5)?,
+                    end_seq: r.get(6)?,
+                    nodes: r.get::<_, Option<i64>>(7)?.map(|n| n.max(0) as u64),
+                    result: r.get(8)?,
+                })
+            })
+            .map_err(BookError::sql("reading the search log"))?;
+        rows.collect::<rusqlite::Result<Vec<_>>>()
+            .map_err(BookError::sql("reading the search log"))
+    }
+
+    fn bulk_begin(&mut self) -> Result<()> {
+        self.tx
+            .pragma_update(None, "defer_foreign_keys", "ON")
+            .map_err(BookError::sql("deferring foreign keys"))
+    }
+
+    fn load_nodes(&mut self, nodes: &[Node]) -> Result<()> {
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "INSERT INTO nodes (id, parent, move, depth, key, fen, prover_to_move, proof, \
+                 disproof, leaf_proof, leaf_disproof, status, marked, ratio, size, work, searches, \
+                 expanded, same_as, win_seq, claimed_by, lease_until) VALUES (?1, ?2, ?3, ?4, ?5, \
+                 ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+            )
+            .map_err(BookError::sql("loading nodes"))?;
+        for n in nodes {
+            stmt.execute(params_from_iter(
+                std::iter::once(Value::from(n.id)).chain(node_values(n)),
+            ))
+            .map_err(BookError::sql(format!("loading node {}", n.id)))?;
+        }
+        Ok(())
+    }
+
+    fn load_queue(&mut self, entries: &[QueueEntry]) -> Result<()> {
+        let mut stmt = self
+            .tx
+            .prepare_cached("INSERT INTO queue (id, node, added) VALUES (?1, ?2, ?3)")
+            .map_err(BookError::sql("loading the queue"))?;
+        for q in entries {
+            stmt.execute(params![q.id, q.node, q.added_ms])
+                .map_err(BookError::sql("loading the queue"))?;
+        }
+        Ok(())
+    }
+
+    fn load_search_log(&mut self, log: &[SearchLog]) -> Result<()> {
+        let mut stmt = self
+            .tx
+            .prepare_cached(
+                "INSERT INTO searches (id, node, worker, started, start_seq, finished, end_seq, \
+                 nodes, result) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            )
+            .map_err(BookError::sql("loading the search log"))?;
+        for l in log {
+            stmt.execute(params![
+                l.id,
+                l.node,
+                l.worker,
+                l.started_ms,
+                l.start_seq,
+                l.finished_ms,
+                l.end_seq,
+                l.nodes.map(big),
+                l.result
+            ])
+            .map_err(BookError::sql("loading the search log"))?;
+        }
+        Ok(())
+    }
+
+    fn bulk_end(&mut self) -> Result<()> {
+        Ok(())
     }
 
     fn commit(self: Box<Self>) -> Result<()> {

@@ -1,7 +1,8 @@
 //! The store behind a book: a narrow, SQL-shaped trait so that the book's logic (claims,
-//! expansion, minimax, steering) is written once over it. SQLite ([`crate::SqliteStore`])
-//! is the first implementation; a PostgreSQL one for workers on many machines can follow
-//! without changing the rest, because:
+//! expansion, minimax, steering) is written once over it. Two implementations:
+//! SQLite ([`crate::SqliteStore`], one file, the embedded default) and PostgreSQL
+//! ([`crate::PostgresStore`], for workers on many machines). They share the schema and
+//! the semantics because:
 //!
 //! - no state lives only in a process: a leaf being searched is a row claimed with a
 //!   lease (`claimed_by`, `lease_until`), and an expired lease returns it to the pool;
@@ -29,6 +30,14 @@ pub trait Store: Send {
     /// A transaction for writing: serialised with other writers, committed with
     /// [`Txn::commit`]; dropped without committing, it rolls back.
     fn write(&mut self) -> Result<Box<dyn Txn + '_>>;
+    /// A transaction for claims only: [`Txn::claim`], [`Txn::refresh`], [`Txn::release`],
+    /// [`Txn::remove_queue_entry`], [`Txn::log_start`] and [`Txn::next_counter`] of
+    /// `event_seq`. A store may run these beside a write transaction instead of after it
+    /// (PostgreSQL does: a claim takes its leaf's row lock and skips leaves locked by
+    /// others); by default it is a [`Store::write`] transaction.
+    fn claim_txn(&mut self) -> Result<Box<dyn Txn + '_>> {
+        self.write()
+    }
     /// Where the store is (as given to [`open_store`]).
     fn location(&self) -> &str;
 }
@@ -87,12 +96,34 @@ pub trait Txn {
     fn node(&mut self, id: NodeId) -> Result<Option<Node>>;
     /// Children of a node, ordered by id.
     fn children(&mut self, id: NodeId) -> Result<Vec<Node>>;
+    /// A node (as [`Txn::node`] reads it) and its children, ordered by id.
+    fn node_with_children(&mut self, id: NodeId) -> Result<Option<(Node, Vec<Node>)>> {
+        match self.node(id)? {
+            Some(node) => Ok(Some((node, self.children(id)?))),
+            None => Ok(None),
+        }
+    }
     /// Nodes of a position (by Zobrist key; the caller compares the FEN).
     fn nodes_with_key(&mut self, key: u64) -> Result<Vec<Node>>;
     /// The root: the node without a parent.
     fn root(&mut self) -> Result<Option<Node>>;
     /// Inserts a node (its `id` is ignored) and returns the new id.
     fn insert_node(&mut self, node: &Node) -> Result<NodeId>;
+    /// Inserts nodes (their `id`s are ignored) in order and returns their new ids, which
+    /// increase in that order.
+    fn insert_nodes(&mut self, nodes: &[Node]) -> Result<Vec<NodeId>> {
+        nodes.iter().map(|n| self.insert_node(n)).collect()
+    }
+    /// Nodes of any of several positions (by key), ordered by id.
+    fn nodes_with_keys(&mut self, keys: &[u64]) -> Result<Vec<Node>> {
+        let mut nodes = Vec::new();
+        for &key in keys {
+            nodes.extend(self.nodes_with_key(key)?);
+        }
+        nodes.sort_by_key(|n| n.id);
+        nodes.dedup_by_key(|n| n.id);
+        Ok(nodes)
+    }
     /// Writes every field of an existing node.
     fn update_node(&mut self, node: &Node) -> Result<()>;
 
@@ -129,21 +160,46 @@ pub trait Txn {
     /// Every node (for export, checks and small books' statistics).
     fn all_nodes(&mut self) -> Result<Vec<Node>>;
 
+    /// The next value of a counter (`event_seq`, `win_seq`): one more than the last one
+    /// handed out, never handed out twice. By default the counter is the meta entry of
+    /// that name, read and written in this (write) transaction.
+    fn next_counter(&mut self, name: &str) -> Result<i64> {
+        let current = match self.meta(name)? {
+            Some(v) => v
+                .parse::<i64>()
+                .map_err(|_| BookError::Corrupt(format!("meta {name} = {v:?} is not a number")))?,
+            None => 0,
+        };
+        let next = current + 1;
+        self.set_meta(name, &next.to_string())?;
+        Ok(next)
+    }
+
+    /// Every meta entry, by name (counters included), for copying a book.
+    fn all_meta(&mut self) -> Result<Vec<(String, String)>>;
+    /// Up to `limit` nodes with ids above `after`, by id (for copying a book in key order).
+    fn nodes_page(&mut self, after: NodeId, limit: u32) -> Result<Vec<Node>>;
+    /// Up to `limit` search log entries with ids above `after`, by id.
+    fn search_log_page(&mut self, after: i64, limit: u32) -> Result<Vec<SearchLog>>;
+    /// Starts a bulk load into an empty book (constraints between rows are checked at
+    /// commit, so rows may refer to rows loaded later).
+    fn bulk_begin(&mut self) -> Result<()>;
+    /// Inserts nodes with their ids (bulk load).
+    fn load_nodes(&mut self, nodes: &[Node]) -> Result<()>;
+    /// Inserts queue entries with their ids (bulk load).
+    fn load_queue(&mut self, entries: &[QueueEntry]) -> Result<()>;
+    /// Inserts search log entries with their ids (bulk load).
+    fn load_search_log(&mut self, log: &[SearchLog]) -> Result<()>;
+    /// Ends a bulk load: ids handed out next follow the loaded ones.
+    fn bulk_end(&mut self) -> Result<()>;
+
     /// Commits the transaction.
     fn commit(self: Box<Self>) -> Result<()>;
 }
 
-/// The next value of a counter kept in the meta table (within a write transaction).
+/// The next value of a counter (see [`Txn::next_counter`]).
 pub(crate) fn next_counter(txn: &mut dyn Txn, name: &str) -> Result<i64> {
-    let current = match txn.meta(name)? {
-        Some(v) => v
-            .parse::<i64>()
-            .map_err(|_| BookError::Corrupt(format!("meta {name} = {v:?} is not a number")))?,
-        None => 0,
-    };
-    let next = current + 1;
-    txn.set_meta(name, &next.to_string())?;
-    Ok(next)
+    txn.next_counter(name)
 }
 
 /// The kind of store a location names.
@@ -151,7 +207,7 @@ pub(crate) fn next_counter(txn: &mut dyn Txn, name: &str) -> Result<i64> {
 pub enum Location {
     /// A SQLite file.
     Sqlite(std::path::PathBuf),
-    /// A PostgreSQL URL (not implemented yet).
+    /// A PostgreSQL URL.
     Postgres(String),
 }
 
@@ -172,11 +228,38 @@ impl Location {
     }
 }
 
+/// A location as it may be shown: a PostgreSQL URL's password is replaced by `***`.
+#[must_use]
+pub fn redact(location: &str) -> String {
+    if !matches!(Location::parse(location), Location::Postgres(_)) {
+        return location.to_string();
+    }
+    let Some(scheme_end) = location.find("://").map(|i| i + 3) else {
+        return location.to_string();
+    };
+    let rest = &location[scheme_end..];
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let authority = &rest[..authority_end];
+    let Some(at) = authority.rfind('@') else {
+        return location.to_string();
+    };
+    let userinfo = &authority[..at];
+    match userinfo.find(':') {
+        Some(colon) => format!(
+            "{}{}:***{}",
+            &location[..scheme_end],
+            &userinfo[..colon],
+            &rest[at..]
+        ),
+        None => location.to_string(),
+    }
+}
+
 /// Opens an existing book's store.
 pub fn open_store(location: &str) -> Result<Box<dyn Store>> {
     match Location::parse(location) {
         Location::Sqlite(path) => Ok(Box::new(crate::sqlite::SqliteStore::open(&path)?)),
-        Location::Postgres(url) => Err(BookError::UnsupportedLocation(url)),
+        Location::Postgres(url) => Ok(Box::new(crate::postgres::PostgresStore::open(&url)?)),
     }
 }
 
@@ -184,7 +267,32 @@ pub fn open_store(location: &str) -> Result<Box<dyn Store>> {
 pub fn create_store(location: &str) -> Result<Box<dyn Store>> {
     match Location::parse(location) {
         Location::Sqlite(path) => Ok(Box::new(crate::sqlite::SqliteStore::create(&path)?)),
-        Location::Postgres(url) => Err(BookError::UnsupportedLocation(url)),
+        Location::Postgres(url) => Ok(Box::new(crate::postgres::PostgresStore::create(&url)?)),
+    }
+}
+
+/// Removes the book at `location` whole: a SQLite file (with its `-wal` and `-shm`
+/// files), or a PostgreSQL book's tables and sequence (the database stays). For tests,
+/// benchmarks and failed copies; nothing asks for confirmation.
+pub fn remove_store(location: &str) -> Result<()> {
+    match Location::parse(location) {
+        Location::Sqlite(path) => {
+            for suffix in ["", "-wal", "-shm"] {
+                let file = format!("{}{suffix}", path.display());
+                match std::fs::remove_file(&file) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(source) => {
+                        return Err(BookError::Io {
+                            context: format!("removing {file}"),
+                            source,
+                        })
+                    }
+                }
+            }
+            Ok(())
+        }
+        Location::Postgres(url) => crate::postgres::PostgresStore::remove(&url),
     }
 }
 

@@ -1,5 +1,6 @@
-//! Cutting a subtree out of a book into a book of its own (`export`), and splicing such a
-//! book back (`import`), e.g. to grow a hard line on another machine.
+//! Cutting a subtree out of a book into a book of its own (`export`), splicing such a
+//! book back (`import`), e.g. to grow a hard line on another machine, and copying a whole
+//! book between stores (`copy_book`: SQLite to PostgreSQL and back).
 //!
 //! Export copies the node and everything below it (numbers, statuses, marks, win order)
 //! into a new book rooted at that position; claims, the queue and the search log stay
@@ -8,6 +9,13 @@
 //! nodes both have take the imported values when those know more (decided, expanded, or
 //! searched more often); proven values are never overwritten. Numbers are then minimaxed
 //! again up to the root.
+//!
+//! Copy moves everything in key (id) order, page by page from one read snapshot of the
+//! source into one transaction of the destination: ids, children, transpositions, win
+//! order, marks, meta (counters included), the queue and the search log. Only claims stay
+//! behind (no worker of the source will finish them in the copy). A SQLite destination is
+//! written under a temporary name and renamed when complete; a PostgreSQL one is removed
+//! again if the copy fails.
 
 use std::collections::HashMap;
 
@@ -16,7 +24,9 @@ use antichess_core::Move;
 use crate::book::Book;
 use crate::error::{BookError, Result};
 use crate::node::{Node, NodeId};
-use crate::store::{next_counter, Location};
+use crate::store::{
+    create_store, next_counter, now_ms, open_store, redact, remove_store, Location, Store,
+};
 use crate::tree::{propagate_up, recompute, same_position, settle, Changes};
 
 /// Children of every node of a list, by parent id.
@@ -44,11 +54,29 @@ fn subtree<'a>(top: &'a Node, children: &HashMap<NodeId, Vec<&'a Node>>) -> Vec<
 }
 
 /// Cuts the subtree at `id` into a new book at `out`; returns the number of nodes copied.
-/// A SQLite book is written under a temporary name and renamed when complete.
+/// A SQLite book is written under a temporary name and renamed when complete; a
+/// PostgreSQL book is removed again if the export fails.
 pub fn export(book: &mut Book, id: NodeId, out: &str) -> Result<u64> {
-    let Location::Sqlite(path) = Location::parse(out) else {
-        return Err(BookError::UnsupportedLocation(out.to_string()));
-    };
+    match Location::parse(out) {
+        Location::Sqlite(path) => {
+            with_temporary_file(&path, out, |tmp_location| export_to(book, id, tmp_location))
+        }
+        Location::Postgres(_) => {
+            if open_store(out).is_ok() {
+                return Err(BookError::Exists(redact(out)));
+            }
+            removing_on_error(out, export_to(book, id, out))
+        }
+    }
+}
+
+/// Runs `write` on a temporary SQLite file beside `path` and renames it to `path` when it
+/// succeeds; removes it when it fails.
+fn with_temporary_file<T>(
+    path: &std::path::Path,
+    out: &str,
+    write: impl FnOnce(&str) -> Result<T>,
+) -> Result<T> {
     if path.exists() {
         return Err(BookError::Exists(out.to_string()));
     }
@@ -61,9 +89,9 @@ pub fn export(book: &mut Book, id: NodeId, out: &str) -> Result<u64> {
         std::process::id()
     ));
     let tmp_location = tmp.display().to_string();
-    let copied = export_to(book, id, &tmp_location);
-    let result = copied.and_then(|n| {
-        std::fs::rename(&tmp, &path)
+    let written = write(&tmp_location);
+    let result = written.and_then(|n| {
+        std::fs::rename(&tmp, path)
             .map(|()| n)
             .map_err(|source| BookError::Io {
                 context: format!("renaming {} to {out}", tmp.display()),
@@ -71,8 +99,17 @@ pub fn export(book: &mut Book, id: NodeId, out: &str) -> Result<u64> {
             })
     });
     if result.is_err() {
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{tmp_location}{suffix}"));
+        let _ = remove_store(&tmp_location);
+    }
+    result
+}
+
+/// A PostgreSQL book written by a failed export or copy is removed again (but not one
+/// that was there before: that failure is [`BookError::Exists`]).
+fn removing_on_error<T>(out: &str, result: Result<T>) -> Result<T> {
+    if let Err(e) = &result {
+        if !matches!(e, BookError::Exists(_)) {
+            let _ = remove_store(out);
         }
     }
     result
@@ -227,7 +264,13 @@ pub fn import(book: &mut Book, sub_location: &str, at: Option<&[Move]>) -> Resul
             Some(target.clone())
         } else {
             let parent = map[&n.parent.expect("inside")];
-            txn.children(parent)?.into_iter().find(|c| c.uci == n.uci)
+            let found = txn.children(parent)?.into_iter().find(|c| c.uci == n.uci);
+            // Read it again by id: a store may lock the row that way, so that a claim
+            // taken meanwhile is seen and kept (see `crate::postgres`).
+            match found {
+                Some(c) => txn.node(c.id)?,
+                None => None,
+            }
         };
         let mut copy = (*n).clone();
         copy.claimed_by = None;
@@ -289,5 +332,86 @@ pub fn import(book: &mut Book, sub_location: &str, at: Option<&[Move]>) -> Resul
     propagate_up(&mut *txn, target.parent, &mut changes)?;
     settle(&mut *txn, &mut changes)?;
     txn.commit()?;
+    Ok(report)
+}
+
+/// What [`copy_book`] copied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CopyReport {
+    pub nodes: u64,
+    pub searches: u64,
+    pub queued: u64,
+    pub meta: u64,
+}
+
+/// Rows per page of a copy.
+const COPY_PAGE: u32 = 10_000;
+
+/// Copies the whole book at `src` to a new book at `dst` (any two stores: SQLite and
+/// PostgreSQL in either direction). `progress` gets (rows copied, rows in all) after each
+/// page. Fails if `dst` already holds a book.
+pub fn copy_book(src: &str, dst: &str, progress: &mut dyn FnMut(u64, u64)) -> Result<CopyReport> {
+    // The source must be a readable book of this version (rules, root, prover).
+    drop(Book::open(src)?);
+    let mut source = open_store(src)?;
+    match Location::parse(dst) {
+        Location::Sqlite(path) => with_temporary_file(&path, dst, |tmp| {
+            let mut target = create_store(tmp)?;
+            copy_into(&mut *source, &mut *target, progress)
+        }),
+        Location::Postgres(_) => {
+            let mut target = create_store(dst)?;
+            let copied = copy_into(&mut *source, &mut *target, progress);
+            drop(target);
+            removing_on_error(dst, copied)
+        }
+    }
+}
+
+fn copy_into(
+    source: &mut dyn Store,
+    target: &mut dyn Store,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<CopyReport> {
+    let mut from = source.read()?;
+    let counts = from.counts(now_ms())?;
+    let total = counts.nodes + counts.searches + counts.queued;
+    let mut report = CopyReport::default();
+    let mut to = target.write()?;
+    to.bulk_begin()?;
+    for (name, value) in from.all_meta()? {
+        if name != "format" && name != "version" {
+            to.set_meta(&name, &value)?;
+            report.meta += 1;
+        }
+    }
+    let mut after = NodeId::MIN;
+    loop {
+        let mut page = from.nodes_page(after, COPY_PAGE)?;
+        let Some(last) = page.last() else { break };
+        after = last.id;
+        for n in &mut page {
+            n.claimed_by = None;
+            n.lease_until = None;
+        }
+        to.load_nodes(&page)?;
+        report.nodes += page.len() as u64;
+        progress(report.nodes, total);
+    }
+    let queue = from.queue()?;
+    to.load_queue(&queue)?;
+    report.queued = queue.len() as u64;
+    let mut after = i64::MIN;
+    loop {
+        let page = from.search_log_page(after, COPY_PAGE)?;
+        let Some(last) = page.last() else { break };
+        after = last.id;
+        to.load_search_log(&page)?;
+        report.searches += page.len() as u64;
+        progress(report.nodes + report.queued + report.searches, total);
+    }
+    to.bulk_end()?;
+    to.commit()?;
+    drop(from);
     Ok(report)
 }

@@ -61,14 +61,6 @@ fn set_won(txn: &mut dyn Txn, node: &mut Node, changes: &mut Changes) -> Result<
     Ok(())
 }
 
-/// A proven won node of `pos`'s position that new nodes can defer to.
-fn proven_twin(txn: &mut dyn Txn, key: u64, fen: &str) -> Result<Option<Node>> {
-    Ok(txn
-        .nodes_with_key(key)?
-        .into_iter()
-        .find(|n| n.status == Status::Win && n.same_as.is_none() && same_position(&n.fen, fen)))
-}
-
 /// Recomputes an expanded node from its children. Proven, marked, deferring and
 /// unexpanded nodes keep their values. Returns whether anything changed (the caller
 /// writes the node).
@@ -76,8 +68,21 @@ pub(crate) fn recompute(txn: &mut dyn Txn, node: &mut Node, changes: &mut Change
     if node.same_as.is_some() || node.status.is_proven() || node.marked || !node.expanded {
         return Ok(false);
     }
-    let kids: Vec<_> = txn
-        .children(node.id)?
+    let children = txn.children(node.id)?;
+    recompute_from(txn, node, &children, changes)
+}
+
+/// [`recompute`] with the node's children already read.
+fn recompute_from(
+    txn: &mut dyn Txn,
+    node: &mut Node,
+    children: &[Node],
+    changes: &mut Changes,
+) -> Result<bool> {
+    if node.same_as.is_some() || node.status.is_proven() || node.marked || !node.expanded {
+        return Ok(false);
+    }
+    let kids: Vec<_> = children
         .iter()
         .map(|c| (c.proof, c.disproof, c.status, c.size))
         .collect();
@@ -114,10 +119,10 @@ pub(crate) fn propagate_up(
 ) -> Result<()> {
     let mut cur = parent;
     while let Some(id) = cur {
-        let mut node = txn
-            .node(id)?
+        let (mut node, children) = txn
+            .node_with_children(id)?
             .ok_or_else(|| BookError::Corrupt(format!("node {id} is missing")))?;
-        if !recompute(txn, &mut node, changes)? {
+        if !recompute_from(txn, &mut node, &children, changes)? {
             break;
         }
         txn.update_node(&node)?;
@@ -158,6 +163,12 @@ pub(crate) fn settle(txn: &mut dyn Txn, changes: &mut Changes) -> Result<()> {
 
 /// Inserts the children of `parent` (already written, at `parent_pos`) and, for children
 /// kept expanded by the 70% rule, their children; recomputes those expanded children.
+///
+/// A child whose position is already proven won defers to that node (the one with the
+/// smallest id among the won nodes of the position that defer to none, counting nodes
+/// inserted here before it). The store is asked once for every position of the new
+/// nodes, and siblings are inserted together up to the next one that is expanded at once
+/// (whose descendants come before the later siblings, as if inserted one by one).
 pub(crate) fn insert_children(
     txn: &mut dyn Txn,
     parent: &Node,
@@ -166,38 +177,113 @@ pub(crate) fn insert_children(
     children: &[NewChild],
     changes: &mut Changes,
 ) -> Result<()> {
-    for child in children {
-        let pos = parent_pos.play(child.mv);
-        let mut node = Node::leaf(
-            Some(parent.id),
-            Some(child.mv.to_uci()),
-            parent.depth + 1,
-            &pos,
-            pos.turn() == prover,
-            child.proof,
-            child.disproof,
-            child.work,
-        );
-        if node.status == Status::Unknown {
-            if let Some(twin) = proven_twin(txn, node.key, &node.fen)? {
-                node.same_as = Some(twin.id);
-                node.status = Status::Win;
-                node.proof = 0;
-                node.disproof = antichess_pns::INF;
-                node.size = twin.size;
+    fn keys(pos: &Position, children: &[NewChild], out: &mut Vec<u64>) {
+        for child in children {
+            let next = pos.play(child.mv);
+            out.push(next.key());
+            if let Some(grandchildren) = &child.children {
+                keys(&next, grandchildren, out);
             }
         }
-        let expand = node.status == Status::Unknown && child.children.is_some();
-        node.expanded = expand;
-        node.id = txn.insert_node(&node)?;
-        if node.status.is_win() {
-            set_won(txn, &mut node, changes)?;
-            txn.update_node(&node)?;
+    }
+    let mut all = Vec::new();
+    keys(parent_pos, children, &mut all);
+    all.sort_unstable();
+    all.dedup();
+    let existing = txn.nodes_with_keys(&all)?;
+    let mut known: std::collections::HashMap<u64, Vec<Node>> = Default::default();
+    for n in existing {
+        known.entry(n.key).or_default().push(n);
+    }
+    insert_level(
+        txn, parent, parent_pos, prover, children, changes, &mut known,
+    )
+}
+
+/// [`insert_children`] for one parent. `known` holds every node of the new nodes'
+/// positions, by key in id order, kept up to date as nodes are inserted and changed.
+fn insert_level(
+    txn: &mut dyn Txn,
+    parent: &Node,
+    parent_pos: &Position,
+    prover: antichess_core::Color,
+    children: &[NewChild],
+    changes: &mut Changes,
+    known: &mut std::collections::HashMap<u64, Vec<Node>>,
+) -> Result<()> {
+    let mut rest = children;
+    while !rest.is_empty() {
+        // The next batch: up to and including the first child expanded at once.
+        let mut batch = Vec::new();
+        let mut expand_last = false;
+        for child in rest {
+            let pos = parent_pos.play(child.mv);
+            let mut node = Node::leaf(
+                Some(parent.id),
+                Some(child.mv.to_uci()),
+                parent.depth + 1,
+                &pos,
+                pos.turn() == prover,
+                child.proof,
+                child.disproof,
+                child.work,
+            );
+            if node.status == Status::Unknown {
+                let twin = known.get(&node.key).and_then(|nodes| {
+                    nodes.iter().find(|n| {
+                        n.status == Status::Win
+                            && n.same_as.is_none()
+                            && same_position(&n.fen, &node.fen)
+                    })
+                });
+                if let Some(twin) = twin {
+                    node.same_as = Some(twin.id);
+                    node.status = Status::Win;
+                    node.proof = 0;
+                    node.disproof = antichess_pns::INF;
+                    node.size = twin.size;
+                }
+            }
+            let expand = node.status == Status::Unknown && child.children.is_some();
+            node.expanded = expand;
+            if node.status.is_win() {
+                node.win_seq = Some(next_counter(txn, WIN_SEQ)?);
+            }
+            batch.push((child, pos, node));
+            if expand {
+                expand_last = true;
+                break;
+            }
         }
-        if let (true, Some(grandchildren)) = (expand, &child.children) {
-            insert_children(txn, &node, &pos, prover, grandchildren, changes)?;
+        rest = &rest[batch.len()..];
+        let nodes: Vec<Node> = batch.iter().map(|(_, _, n)| n.clone()).collect();
+        let ids = txn.insert_nodes(&nodes)?;
+        if ids.len() != batch.len() {
+            return Err(BookError::Corrupt(format!(
+                "inserting {} nodes gave {} ids",
+                batch.len(),
+                ids.len()
+            )));
+        }
+        for ((_, _, node), id) in batch.iter_mut().zip(ids) {
+            node.id = id;
+            if node.status == Status::Win && node.same_as.is_none() {
+                changes.won.push(id);
+            }
+            known.entry(node.key).or_default().push(node.clone());
+        }
+        if expand_last {
+            let (child, pos, mut node) = batch.pop().expect("the expanded child");
+            let grandchildren = child.children.as_deref().unwrap_or_default();
+            insert_level(txn, &node, &pos, prover, grandchildren, changes, known)?;
             recompute(txn, &mut node, changes)?;
             txn.update_node(&node)?;
+            if let Some(slot) = known
+                .get_mut(&node.key)
+                .and_then(|v| v.iter_mut().find(|n| n.id == node.id))
+            {
+                *slot = node;
+            }
         }
     }
     Ok(())

@@ -35,12 +35,14 @@ enum Command {
     #[command(subcommand)]
     Proof(cmd::proof::ProofCommand),
     /// Books: the upper-level tree of proof-number searches (new, grow, show, queue, pin,
-    /// mark, export, import, prove, check).
+    /// mark, export, import, copy, prove, check), in a SQLite file or a PostgreSQL database.
     #[command(subcommand)]
     Book(cmd::book::BookCommand),
-    /// Benchmarks that print their figures: move generation, tablebase generation, solver.
+    /// Benchmarks that print their figures: move generation, tablebase generation, solver,
+    /// book, book store.
     #[command(subcommand)]
     Bench(cmd::bench::BenchCommand),
+    Serve(cmd::serve::ServeArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -52,6 +54,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Proof(command) => cmd::proof::run(&command),
         Command::Book(command) => cmd::book::run(&command),
         Command::Bench(command) => cmd::bench::run(&command),
+        Command::Serve(args) => cmd::serve::run(&args),
     }
 }
 

@@ -26,6 +26,10 @@ pub enum BenchCommand {
     /// worker count, then proves and verifies it; prints time, searches/s, positions/s,
     /// book and proof size (1 node per search measures the store's overhead).
     Book(crate::cmd::bench_book::BookBenchArgs),
+    /// Book store: claims and result writes per second that a store (SQLite file or
+    /// PostgreSQL database) sustains with --processes worker processes doing empty
+    /// searches (one node each).
+    Store(crate::cmd::bench_store::StoreBenchArgs),
 }
 
 #[derive(Debug, Args)]
@@ -126,6 +130,7 @@ pub fn run(command: &BenchCommand) -> anyhow::Result<ExitCode> {
         BenchCommand::Tablebase(args) => tablebase(args),
         BenchCommand::Solve(args) => crate::cmd::bench_solve::run(args),
         BenchCommand::Book(args) => crate::cmd::bench_book::run(args),
+        BenchCommand::Store(args) => crate::cmd::bench_store::run(args),
     }
 }
 

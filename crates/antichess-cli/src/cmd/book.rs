@@ -1,11 +1,12 @@
 //! `antichess book`: the upper-level tree of proof-number searches — create a book, grow
 //! it with workers (resumable: stop it any time and run `grow` again), look at it, steer
-//! it (queue, pin, mark), cut subtrees out and splice them back, and turn a solved book
-//! into a verified proof file. The logic lives in `antichess-book`.
+//! it (queue, pin, mark), cut subtrees out and splice them back, copy it between stores,
+//! and turn a solved book into a verified proof file. The logic lives in `antichess-book`.
 //!
-//! A book is named by a location: a file path (a SQLite book); `postgres://` URLs are
-//! reserved for a later PostgreSQL store. `--moves` of the commands that name a node are
-//! played from the book's root (not from the start position).
+//! A book is named by a location: a file path (a SQLite book) or a `postgres://` URL (a
+//! PostgreSQL database, for workers on many machines); every command takes either.
+//! `--moves` of the commands that name a node are played from the book's root (not from
+//! the start position).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -15,8 +16,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use antichess_book::{
-    export, grow, import, prove_to_file, Book, GrowEnd, GrowOptions, GrowStats, Node, ProveEvent,
-    ProveOptions, Selection, INF,
+    copy_book, export, grow, import, prove_to_file, redact, Book, GrowEnd, GrowOptions, GrowStats,
+    Node, ProveEvent, ProveOptions, Selection, INF,
 };
 use antichess_core::{play_move_text, Color, Move};
 use anyhow::{bail, Context};
@@ -38,6 +39,7 @@ pub enum BookCommand {
     Mark(MarkArgs),
     Export(ExportArgs),
     Import(ImportArgs),
+    Copy(CopyArgs),
     Prove(ProveArgs),
     Check(CheckArgs),
 }
@@ -45,7 +47,8 @@ pub enum BookCommand {
 /// Create a book rooted at a position (given by --fen and/or --moves from the start).
 #[derive(Debug, Args)]
 pub struct NewArgs {
-    /// The book file to create (it must not exist).
+    /// The book to create: a file (SQLite) or a postgres://user@host/db URL (the database
+    /// is created if it does not exist and the user may; it must not hold a book).
     pub book: String,
 
     #[command(flatten)]
@@ -83,7 +86,7 @@ pub enum SelectArg {
 /// in memory.
 #[derive(Debug, Args)]
 pub struct GrowArgs {
-    /// The book file.
+    /// The book: a file or a postgres:// URL.
     pub book: String,
 
     /// Worker threads, each with its own search and transposition table.
@@ -223,8 +226,8 @@ pub struct ExportArgs {
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: String,
 
-    /// The new book file.
-    #[arg(short, long, value_name = "FILE")]
+    /// The new book: a file or a postgres:// URL.
+    #[arg(short, long, value_name = "BOOK")]
     pub output: String,
 }
 
@@ -239,6 +242,18 @@ pub struct ImportArgs {
     /// Where it goes: moves from the book's root (default: where it was cut from).
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: Option<String>,
+}
+
+/// Copy a whole book to a new location, between SQLite files and PostgreSQL databases in
+/// either direction (all nodes in id order, the queue, the search log, the metadata; not
+/// the claims of running workers). The destination must not hold a book.
+#[derive(Debug, Args)]
+pub struct CopyArgs {
+    /// The book to copy (a file or a postgres:// URL).
+    pub source: String,
+
+    /// The new book (a file or a postgres:// URL).
+    pub destination: String,
 }
 
 /// Turn a solved book into one proof file: keep one winning prover move per node (the
@@ -288,6 +303,7 @@ pub fn run(command: &BookCommand) -> anyhow::Result<ExitCode> {
         BookCommand::Mark(args) => run_mark(args),
         BookCommand::Export(args) => run_export(args),
         BookCommand::Import(args) => run_import(args),
+        BookCommand::Copy(args) => run_copy(args),
         BookCommand::Prove(args) => run_prove(args),
         BookCommand::Check(args) => run_check(args),
     }
@@ -359,7 +375,7 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     let mut book = Book::create(&args.book, &pos, prover, prolog)?;
     println!(
         "created {}: root {} ({} rules), proving a win for {}",
-        args.book,
+        redact(&args.book),
         pos.fen(),
         pos.rules(),
         prover
@@ -367,7 +383,8 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     let root = book.root()?;
     println!(
         "root node {} (a leaf: run `antichess book grow {}`)",
-        root.id, args.book
+        root.id,
+        redact(&args.book)
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -463,7 +480,7 @@ fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
         let root = book.root()?;
         eprintln!(
             "growing {} ({} rules, prover {}): {} worker(s), {} nodes per search, hash {} MB each, tables up to {} units; root proof {} disproof {}",
-            args.book,
+            redact(&args.book),
             rules,
             book.meta().prover,
             options.workers,
@@ -503,7 +520,7 @@ fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
     let mut book = open(&args.book)?;
     let end = match result {
         Ok(end) => end,
-        Err(e) => return Err(e.context(format!("growing {}", args.book))),
+        Err(e) => return Err(e.context(format!("growing {}", redact(&args.book)))),
     };
     let root = book.root()?;
     let counts = book.counts()?;
@@ -592,7 +609,7 @@ fn run_show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
         println!(
             "{}",
             json!({
-                "book": args.book,
+                "book": redact(&args.book),
                 "rules": meta.rules.to_string(),
                 "prover": meta.prover.name(),
                 "root_fen": meta.root_fen,
@@ -617,7 +634,10 @@ fn run_show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     }
     println!(
         "book: {} ({} rules, proving a win for {}); root {}",
-        args.book, meta.rules, meta.prover, meta.root_fen
+        redact(&args.book),
+        meta.rules,
+        meta.prover,
+        meta.root_fen
     );
     println!(
         "counts: {} nodes, {} leaves ({} open), {} won, {} lost, {} claimed, {} searches, {} queued{}",
@@ -751,7 +771,7 @@ fn run_export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
         node.id,
         line_text(&mut book, node.id)?,
         copied,
-        args.output
+        redact(&args.output)
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -766,13 +786,47 @@ fn run_import(args: &ImportArgs) -> anyhow::Result<ExitCode> {
     let root = book.root()?;
     println!(
         "imported {}: {} nodes added, {} updated, {} kept; root: {} (proof {}, disproof {})",
-        args.sub_book,
+        redact(&args.sub_book),
         report.added,
         report.updated,
         report.kept,
         root.status,
         number(root.proof),
         number(root.disproof)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_copy(args: &CopyArgs) -> anyhow::Result<ExitCode> {
+    let (from, to) = (redact(&args.source), redact(&args.destination));
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(0);
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} copying [{bar:30}] {pos}/{len} rows ({per_sec}, {eta} left)",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let start = Instant::now();
+    let report = copy_book(&args.source, &args.destination, &mut |done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    })
+    .with_context(|| format!("copying {from} to {to}"))?;
+    bar.finish_and_clear();
+    println!(
+        "copied {from} to {to}: {} nodes, {} search log entries, {} queued, {} meta entries in {:.1} s",
+        report.nodes,
+        report.searches,
+        report.queued,
+        report.meta,
+        start.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -784,7 +838,7 @@ fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     if !root.status.is_win() {
         bail!(
             "the root of {} is not won yet (status {}, proof {}, disproof {}): grow it first",
-            args.book,
+            redact(&args.book),
             root.status,
             number(root.proof),
             number(root.disproof)
@@ -823,7 +877,7 @@ fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         &args.output,
         &mut progress,
     )
-    .with_context(|| format!("proving {}", args.book))?;
+    .with_context(|| format!("proving {}", redact(&args.book)))?;
     if tty {
         eprintln!();
     }
@@ -884,13 +938,13 @@ fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let problems = book.check()?;
     let counts = book.counts()?;
     if problems.is_empty() {
-        println!("{}: sound ({} nodes)", args.book, counts.nodes);
+        println!("{}: sound ({} nodes)", redact(&args.book), counts.nodes);
         Ok(ExitCode::SUCCESS)
     } else {
         for p in &problems {
             println!("{p}");
         }
-        println!("{}: {} problem(s)", args.book, problems.len());
+        println!("{}: {} problem(s)", redact(&args.book), problems.len());
         Ok(ExitCode::from(1))
     }
 }

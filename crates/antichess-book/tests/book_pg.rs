@@ -1,0 +1,358 @@
+//! The PostgreSQL store against a throwaway server (see `pg_server`): the same book logic
+//! as on SQLite — grown until solved by concurrent workers without two searching one leaf
+//! at once; one worker grows a node-for-node identical book on both stores; leases block
+//! until they expire and a late result is dropped; claims skip rows that another claim
+//! holds instead of waiting; `copy_book` SQLite → PostgreSQL → SQLite keeps everything;
+//! errors name the URL without its password.
+
+#[path = "pg_server/mod.rs"]
+mod pg_server;
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use antichess_book::{
+    apply, copy_book, grow, open_store, Applied, Book, Expansion, GrowEnd, GrowOptions, GrowStats,
+    LeafOutcome, Node, Selection, Status,
+};
+use antichess_core::{play_move_text, Color, Position, Rules};
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("antichess-book-pg-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn new_book(location: &str, moves: &str) -> Book {
+    let game = play_move_text(Position::start(Rules::INTERNATIONAL), moves).unwrap();
+    Book::create(location, game.position(), Color::White, game.moves()).unwrap()
+}
+
+fn options(search_nodes: u64, workers: usize) -> GrowOptions {
+    GrowOptions {
+        workers,
+        search_nodes,
+        hash_bytes: 16 << 20,
+        selection: Selection::MostProving,
+        ..GrowOptions::default()
+    }
+}
+
+fn grow_until_solved(location: &str, search_nodes: u64, workers: usize) -> GrowStats {
+    let stats = GrowStats::default();
+    let end = grow(
+        location,
+        None,
+        &options(search_nodes, workers),
+        &Arc::new(AtomicBool::new(false)),
+        &stats,
+    )
+    .unwrap();
+    assert_eq!(end, GrowEnd::Solved);
+    stats
+}
+
+/// No leaf was searched by two workers at overlapping times (by the store's event order).
+fn assert_no_overlap(book: &mut Book) -> usize {
+    let log = book.search_log().unwrap();
+    for (i, a) in log.iter().enumerate() {
+        for b in &log[i + 1..] {
+            if a.node != b.node {
+                continue;
+            }
+            let a_end = a.end_seq.unwrap_or(i64::MAX);
+            let b_end = b.end_seq.unwrap_or(i64::MAX);
+            assert!(
+                a_end < b.start_seq || b_end < a.start_seq,
+                "node {} searched at overlapping times: {a:?} and {b:?}",
+                a.node
+            );
+        }
+    }
+    log.len()
+}
+
+/// The nodes without what depends on timing (claims are never left after a grow).
+fn nodes(book: &mut Book) -> Vec<Node> {
+    book.all_nodes().unwrap()
+}
+
+#[test]
+fn pg_concurrent_workers_solve_without_overlap() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let url = server.url("workers");
+    drop(new_book(&url, "e3 Na6"));
+    let start = Instant::now();
+    let stats = grow_until_solved(&url, 100_000, 3);
+    let mut book = Book::open(&url).unwrap();
+    assert_eq!(book.root().unwrap().status, Status::Win);
+    let searches = assert_no_overlap(&mut book);
+    let log = book.search_log().unwrap();
+    let workers: std::collections::HashSet<_> = log.iter().map(|l| l.worker.clone()).collect();
+    eprintln!(
+        "{searches} searches by {} workers in {:.1} s ({stats:?})",
+        workers.len(),
+        start.elapsed().as_secs_f64()
+    );
+    assert!(workers.len() >= 2, "{workers:?}");
+    assert!(log.iter().all(|l| l.end_seq.is_some()));
+    assert_eq!(book.check().unwrap(), Vec::<String>::new());
+    assert_eq!(book.counts().unwrap().claimed, 0);
+}
+
+#[test]
+fn pg_and_sqlite_grow_identical_books_with_one_worker() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let dir = temp("same");
+    let sqlite = dir.join("na6.book").display().to_string();
+    let url = server.url("same");
+    drop(new_book(&sqlite, "e3 Na6"));
+    drop(new_book(&url, "e3 Na6"));
+    grow_until_solved(&sqlite, 100_000, 1);
+    grow_until_solved(&url, 100_000, 1);
+    let mut a = Book::open(&sqlite).unwrap();
+    let mut b = Book::open(&url).unwrap();
+    let (na, nb) = (nodes(&mut a), nodes(&mut b));
+    assert_eq!(na.len(), nb.len());
+    assert!(na == nb, "the two stores grew different books");
+    let strip = |log: Vec<antichess_book::SearchLog>| -> Vec<_> {
+        log.into_iter()
+            .map(|l| (l.id, l.node, l.start_seq, l.end_seq, l.nodes, l.result))
+            .collect()
+    };
+    assert_eq!(
+        strip(a.search_log().unwrap()),
+        strip(b.search_log().unwrap())
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn pg_leases_block_until_they_expire_and_claims_skip_locked_rows() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let url = server.url("lease");
+    let mut book = new_book(&url, "e3 Na6");
+    let root = book.root_id();
+    let mut store = open_store(&url).unwrap();
+    let mut txn = store.write().unwrap();
+    assert!(txn.claim(root, "a:1:0", 1_000, 2_000).unwrap());
+    assert!(!txn.claim(root, "b:2:0", 1_999, 3_000).unwrap());
+    assert!(txn.claim(root, "b:2:0", 2_000, 3_000).unwrap());
+    let log = txn.log_start(root, "a:1:0", 1_000, 1).unwrap();
+    let expansion = Expansion {
+        outcome: LeafOutcome::Decided(Status::Win),
+        nodes: 0,
+    };
+    let applied = apply(
+        &mut *txn,
+        root,
+        "a:1:0",
+        &expansion,
+        log,
+        Rules::INTERNATIONAL,
+        Color::White,
+    )
+    .unwrap();
+    assert_eq!(applied, Applied::LostClaim);
+    txn.commit().unwrap();
+    assert_eq!(book.root().unwrap().status, Status::Unknown);
+    assert_eq!(
+        book.root().unwrap().claimed_by.as_deref(),
+        Some("b:2:0"),
+        "the late result left the other worker's claim alone"
+    );
+    // A claim in progress (uncommitted) holds the row: a second claimer skips it at once
+    // instead of waiting, and can take it when the first gives up.
+    let mut txn = store.write().unwrap();
+    txn.release(root, "b:2:0").unwrap();
+    txn.commit().unwrap();
+    let mut first = store.claim_txn().unwrap();
+    assert!(first.claim(root, "c:3:0", 10_000, 20_000).unwrap());
+    let mut other = open_store(&url).unwrap();
+    let start = Instant::now();
+    {
+        let mut second = other.claim_txn().unwrap();
+        assert!(!second.claim(root, "d:4:0", 10_000, 20_000).unwrap());
+    }
+    assert!(start.elapsed() < Duration::from_secs(5), "the claim waited");
+    drop(first); // rolls back
+    let mut second = other.claim_txn().unwrap();
+    assert!(second.claim(root, "d:4:0", 10_000, 20_000).unwrap());
+    second.commit().unwrap();
+    // A claim of a dead process of this host is released at once.
+    let mut txn = store.write().unwrap();
+    txn.release(root, "d:4:0").unwrap();
+    let dead = format!(
+        "{}:{}:0",
+        antichess_book::worker_id(0).split(':').next().unwrap(),
+        u32::MAX - 7
+    );
+    assert!(txn
+        .claim(root, &dead, antichess_book::now_ms(), i64::MAX)
+        .unwrap());
+    txn.commit().unwrap();
+    assert_eq!(antichess_book::release_dead_claims(&mut *store).unwrap(), 1);
+    assert!(book.root().unwrap().claimed_by.is_none());
+    // ... but not the claim of the same host name in another process table (another
+    // machine or container): that one waits for its lease.
+    let other_table = format!("{dead}:0badc0de");
+    let mut txn = store.write().unwrap();
+    assert!(txn
+        .claim(root, &other_table, antichess_book::now_ms(), i64::MAX)
+        .unwrap());
+    txn.commit().unwrap();
+    assert_eq!(antichess_book::release_dead_claims(&mut *store).unwrap(), 0);
+    assert_eq!(
+        book.root().unwrap().claimed_by.as_deref(),
+        Some(other_table.as_str())
+    );
+}
+
+#[test]
+fn pg_copy_round_trip_keeps_everything() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let dir = temp("copy");
+    let sqlite = dir.join("a.book").display().to_string();
+    let back = dir.join("b.book").display().to_string();
+    let url = server.url("copy");
+    drop(new_book(&sqlite, "e3 Na6"));
+    let stats = GrowStats::default();
+    let mut opts = options(20_000, 1);
+    opts.max_searches = Some(30);
+    grow(
+        &sqlite,
+        None,
+        &opts,
+        &Arc::new(AtomicBool::new(false)),
+        &stats,
+    )
+    .unwrap();
+    let mut a = Book::open(&sqlite).unwrap();
+    let leaf = a
+        .all_nodes()
+        .unwrap()
+        .into_iter()
+        .find(|n| n.is_open() && !n.expanded)
+        .unwrap();
+    a.queue_push(leaf.id).unwrap();
+    a.pin(Some(leaf.parent.unwrap())).unwrap();
+    let mut calls = 0;
+    let report = copy_book(&sqlite, &url, &mut |done, total| {
+        calls += 1;
+        assert!(done <= total);
+    })
+    .unwrap();
+    assert!(calls >= 1 && report.nodes > 30, "{report:?}");
+    copy_book(&url, &back, &mut |_, _| {}).unwrap();
+    let mut b = Book::open(&url).unwrap();
+    let mut c = Book::open(&back).unwrap();
+    let meta = |location: &str| {
+        let mut store = open_store(location).unwrap();
+        let mut txn = store.read().unwrap();
+        txn.all_meta().unwrap()
+    };
+    let want = meta(&sqlite);
+    assert!(want.iter().any(|(n, _)| n == "event_seq"), "{want:?}");
+    assert_eq!(meta(&url), want);
+    assert_eq!(meta(&back), want);
+    let want = a.all_nodes().unwrap();
+    assert_eq!(b.all_nodes().unwrap(), want);
+    assert_eq!(c.all_nodes().unwrap(), want);
+    assert_eq!(b.queue().unwrap(), a.queue().unwrap());
+    assert_eq!(c.queue().unwrap(), a.queue().unwrap());
+    assert_eq!(b.search_log().unwrap(), a.search_log().unwrap());
+    assert_eq!(c.search_log().unwrap(), a.search_log().unwrap());
+    assert_eq!(b.check().unwrap(), Vec::<String>::new());
+    // New rows follow the copied ones: the copy grows on.
+    let before = b.counts().unwrap();
+    drop(b);
+    let mut opts = options(20_000, 1);
+    opts.max_searches = Some(3);
+    grow(&url, None, &opts, &Arc::new(AtomicBool::new(false)), &stats).unwrap();
+    let mut b = Book::open(&url).unwrap();
+    let after = b.counts().unwrap();
+    assert_eq!(after.searches, before.searches + 3);
+    assert_eq!(b.check().unwrap(), Vec::<String>::new());
+    let log = b.search_log().unwrap();
+    let seqs: Vec<i64> = log.iter().map(|l| l.start_seq).collect();
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{seqs:?}");
+    // An existing destination is refused, in both directions.
+    let err = copy_book(&sqlite, &url, &mut |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("already exists"), "{err}");
+    let err = copy_book(&url, &back, &mut |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("already exists"), "{err}");
+    // ... and nothing of it was touched.
+    assert_eq!(Book::open(&url).unwrap().counts().unwrap(), after);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn pg_errors_name_the_url_without_password() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let url = server.url("errors");
+    let err = Book::open(&url).unwrap_err();
+    assert!(err.to_string().contains("no book at"), "{err}");
+    drop(new_book(&url, "e3 e6"));
+    let err = Book::create(
+        &url,
+        &Position::start(Rules::INTERNATIONAL),
+        Color::White,
+        &[],
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("already exists"), "{err}");
+    // Wrong password: the message names the URL with the password hidden.
+    let port = server.port();
+    let refused = format!("postgres://someone:s3cret@127.0.0.1:{}/x", free_port());
+    let err = Book::open(&refused).unwrap_err().to_string();
+    assert!(
+        err.contains("cannot connect to the PostgreSQL database") && err.contains("someone:***@"),
+        "{err}"
+    );
+    assert!(!err.contains("s3cret"), "{err}");
+    let err = Book::open(&format!("postgres://127.0.0.1:{port}/x?nonsense=1"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("not a valid PostgreSQL URL"), "{err}");
+    // Removing a book leaves an empty database; one with other tables of the same names
+    // is not a book, and a book is not created over them.
+    let other = server.url("other");
+    drop(new_book(&other, "e3 e6"));
+    antichess_book::remove_store(&other).unwrap();
+    let err = Book::open(&other).unwrap_err();
+    assert!(err.to_string().contains("no book at"), "{err}");
+    let mut client = postgres::Client::connect(&other, postgres::NoTls).unwrap();
+    client
+        .batch_execute("CREATE TABLE nodes (id BIGINT)")
+        .unwrap();
+    let err = Book::open(&other).unwrap_err().to_string();
+    assert!(err.contains("is not a book"), "{err}");
+    let game = play_move_text(Position::start(Rules::INTERNATIONAL), "e3 e6").unwrap();
+    let err = Book::create(&other, game.position(), Color::White, game.moves())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("already has a table or sequence named nodes"),
+        "{err}"
+    );
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}

@@ -1,0 +1,135 @@
+//! `antichess serve`: the browser app (explorer, search, tablebase pages) and its JSON API,
+//! over the tables, books and proofs given. The logic lives in `antichess-web`; this opens
+//! the files, builds the front end if needed and starts the server.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use antichess_core::Rules;
+use antichess_tb::Tablebase;
+use antichess_web::{assets, AppState, ServerConfig};
+use anyhow::{bail, Context};
+use clap::Args;
+
+use crate::args::default_tables_dir;
+use crate::cmd::solve::{parse_duration, solver_tables};
+
+/// Serve the browser app and its JSON API: the explorer (/), the search page of a book
+/// (/search) and the tablebase page (/tablebase). The front end (web/) is built with npm
+/// the first time if needed.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (use 0.0.0.0:PORT to be reachable from other machines).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+
+    /// Directory of table files (default: ~/.cache/antichess/tables/<rules>).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// Build missing tables with at most this many units first (0: build none); larger
+    /// tables already in the directory are used too.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub tb_units: u32,
+
+    /// A book to show and steer: a file path or a database URL (repeatable).
+    #[arg(long = "book", value_name = "FILE|URL")]
+    pub books: Vec<String>,
+
+    /// A proof file to explore (either format; repeatable). It is read into memory.
+    #[arg(long = "proof", value_name = "FILE")]
+    pub proofs: Vec<PathBuf>,
+
+    /// Rule set of the explorer's positions (books and proofs must use the same).
+    #[arg(long, value_name = "RULES", default_value = "international")]
+    pub rules: Rules,
+
+    /// The front end's directory (default: the repository's web/, or $ANTICHESS_WEB_DIR).
+    #[arg(long, value_name = "DIR")]
+    pub web_dir: Option<PathBuf>,
+
+    /// Serve the JSON API only (no pages, no npm).
+    #[arg(long, conflicts_with = "web_dir")]
+    pub no_web: bool,
+
+    /// How often the books' roots are sampled for the search page's plot.
+    #[arg(long, value_name = "T", default_value = "5s", value_parser = parse_duration)]
+    pub sample_every: Duration,
+}
+
+pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
+    if args.sample_every < Duration::from_millis(100) {
+        bail!("--sample-every {:?}: at least 0.1 s", args.sample_every);
+    }
+    let web_dist = if args.no_web {
+        None
+    } else {
+        let web = args.web_dir.clone().unwrap_or_else(assets::default_web_dir);
+        let dist = assets::ensure_built(&web, &mut |line| eprintln!("{line}"))
+            .map_err(anyhow::Error::msg)?;
+        Some(dist)
+    };
+    let tablebase = if args.tb_units == 0 {
+        let dir = args
+            .tables
+            .clone()
+            .unwrap_or_else(|| default_tables_dir(args.rules));
+        Some(
+            Tablebase::open(&dir, args.rules)
+                .with_context(|| format!("tables {}", dir.display()))?,
+        )
+    } else {
+        solver_tables(&args.tables, args.rules, args.tb_units, false)?
+    };
+    let tables_text = tablebase.as_ref().map_or_else(
+        || "none".to_string(),
+        |tb| {
+            format!(
+                "{} tables in {} (complete up to {} units)",
+                tb.materials().len(),
+                tb.dir()
+                    .map_or_else(String::new, |d| d.display().to_string()),
+                tb.complete_units()
+            )
+        },
+    );
+    if !args.proofs.is_empty() {
+        eprintln!("loading {} proof file(s)", args.proofs.len());
+    }
+    let config = ServerConfig {
+        rules: args.rules,
+        tablebase,
+        books: args.books.clone(),
+        proofs: args.proofs.clone(),
+        web_dist,
+        sample_every: args.sample_every,
+    };
+    let state = AppState::new(config).map_err(anyhow::Error::msg)?;
+    let books: Vec<String> = state.books.iter().map(|b| b.name.clone()).collect();
+    let proofs: Vec<String> = state
+        .proofs
+        .iter()
+        .map(|p| format!("{} ({} nodes)", p.name, p.summary().counts.total))
+        .collect();
+    let pages = !args.no_web;
+    antichess_web::run(state, args.bind, |addr| {
+        eprintln!("tables: {tables_text}");
+        if !books.is_empty() {
+            eprintln!("books: {}", books.join(", "));
+        }
+        if !proofs.is_empty() {
+            eprintln!("proofs: {}", proofs.join(", "));
+        }
+        if pages {
+            eprintln!(
+                "serving http://{addr}/ (explorer), /search, /tablebase; the API under /api/ — Ctrl-C to stop"
+            );
+        } else {
+            eprintln!("serving the API on http://{addr}/api/ — Ctrl-C to stop");
+        }
+    })
+    .context("serving")?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,674 @@
+//! Books opened by the server ([`BookHandle`]): reading nodes for the explorer and the
+//! search page, and steering (queue, pin, marks) through `antichess-book`'s API.
+//!
+//! Nothing about a book is cached except its metadata: every request reads the store in a
+//! fresh read transaction (connections are pooled), so the pages see what `antichess book
+//! grow` processes write meanwhile, and writes go through [`Book`]'s transactions, which
+//! serialise with theirs. All methods block: the handlers call them on Tokio's blocking
+//! threads.
+//!
+//! **The root's numbers over time.** A book stores no history of its root's numbers (only
+//! the search log: when each search started and ended, its positions and result). The
+//! server therefore samples the root (numbers, status, counts) every few seconds while it
+//! runs ([`BookHandle::sample`]), and derives from the search log the history it does
+//! hold: searches finished, positions searched and results over the whole life of the
+//! book ([`BookHandle::history`] returns both).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use antichess_book::{
+    now_ms, open_store, Book, BookError, BookMeta, Node, NodeId, SearchLog, Store, Txn, INF,
+};
+use antichess_core::{pgn, Move, Position, UciMove};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::error::{ApiError, ApiResult};
+use crate::line::Line;
+
+/// How many root samples are kept (older ones are thinned out, every other one dropped).
+pub const MAX_SAMPLES: usize = 4096;
+
+/// How many points the search-log history is reduced to.
+const LOG_POINTS: usize = 400;
+
+/// A proof or disproof number as JSON: a number, or `"inf"`.
+#[must_use]
+pub fn number(n: u32) -> Value {
+    if n == INF {
+        json!("inf")
+    } else {
+        json!(n)
+    }
+}
+
+/// The ratio disproof / proof (the prover's view) as JSON: `"inf"` when won.
+#[must_use]
+pub fn ratio(proof: u32, disproof: u32) -> Value {
+    if proof == 0 || disproof == INF {
+        json!("inf")
+    } else {
+        json!(f64::from(disproof) / f64::from(proof))
+    }
+}
+
+/// A node as the API shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct NodeJson {
+    pub id: NodeId,
+    /// The move from the parent (UCI, SAN); `null` at the root.
+    pub uci: Option<String>,
+    pub san: Option<String>,
+    pub fen: String,
+    /// Plies from the book's root.
+    pub depth: u32,
+    pub prover_to_move: bool,
+    /// `unknown`, `win`, `loss`, `marked win`, `marked loss` (the prover's view).
+    pub status: &'static str,
+    pub proof: Value,
+    pub disproof: Value,
+    pub ratio: Value,
+    /// Estimated subtree size (positions searched).
+    pub size: u64,
+    pub searches: u32,
+    pub expanded: bool,
+    pub marked: bool,
+    /// A transposition: the won node this one defers to.
+    pub transposition_of: Option<NodeId>,
+    /// The worker searching this leaf now (under a valid lease).
+    pub claimed_by: Option<String>,
+}
+
+impl NodeJson {
+    /// `parent`: the parent's position, to write the move in SAN.
+    #[must_use]
+    pub fn of(node: &Node, parent: Option<&Position>, now: i64) -> NodeJson {
+        let san = match (parent, &node.uci) {
+            (Some(pos), Some(uci)) => UciMove::parse(uci)
+                .and_then(|m| m.to_move(pos, uci))
+                .ok()
+                .map(|m| pos.san(m)),
+            _ => None,
+        };
+        NodeJson {
+            id: node.id,
+            uci: node.uci.clone(),
+            san,
+            fen: node.fen.clone(),
+            depth: node.depth,
+            prover_to_move: node.prover_to_move,
+            status: node.status.name(),
+            proof: number(node.proof),
+            disproof: number(node.disproof),
+            ratio: ratio(node.proof, node.disproof),
+            size: node.size,
+            searches: node.searches,
+            expanded: node.expanded,
+            marked: node.marked,
+            transposition_of: node.same_as,
+            claimed_by: if node.is_leased(now) {
+                node.claimed_by.clone()
+            } else {
+                None
+            },
+        }
+    }
+}
+
+/// The line from a book's root to a node.
+#[derive(Debug, Clone, Serialize)]
+pub struct NodeLine {
+    pub node: NodeId,
+    /// Moves from the book's root, UCI space-separated and as movetext.
+    pub line_uci: String,
+    pub line_san: String,
+}
+
+/// One sample of the root.
+#[derive(Debug, Clone, Serialize)]
+pub struct Sample {
+    pub t_ms: i64,
+    pub proof: Value,
+    pub disproof: Value,
+    pub status: &'static str,
+    pub nodes: u64,
+    pub open_leaves: u64,
+    pub won: u64,
+    pub lost: u64,
+    pub searches: u64,
+}
+
+/// One point of the history derived from the search log (cumulative up to `t_ms`).
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct LogPoint {
+    pub t_ms: i64,
+    /// Searches finished.
+    pub searches: u64,
+    /// Positions searched by them.
+    pub positions: u64,
+    pub proved: u64,
+    pub disproved: u64,
+}
+
+/// A node found for an explorer position.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub node: Node,
+    /// `"line"`: the explorer's line passes through the book's root and follows the
+    /// book's moves; `"position"`: found by its position (another move order).
+    pub how: &'static str,
+}
+
+/// Why no node was found for a position (for the explorer's note).
+#[derive(Debug, Clone)]
+pub enum NotFound {
+    /// The line leaves the book below this leaf.
+    BelowLeaf(Node),
+    /// Neither the line nor the position is in the book.
+    Absent,
+}
+
+/// A book the server has open.
+pub struct BookHandle {
+    /// The name pages and URLs use (the file stem, made unique).
+    pub name: String,
+    /// As given (a database URL may hold a password: show [`display_location`]).
+    pub location: String,
+    pub meta: BookMeta,
+    root: Position,
+    pool: Mutex<Vec<Box<dyn Store>>>,
+    samples: Mutex<Vec<Sample>>,
+}
+
+impl std::fmt::Debug for BookHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BookHandle")
+            .field("name", &self.name)
+            .field("location", &self.location)
+            .finish()
+    }
+}
+
+/// A location as pages may show it: a database URL's password replaced by `***`.
+#[must_use]
+pub fn display_location(location: &str) -> String {
+    antichess_book::redact(location)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl BookHandle {
+    /// Opens a book (checking that it is one) under the name `name`.
+    pub fn open(name: String, location: &str) -> Result<BookHandle, BookError> {
+        let book = Book::open(location)?;
+        let meta = book.meta().clone();
+        let root = *book.root_position();
+        drop(book);
+        Ok(BookHandle {
+            name,
+            location: location.to_string(),
+            meta,
+            root,
+            pool: Mutex::new(Vec::new()),
+            samples: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The root position.
+    #[must_use]
+    pub fn root_position(&self) -> &Position {
+        &self.root
+    }
+
+    /// Runs `f` in a read transaction of a pooled connection.
+    pub fn read<T>(&self, f: impl FnOnce(&mut dyn Txn) -> Result<T, BookError>) -> ApiResult<T> {
+        let pooled = lock(&self.pool).pop();
+        let mut store = match pooled {
+            Some(store) => store,
+            None => open_store(&self.location)?,
+        };
+        let result = {
+            let mut txn = store.read()?;
+            f(&mut *txn)
+        };
+        if result.is_ok() {
+            let mut pool = lock(&self.pool);
+            if pool.len() < 8 {
+                pool.push(store);
+            }
+        }
+        Ok(result?)
+    }
+
+    /// Opens the book for a write (a fresh connection; writes are rare).
+    fn book(&self) -> ApiResult<Book> {
+        Ok(Book::open(&self.location)?)
+    }
+
+    /// The moves from the root to node `id`.
+    fn line_to(&self, txn: &mut dyn Txn, id: NodeId) -> Result<Vec<Move>, BookError> {
+        let mut ucis = Vec::new();
+        let mut cur = txn
+            .node(id)?
+            .ok_or_else(|| BookError::Input(format!("there is no node {id} in the book")))?;
+        while let Some(parent) = cur.parent {
+            ucis.push(cur.uci.clone().unwrap_or_default());
+            cur = txn
+                .node(parent)?
+                .ok_or_else(|| BookError::Corrupt(format!("node {parent} is missing")))?;
+        }
+        ucis.reverse();
+        let mut pos = self.root;
+        let mut moves = Vec::with_capacity(ucis.len());
+        for uci in &ucis {
+            let m = UciMove::parse(uci)
+                .and_then(|m| m.to_move(&pos, uci))
+                .map_err(|e| BookError::Corrupt(format!("move {uci} above node {id}: {e}")))?;
+            pos = pos.play(m);
+            moves.push(m);
+        }
+        Ok(moves)
+    }
+
+    fn node_line(&self, txn: &mut dyn Txn, id: NodeId) -> Result<NodeLine, BookError> {
+        let moves = self.line_to(txn, id)?;
+        Ok(NodeLine {
+            node: id,
+            line_uci: moves
+                .iter()
+                .map(|m| m.to_uci())
+                .collect::<Vec<_>>()
+                .join(" "),
+            line_san: pgn::format_moves(&self.root, &moves),
+        })
+    }
+
+    /// The node of an explorer position: by the line when it passes through the root,
+    /// else by the position.
+    fn find_in(
+        &self,
+        txn: &mut dyn Txn,
+        line: &Line,
+    ) -> Result<Result<Found, NotFound>, BookError> {
+        if let Some(k) = line
+            .positions
+            .iter()
+            .rposition(|p| p.same_position(&self.root))
+        {
+            let mut node = txn
+                .root()?
+                .ok_or_else(|| BookError::Corrupt("the root is missing".into()))?;
+            let mut found = true;
+            for m in &line.moves()[k..] {
+                if !node.expanded {
+                    found = false;
+                    break;
+                }
+                let uci = m.to_uci();
+                match txn
+                    .children(node.id)?
+                    .into_iter()
+                    .find(|c| c.uci.as_deref() == Some(uci.as_str()))
+                {
+                    Some(child) => node = child,
+                    None => {
+                        return Err(BookError::Corrupt(format!(
+                            "node {} is expanded but lacks the move {uci}",
+                            node.id
+                        )))
+                    }
+                }
+            }
+            if found {
+                return Ok(Ok(Found { node, how: "line" }));
+            }
+            // The line leaves the book; the position may still be in it elsewhere.
+            if let Some(found) = self.find_position(txn, line.position())? {
+                return Ok(Ok(found));
+            }
+            return Ok(Err(NotFound::BelowLeaf(node)));
+        }
+        Ok(self
+            .find_position(txn, line.position())?
+            .ok_or(NotFound::Absent))
+    }
+
+    fn find_position(&self, txn: &mut dyn Txn, pos: &Position) -> Result<Option<Found>, BookError> {
+        let rules = self.meta.rules;
+        let best = txn
+            .nodes_with_key(pos.key())?
+            .into_iter()
+            .filter(|n| n.position(rules).is_ok_and(|p| p.same_position(pos)))
+            .max_by_key(|n| (n.expanded, n.searches, std::cmp::Reverse(n.id)));
+        Ok(best.map(|node| Found {
+            node,
+            how: "position",
+        }))
+    }
+
+    /// The node of an explorer position and its children (by UCI).
+    pub fn explore(
+        &self,
+        line: &Line,
+    ) -> ApiResult<(Result<Found, NotFound>, HashMap<String, Node>)> {
+        self.read(|txn| {
+            let found = self.find_in(txn, line)?;
+            let mut children = HashMap::new();
+            if let Ok(f) = &found {
+                for c in txn.children(f.node.id)? {
+                    if let Some(uci) = c.uci.clone() {
+                        children.insert(uci, c);
+                    }
+                }
+            }
+            Ok((found, children))
+        })
+    }
+
+    /// A node by id, or the node of an explorer position (404 if not in the book).
+    pub fn resolve(&self, id: Option<NodeId>, line: Option<&Line>) -> ApiResult<Node> {
+        match (id, line) {
+            (Some(id), _) => self
+                .read(|txn| txn.node(id))?
+                .ok_or_else(|| ApiError::not_found(format!("there is no node {id} in book {}", self.name))),
+            (None, Some(line)) => match self.read(|txn| self.find_in(txn, line))? {
+                Ok(found) => Ok(found.node),
+                Err(NotFound::BelowLeaf(leaf)) => Err(ApiError::not_found(format!(
+                    "the position is not in book {}: the line leaves it below leaf node {} (queue that leaf to search it)",
+                    self.name, leaf.id
+                ))),
+                Err(NotFound::Absent) => Err(ApiError::not_found(format!(
+                    "the position is not in book {} (its root is {})",
+                    self.name, self.meta.root_fen
+                ))),
+            },
+            (None, None) => Err(ApiError::bad_request(
+                "name the node: give its id, or a position (fen and/or moves)",
+            )),
+        }
+    }
+
+    /// A node with its line and children.
+    pub fn node_detail(&self, id: NodeId) -> ApiResult<Value> {
+        let now = now_ms();
+        let rules = self.meta.rules;
+        self.read(|txn| {
+            let node = txn
+                .node(id)?
+                .ok_or_else(|| BookError::Input(format!("there is no node {id}")))?;
+            let line = self.node_line(txn, id)?;
+            let parent_pos = match node.parent {
+                Some(p) => txn.node(p)?.map(|p| p.position(rules)).transpose()?,
+                None => None,
+            };
+            let pos = node.position(rules)?;
+            let children: Vec<NodeJson> = txn
+                .children(id)?
+                .iter()
+                .map(|c| NodeJson::of(c, Some(&pos), now))
+                .collect();
+            Ok(json!({
+                "node": NodeJson::of(&node, parent_pos.as_ref(), now),
+                "line": line,
+                "children": children,
+            }))
+        })
+    }
+
+    /// The search page's summary: root, counts, pin, queue, workers and recent searches.
+    pub fn summary(&self) -> ApiResult<Value> {
+        let now = now_ms();
+        self.read(|txn| {
+            let root = txn
+                .root()?
+                .ok_or_else(|| BookError::Corrupt("the root is missing".into()))?;
+            let counts = txn.counts(now)?;
+            let pin = match txn.meta("pin")?.and_then(|v| v.parse::<NodeId>().ok()) {
+                Some(id) => Some(self.node_line(txn, id)?),
+                None => None,
+            };
+            let mut queue = Vec::new();
+            for entry in txn.queue()? {
+                let node = txn.node(entry.node)?;
+                let line = self.node_line(txn, entry.node)?;
+                queue.push(json!({
+                    "entry": entry.id,
+                    "added_ms": entry.added_ms,
+                    "line": line,
+                    "status": node.as_ref().map(|n| n.status.name()),
+                    "expanded": node.as_ref().map(|n| n.expanded),
+                }));
+            }
+            let claims = txn.claims()?;
+            let log = if claims.is_empty() {
+                Vec::new()
+            } else {
+                txn.search_log()?
+            };
+            let mut workers = Vec::new();
+            for (id, worker, lease_until) in claims {
+                if lease_until <= now {
+                    continue;
+                }
+                let started = log
+                    .iter()
+                    .rev()
+                    .find(|l| l.node == id && l.worker == worker && l.finished_ms.is_none())
+                    .map(|l| l.started_ms);
+                let node = txn.node(id)?;
+                workers.push(json!({
+                    "worker": worker,
+                    "line": self.node_line(txn, id)?,
+                    "fen": node.as_ref().map(|n| n.fen.clone()),
+                    "started_ms": started,
+                    "lease_until_ms": lease_until,
+                }));
+            }
+            Ok(json!({
+                "name": self.name,
+                "location": display_location(&self.location),
+                "rules": self.meta.rules.to_string(),
+                "prover": self.meta.prover.name(),
+                "root_fen": self.meta.root_fen,
+                "prolog_uci": self.meta.prolog.iter().map(|m| m.to_uci()).collect::<Vec<_>>().join(" "),
+                "prolog_san": pgn::format_moves(&Position::start(self.meta.rules), &self.meta.prolog),
+                "root": NodeJson::of(&root, None, now),
+                "counts": {
+                    "nodes": counts.nodes,
+                    "leaves": counts.leaves,
+                    "open_leaves": counts.open_leaves,
+                    "won": counts.won,
+                    "lost": counts.lost,
+                    "claimed": counts.claimed,
+                    "searches": counts.searches,
+                    "queued": counts.queued,
+                },
+                "pin": pin,
+                "queue": queue,
+                "workers": workers,
+                "now_ms": now,
+            }))
+        })
+    }
+
+    /// Reads the root and the counts and keeps them as a sample.
+    pub fn sample(&self) -> ApiResult<()> {
+        let now = now_ms();
+        let (root, counts) = self.read(|txn| {
+            let root = txn
+                .root()?
+                .ok_or_else(|| BookError::Corrupt("the root is missing".into()))?;
+            Ok((root, txn.counts(now)?))
+        })?;
+        let sample = Sample {
+            t_ms: now,
+            proof: number(root.proof),
+            disproof: number(root.disproof),
+            status: root.status.name(),
+            nodes: counts.nodes,
+            open_leaves: counts.open_leaves,
+            won: counts.won,
+            lost: counts.lost,
+            searches: counts.searches,
+        };
+        let mut samples = lock(&self.samples);
+        if samples.len() >= MAX_SAMPLES {
+            // Keep every other sample and the last one.
+            let last = samples.pop();
+            let kept: Vec<Sample> = samples.drain(..).step_by(2).collect();
+            *samples = kept;
+            samples.extend(last);
+        }
+        samples.push(sample);
+        Ok(())
+    }
+
+    /// The root's samples taken while the server ran, and the history of searches from
+    /// the book's search log.
+    pub fn history(&self) -> ApiResult<Value> {
+        let log = self.read(|txn| txn.search_log())?;
+        let samples = lock(&self.samples).clone();
+        Ok(json!({
+            "samples": samples,
+            "log": log_history(&log, now_ms()),
+            "recent": self.recent(&log)?,
+        }))
+    }
+
+    /// The last finished searches, newest first.
+    fn recent(&self, log: &[SearchLog]) -> ApiResult<Vec<Value>> {
+        let mut finished: Vec<&SearchLog> =
+            log.iter().filter(|l| l.finished_ms.is_some()).collect();
+        finished.sort_by_key(|l| std::cmp::Reverse(l.end_seq));
+        finished.truncate(12);
+        self.read(|txn| {
+            finished
+                .iter()
+                .map(|l| {
+                    Ok(json!({
+                        "worker": l.worker,
+                        "line": self.node_line(txn, l.node)?,
+                        "started_ms": l.started_ms,
+                        "finished_ms": l.finished_ms,
+                        "positions": l.nodes,
+                        "result": l.result,
+                    }))
+                })
+                .collect()
+        })
+    }
+
+    /// Queues a node.
+    pub fn queue_push(&self, id: NodeId) -> ApiResult<()> {
+        Ok(self.book()?.queue_push(id)?)
+    }
+
+    /// Empties the queue.
+    pub fn queue_clear(&self) -> ApiResult<()> {
+        Ok(self.book()?.queue_clear()?)
+    }
+
+    /// Pins the walk's start (or clears the pin).
+    pub fn pin(&self, id: Option<NodeId>) -> ApiResult<()> {
+        Ok(self.book()?.pin(id)?)
+    }
+
+    /// Marks a node (win, loss, or `None`: removes the mark). Returns the node and the
+    /// root after the change.
+    pub fn mark(&self, id: NodeId, win: Option<bool>) -> ApiResult<(Node, Node)> {
+        let mut book = self.book()?;
+        let node = book.mark(id, win)?;
+        let root = book.root()?;
+        Ok((node, root))
+    }
+}
+
+/// The search log reduced to at most 400 cumulative points.
+#[must_use]
+pub fn log_history(log: &[SearchLog], now: i64) -> Vec<LogPoint> {
+    let mut finished: Vec<&SearchLog> = log.iter().filter(|l| l.finished_ms.is_some()).collect();
+    finished.sort_by_key(|l| l.finished_ms);
+    let Some(first) = log.iter().map(|l| l.started_ms).min() else {
+        return Vec::new();
+    };
+    let last = finished
+        .last()
+        .and_then(|l| l.finished_ms)
+        .unwrap_or(now)
+        .max(first + 1);
+    let step = ((last - first) / LOG_POINTS as i64).max(1);
+    let mut out = vec![LogPoint {
+        t_ms: first,
+        searches: 0,
+        positions: 0,
+        proved: 0,
+        disproved: 0,
+    }];
+    let mut acc = out[0];
+    let mut next_t = first + step;
+    for l in finished {
+        let t = l.finished_ms.unwrap_or(first);
+        while t > next_t {
+            acc.t_ms = next_t;
+            if out.last().is_some_and(|p| p.searches != acc.searches) {
+                out.push(acc);
+            }
+            next_t += step;
+        }
+        acc.searches += 1;
+        acc.positions = acc.positions.saturating_add(l.nodes.unwrap_or(0));
+        match l.result.as_deref() {
+            Some("proved") => acc.proved += 1,
+            Some("disproved") => acc.disproved += 1,
+            _ => {}
+        }
+    }
+    acc.t_ms = last;
+    out.push(acc);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_not_shown() {
+        assert_eq!(
+            display_location("postgres://me:secret@db.example:5432/books?sslmode=disable"),
+            "postgres://me:***@db.example:5432/books?sslmode=disable"
+        );
+        assert_eq!(
+            display_location("postgres://me@db/books"),
+            "postgres://me@db/books"
+        );
+        assert_eq!(display_location("/tmp/a.book"), "/tmp/a.book");
+    }
+
+    #[test]
+    fn log_history_is_cumulative() {
+        let log: Vec<SearchLog> = (0..10)
+            .map(|i| SearchLog {
+                id: i,
+                node: i,
+                worker: "w".into(),
+                started_ms: 1000 + i * 100,
+                start_seq: i,
+                finished_ms: Some(1050 + i * 100),
+                end_seq: Some(i + 1),
+                nodes: Some(10),
+                result: Some(if i % 2 == 0 { "proved" } else { "unknown" }.into()),
+            })
+            .collect();
+        let points = log_history(&log, 5000);
+        let last = points.last().unwrap();
+        assert_eq!((last.searches, last.positions, last.proved), (10, 100, 5));
+        assert!(points
+            .windows(2)
+            .all(|w| w[0].searches <= w[1].searches && w[0].t_ms <= w[1].t_ms));
+        assert!(log_history(&[], 5000).is_empty());
+    }
+}

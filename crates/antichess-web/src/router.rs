@@ -1,0 +1,434 @@
+//! The HTTP routes: the JSON API under `/api/` and the three pages (`/`, `/search`,
+//! `/tablebase`) with their files under `/assets/`. Handlers whose work takes time
+//! (probing tables, looking positions up in proofs, reading or writing books) run it on
+//! Tokio's blocking threads (`spawn_blocking`), so the async threads only move bytes.
+//! Errors are JSON (`{"error": "..."}`) with a 4xx status for bad input.
+//!
+//! | method and path | what |
+//! |---|---|
+//! | `GET /api/status` | rules, tables, proofs and books loaded |
+//! | `GET /api/explore?fen=&moves=&pgn=&book=` | a position and every legal move: tablebase, proofs, book |
+//! | `GET /api/tablebase?fen=` (also `/api/tablebase/antichess`) | lichess-shaped tablebase answer |
+//! | `GET /api/tablebase/random?material=&turn=&seed=` | a random legal position of a material |
+//! | `GET /api/proofs`, `GET /api/proofs/{id}` | loaded proofs: counts, root, main line |
+//! | `GET /api/books`, `GET /api/books/{name}` | books; one book's root, counts, pin, queue, workers |
+//! | `GET /api/books/{name}/history` | root samples and the search log's history |
+//! | `GET /api/books/{name}/node?id=` or `?fen=&moves=` | a node, its line and children |
+//! | `POST /api/books/{name}/queue`, `DELETE /api/books/{name}/queue` | queue a node; clear the queue |
+//! | `POST /api/books/{name}/pin` | pin the walk's start (`{"clear": true}` unpins) |
+//! | `POST /api/books/{name}/mark` | mark a node `win`, `loss` or `none` |
+
+use std::sync::Arc;
+
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use antichess_book::NodeId;
+use antichess_core::Color;
+
+use crate::books::{BookHandle, NodeJson};
+use crate::error::{ApiError, ApiResult};
+use crate::explore::{explore, explorer_query};
+use crate::line::{parse_line, Line};
+use crate::state::AppState;
+use crate::tables::{self, parse_material, random_position, SplitMix};
+
+type Shared = Arc<AppState>;
+
+/// Runs blocking work off the async threads.
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> ApiResult<T> + Send + 'static,
+) -> ApiResult<T> {
+    tokio::task::spawn_blocking(f).await?
+}
+
+fn query<T>(q: Result<Query<T>, QueryRejection>) -> ApiResult<T> {
+    q.map(|Query(t)| t)
+        .map_err(|e| ApiError::bad_request(format!("query: {}", e.body_text())))
+}
+
+fn body<T>(b: Result<Json<T>, JsonRejection>) -> ApiResult<T> {
+    b.map(|Json(t)| t)
+        .map_err(|e| ApiError::new(e.status(), format!("request body: {}", e.body_text())))
+}
+
+fn path<T>(p: Result<Path<T>, PathRejection>) -> ApiResult<T> {
+    p.map(|Path(t)| t)
+        .map_err(|e| ApiError::bad_request(format!("path: {}", e.body_text())))
+}
+
+/// A position in a query string or a body.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct PositionQuery {
+    pub fen: Option<String>,
+    pub moves: Option<String>,
+    pub pgn: Option<String>,
+    pub book: Option<String>,
+}
+
+impl PositionQuery {
+    fn line(&self, state: &AppState) -> ApiResult<Line> {
+        parse_line(
+            state.rules,
+            self.fen.as_deref(),
+            self.moves.as_deref(),
+            self.pgn.as_deref(),
+        )
+    }
+
+    fn names_position(&self) -> bool {
+        [&self.fen, &self.moves, &self.pgn]
+            .iter()
+            .any(|f| f.as_deref().is_some_and(|s| !s.trim().is_empty()))
+    }
+}
+
+/// A node named by id or by position, in a body or a query.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct NodeRef {
+    pub id: Option<NodeId>,
+    pub fen: Option<String>,
+    pub moves: Option<String>,
+    pub pgn: Option<String>,
+    /// For `pin`: remove the pin.
+    #[serde(default)]
+    pub clear: bool,
+    /// For `mark`: `win`, `loss` or `none`.
+    #[serde(rename = "as")]
+    pub as_: Option<String>,
+}
+
+impl NodeRef {
+    fn resolve(&self, state: &AppState, book: &BookHandle) -> ApiResult<antichess_book::Node> {
+        let q = PositionQuery {
+            fen: self.fen.clone(),
+            moves: self.moves.clone(),
+            pgn: self.pgn.clone(),
+            book: None,
+        };
+        let line = if self.id.is_none() && q.names_position() {
+            Some(q.line(state)?)
+        } else {
+            None
+        };
+        book.resolve(self.id, line.as_ref())
+    }
+}
+
+/// The router over a state.
+pub fn router(state: Shared) -> Router {
+    let api = Router::new()
+        .route("/status", get(status))
+        .route("/explore", get(explore_handler))
+        .route("/tablebase", get(tablebase))
+        .route("/tablebase/antichess", get(tablebase))
+        .route("/tablebase/random", get(random))
+        .route("/proofs", get(proofs))
+        .route("/proofs/{id}", get(proof))
+        .route("/books", get(books))
+        .route("/books/{name}", get(book_summary))
+        .route("/books/{name}/history", get(book_history))
+        .route("/books/{name}/node", get(book_node))
+        .route(
+            "/books/{name}/queue",
+            axum::routing::post(queue_push).delete(queue_clear),
+        )
+        .route("/books/{name}/pin", axum::routing::post(pin))
+        .route("/books/{name}/mark", axum::routing::post(mark))
+        .fallback(api_not_found);
+    let mut app = Router::new().nest("/api", api);
+    match state.web_dist.clone() {
+        Some(dist) => {
+            let no_cache = SetResponseHeaderLayer::overriding(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("no-cache"),
+            );
+            app = app
+                .route_service("/", ServeFile::new(dist.join("index.html")))
+                .route_service("/search", ServeFile::new(dist.join("search.html")))
+                .route_service("/tablebase", ServeFile::new(dist.join("tablebase.html")))
+                .nest_service("/assets", ServeDir::new(dist.join("assets")))
+                .layer(no_cache);
+        }
+        None => {
+            app = app
+                .route("/", get(no_front_end))
+                .route("/search", get(no_front_end))
+                .route("/tablebase", get(no_front_end));
+        }
+    }
+    app.with_state(state)
+}
+
+async fn api_not_found(axum::extract::OriginalUri(uri): axum::extract::OriginalUri) -> ApiError {
+    ApiError::not_found(format!("no API endpoint {}", uri.path()))
+}
+
+async fn no_front_end() -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!(
+            "The server runs without its front end (the API is under /api/). Build it with `{}` and start `antichess serve` again.\n",
+            crate::assets::BUILD_COMMAND
+        ),
+    )
+        .into_response()
+}
+
+async fn status(State(state): State<Shared>) -> Json<Value> {
+    let tables = state.tablebase.as_ref().map(|tb| {
+        json!({
+            "dir": tb.dir().map(|d| d.display().to_string()),
+            "materials": tb.materials().len(),
+            "complete_units": state.tables_units,
+        })
+    });
+    Json(json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "rules": state.rules.to_string(),
+        "tables": tables,
+        "proofs": state.proofs.iter().map(|p| p.summary()).collect::<Vec<_>>(),
+        "books": state.books.iter().map(|b| book_entry(b)).collect::<Vec<_>>(),
+    }))
+}
+
+fn book_entry(b: &BookHandle) -> Value {
+    json!({
+        "name": b.name,
+        "location": crate::books::display_location(&b.location),
+        "rules": b.meta.rules.to_string(),
+        "prover": b.meta.prover.name(),
+        "root_fen": b.meta.root_fen,
+        "explorer": explorer_query(b.root_position(), &b.meta.prolog),
+    })
+}
+
+async fn explore_handler(
+    State(state): State<Shared>,
+    q: Result<Query<PositionQuery>, QueryRejection>,
+) -> ApiResult<Json<Value>> {
+    let q = query(q)?;
+    blocking(move || {
+        let line = q.line(&state)?;
+        let book = state.book_or_default(q.book.as_deref())?.cloned();
+        explore(&state, &line, book.as_deref()).map(Json)
+    })
+    .await
+}
+
+async fn tablebase(
+    State(state): State<Shared>,
+    q: Result<Query<PositionQuery>, QueryRejection>,
+) -> ApiResult<Json<tables::TablebaseReport>> {
+    let q = query(q)?;
+    if q.fen.as_deref().is_none_or(|f| f.trim().is_empty()) {
+        return Err(ApiError::bad_request("give a position: ?fen=..."));
+    }
+    blocking(move || {
+        let line = q.line(&state)?;
+        tables::probe(state.tablebase.as_deref(), line.position()).map(Json)
+    })
+    .await
+}
+
+#[derive(Debug, Deserialize)]
+struct RandomQuery {
+    material: Option<String>,
+    turn: Option<String>,
+    seed: Option<u64>,
+}
+
+async fn random(
+    State(state): State<Shared>,
+    q: Result<Query<RandomQuery>, QueryRejection>,
+) -> ApiResult<Json<Value>> {
+    let q = query(q)?;
+    let text = q
+        .material
+        .filter(|m| !m.trim().is_empty())
+        .ok_or_else(|| ApiError::bad_request("give a material: ?material=KRkb"))?;
+    let material = parse_material(&text)?;
+    let turn = match q.turn.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        None | Some("random") => None,
+        Some(t) => Some(Color::from_name(t).ok_or_else(|| {
+            ApiError::bad_request(format!("turn {t:?}: expected white, black or random"))
+        })?),
+    };
+    let mut rng = q.seed.map_or_else(SplitMix::from_time, SplitMix::new);
+    let pos = random_position(&material, state.rules, turn, &mut rng)?;
+    Ok(Json(json!({
+        "fen": pos.fen(),
+        "material": material.name(),
+    })))
+}
+
+async fn proofs(State(state): State<Shared>) -> Json<Value> {
+    Json(json!(state
+        .proofs
+        .iter()
+        .map(|p| p.summary())
+        .collect::<Vec<_>>()))
+}
+
+async fn proof(
+    State(state): State<Shared>,
+    id: Result<Path<String>, PathRejection>,
+) -> ApiResult<Json<Value>> {
+    let id = path(id)?;
+    let proof = id
+        .parse::<usize>()
+        .ok()
+        .and_then(|i| state.proofs.get(i))
+        .or_else(|| state.proofs.iter().find(|p| p.name == id))
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "no proof {id:?}; the server has {} proof(s) (ids 0..{})",
+                state.proofs.len(),
+                state.proofs.len()
+            ))
+        })?;
+    let mut summary = serde_json::to_value(proof.summary()).unwrap_or(Value::Null);
+    summary["explorer"] = explorer_query(proof.root(), proof.prolog());
+    Ok(Json(summary))
+}
+
+async fn books(State(state): State<Shared>) -> Json<Value> {
+    Json(json!(state
+        .books
+        .iter()
+        .map(|b| book_entry(b))
+        .collect::<Vec<_>>()))
+}
+
+fn named_book(
+    state: &AppState,
+    name: Result<Path<String>, PathRejection>,
+) -> ApiResult<Arc<BookHandle>> {
+    let name = path(name)?;
+    state.book(&name).cloned()
+}
+
+async fn book_summary(
+    State(state): State<Shared>,
+    name: Result<Path<String>, PathRejection>,
+) -> ApiResult<Json<Value>> {
+    let book = named_book(&state, name)?;
+    blocking(move || {
+        let mut v = book.summary()?;
+        v["explorer"] = explorer_query(book.root_position(), &book.meta.prolog);
+        Ok(Json(v))
+    })
+    .await
+}
+
+async fn book_history(
+    State(state): State<Shared>,
+    name: Result<Path<String>, PathRejection>,
+) -> ApiResult<Json<Value>> {
+    let book = named_book(&state, name)?;
+    let every = state.sample_every.as_secs_f64();
+    blocking(move || {
+        let mut v = book.history()?;
+        v["sample_every_s"] = json!(every);
+        Ok(Json(v))
+    })
+    .await
+}
+
+async fn book_node(
+    State(state): State<Shared>,
+    name: Result<Path<String>, PathRejection>,
+    q: Result<Query<NodeRef>, QueryRejection>,
+) -> ApiResult<Json<Value>> {
+    let book = named_book(&state, name)?;
+    let q = query(q)?;
+    blocking(move || {
+        let node = q.resolve(&state, &book)?;
+        book.node_detail(node.id).map(Json)
+    })
+    .await
+}
+
+async fn queue_push(
+    State(state): State<Shared>,
+    name: Result<Path<String>, PathRejection>,
+    b: Result<Json<NodeRef>, JsonRejection>,
+) -> ApiResult<Json<Value>> {
+    let book = named_book(&state, name)?;
+    let r = body(b)?;
+    blocking(move || {
+        let node = r.resolve(&state, &book)?;
+        book.queue_push(node.id)?;
+        Ok(Json(json!({ "queued": node.id })))
+    })
+    .await
+}
+
+async fn queue_clear(
+    State(state): State<Shared>,
+    name: Result<Path<String>, PathRejection>,
+) -> ApiResult<Json<Value>> {
+    let book = named_book(&state, name)?;
+    blocking(move || {
+        book.queue_clear()?;
+        Ok(Json(json!({ "cleared": true })))
+    })
+    .await
+}
+
+async fn pin(
+    State(state): State<Shared>,
+    name: Result<Path<String>, PathRejection>,
+    b: Result<Json<NodeRef>, JsonRejection>,
+) -> ApiResult<Json<Value>> {
+    let book = named_book(&state, name)?;
+    let r = body(b)?;
+    blocking(move || {
+        if r.clear {
+            book.pin(None)?;
+            return Ok(Json(json!({ "pin": null })));
+        }
+        let node = r.resolve(&state, &book)?;
+        book.pin(Some(node.id))?;
+        Ok(Json(json!({ "pin": node.id })))
+    })
+    .await
+}
+
+async fn mark(
+    State(state): State<Shared>,
+    name: Result<Path<String>, PathRejection>,
+    b: Result<Json<NodeRef>, JsonRejection>,
+) -> ApiResult<Json<Value>> {
+    let book = named_book(&state, name)?;
+    let r = body(b)?;
+    let win = match r.as_.as_deref().map(str::trim) {
+        Some("win") => Some(true),
+        Some("loss") => Some(false),
+        Some("none") => None,
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "as {other:?}: expected win, loss or none"
+            )))
+        }
+        None => return Err(ApiError::bad_request("give \"as\": win, loss or none")),
+    };
+    blocking(move || {
+        let node = r.resolve(&state, &book)?;
+        let (node, root) = book.mark(node.id, win)?;
+        let now = antichess_book::now_ms();
+        Ok(Json(json!({
+            "node": NodeJson::of(&node, None, now),
+            "root": NodeJson::of(&root, None, now),
+        })))
+    })
+    .await
+}

@@ -1,0 +1,147 @@
+// The tablebase page: any FEN, every move's result sorted best first (as lichess's
+// tablebase explorer shows it), and a random position of a given material. The position is
+// in the URL (?fen=...).
+import './style.css';
+import { Board } from './board';
+import { ApiError, el, fill, getJSON, header, pageUrl, params, showError } from './common';
+
+const DEFAULT_FEN = '8/8/8/8/8/2k5/8/KR6 w - - 0 1';
+
+interface Report {
+  fen: string;
+  material: string;
+  category: string;
+  dtc: number | null;
+  variant_win: boolean;
+  variant_loss: boolean;
+  game_over_draw: boolean;
+  missing: string | null;
+  moves: { uci: string; san: string; category: string; dtc: number | null; zeroing: boolean; conversion: boolean; variant_win: boolean; variant_loss: boolean }[];
+}
+
+let fen = params().get('fen') || DEFAULT_FEN;
+let lastMove: string | undefined;
+let orientation: 'white' | 'black' = 'white';
+const board = new Board(document.getElementById('board')!, (uci) => {
+  const m = report?.moves.find((x) => x.uci === uci);
+  if (m) void playMove(uci);
+});
+let report: Report | null = null;
+
+function mover(category: string): string {
+  return category === 'win' ? 'loss' : category === 'loss' ? 'win' : category;
+}
+
+async function playMove(uci: string): Promise<void> {
+  // The position after the move, from the explorer's endpoint (which plays it).
+  try {
+    const data = await getJSON('/api/explore', { fen, moves: uci });
+    lastMove = uci;
+    await show(data.fen, true);
+  } catch (e) {
+    showError(e instanceof ApiError ? e.message : String(e));
+  }
+}
+
+async function show(newFen: string, push: boolean): Promise<void> {
+  try {
+    const r: Report = await getJSON('/api/tablebase', { fen: newFen });
+    showError(null);
+    report = r;
+    fen = r.fen;
+    const url = pageUrl('/tablebase', { fen });
+    if (push) history.pushState(null, '', url);
+    else history.replaceState(null, '', url);
+    header('tablebase', { fen });
+    render(r);
+  } catch (e) {
+    showError(e instanceof ApiError ? e.message : String(e));
+  }
+}
+
+function tag(category: string, text: string): HTMLElement {
+  return el('span', { class: `cat ${category}` }, text);
+}
+
+function render(r: Report): void {
+  const turn = r.fen.split(' ')[1] === 'b' ? 'black' : 'white';
+  const who = turn === 'white' ? 'White' : 'Black';
+  const best = r.moves.find((m) => m.category !== 'unknown');
+  board.set(
+    {
+      fen: r.fen,
+      turn,
+      moves: r.moves.map((m) => m.uci),
+      lastMove,
+      arrows: best && mover(best.category) !== 'unknown' ? [{ uci: best.uci, brush: mover(best.category) === 'win' ? 'green' : mover(best.category) === 'loss' ? 'red' : 'paleGrey' }] : [],
+    },
+    orientation,
+  );
+  (document.getElementById('fen-input') as HTMLInputElement).value = r.fen;
+  const material = document.getElementById('material-input') as HTMLInputElement;
+  if (!material.value || document.activeElement !== material) material.value = r.material;
+  let result: HTMLElement;
+  if (r.variant_win || r.variant_loss || r.game_over_draw) {
+    result = el('span', {}, tag(r.category, r.variant_win ? `${who} has won` : r.variant_loss ? `${who} has lost` : 'drawn'), ' (the game is over)');
+  } else if (r.category === 'unknown') {
+    result = el('span', { class: 'muted' }, r.missing ? `No table for ${r.missing} is loaded` : 'unknown');
+  } else {
+    result = el('span', {}, tag(r.category, `${r.category} for ${who}`), r.dtc !== null ? ` · ${r.dtc} plies to conversion` : '');
+  }
+  fill(
+    document.getElementById('summary')!,
+    el('div', { class: 'turn' }, `${who} to move · ${r.material}`),
+    el('div', { id: 'tb-result' }, result),
+    el('div', { class: 'fen', style: 'margin-top:6px' }, r.fen),
+    el('div', { class: 'buttons' }, el('a', { href: pageUrl('/', { fen: r.fen }) }, 'Open in the explorer'), el('button', { type: 'button', id: 'flip' }, 'Flip board')),
+  );
+  document.getElementById('flip')!.addEventListener('click', () => {
+    orientation = orientation === 'white' ? 'black' : 'white';
+    render(r);
+  });
+  const rows = r.moves.map((m) => {
+    const res = m.variant_loss ? 'win' : m.variant_win ? 'loss' : mover(m.category);
+    const text = m.variant_loss ? 'wins the game' : m.variant_win ? 'loses the game' : res;
+    const tr = el(
+      'tr',
+      { 'data-uci': m.uci },
+      el('td', { class: 'san' }, m.san),
+      el('td', {}, tag(res, text)),
+      el('td', { class: 'num' }, m.dtc !== null ? String(m.dtc) : '–'),
+      el('td', { class: 'muted small' }, m.conversion ? 'converts' : m.zeroing ? 'pawn move' : ''),
+    );
+    tr.addEventListener('click', () => void playMove(m.uci));
+    return tr;
+  });
+  fill(
+    document.getElementById('moves')!,
+    el('thead', {}, el('tr', {}, el('th', {}, 'Move'), el('th', {}, 'Result for the mover'), el('th', { class: 'num', title: 'distance to conversion of the position after the move, in plies' }, 'DTC after'), el('th', {}, ''))),
+    el('tbody', {}, ...(rows.length ? rows : [el('tr', {}, el('td', { class: 'empty', colspan: '4' }, 'no legal moves'))])),
+  );
+  document.body.dataset.ready = r.fen;
+}
+
+document.getElementById('probe')!.addEventListener('submit', (e) => {
+  e.preventDefault();
+  lastMove = undefined;
+  void show((document.getElementById('fen-input') as HTMLInputElement).value.trim(), true);
+});
+document.getElementById('random')!.addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const material = (document.getElementById('material-input') as HTMLInputElement).value.trim() || report?.material || '';
+  const turn = (document.getElementById('turn-select') as HTMLSelectElement).value;
+  try {
+    const r = await getJSON('/api/tablebase/random', { material, turn });
+    lastMove = undefined;
+    await show(r.fen, true);
+  } catch (err) {
+    showError(err instanceof ApiError ? err.message : String(err));
+  }
+});
+window.addEventListener('popstate', () => {
+  lastMove = undefined;
+  void show(params().get('fen') || DEFAULT_FEN, false);
+});
+
+header('tablebase', { fen });
+void show(fen, false);

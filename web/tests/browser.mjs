@@ -1,0 +1,251 @@
+// Browser test of the three pages, driven by playwright-core with Debian's chromium:
+//
+//   node tests/browser.mjs URL OUTDIR
+//
+// URL is a running `antichess serve` with a book named in $BOOK (default: the first) whose
+// root is reached by $ROOT_MOVES (UCI from the start position) and a proof of that root;
+// $GROW_BOOK, if set, names a book that `book grow` is growing meanwhile. The test loads
+// the explorer at the root, plays the proof's move by clicking it in the move list and the
+// reply by clicking on the board, checks that the move list, the line and the statuses
+// follow, goes back and forward, queues the position; on the search page it queues, pins
+// and unpins the explorer's position and watches the worker of the growing book; on the
+// tablebase page it draws a random position of a material; it saves a screenshot of each
+// page in OUTDIR. Exits 1 with a message on the first failed check.
+import { chromium } from 'playwright-core';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const [base, outDir] = process.argv.slice(2);
+if (!base || !outDir) {
+  console.error('usage: node tests/browser.mjs URL OUTDIR');
+  process.exit(2);
+}
+const rootMoves = process.env.ROOT_MOVES ?? 'e2e3 b8a6';
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+mkdirSync(outDir, { recursive: true });
+rmSync(join(outDir, 'failure.png'), { force: true });
+
+function check(cond, message) {
+  if (!cond) throw new Error(`check failed: ${message}`);
+  console.log(`ok - ${message}`);
+}
+
+const userDataDir = mkdtempSync(join(tmpdir(), 'antichess-chromium-'));
+const context = await chromium.launchPersistentContext(userDataDir, {
+  executablePath,
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--disable-dev-shm-usage',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--no-first-run',
+    '--disable-sync',
+  ],
+  viewport: { width: 1360, height: 960 },
+});
+const page = context.pages()[0] ?? (await context.newPage());
+const consoleErrors = [];
+page.on('pageerror', (e) => consoleErrors.push(String(e)));
+page.on('console', (m) => {
+  if (m.type() === 'error') consoleErrors.push(m.text());
+});
+page.setDefaultTimeout(20000);
+
+/** Waits until the explorer shows the position after `moves` (UCI). */
+async function explorerAt(moves) {
+  await page.waitForFunction(
+    (want) => document.body.dataset.moves === want && new URLSearchParams(location.search).get('moves') === want && document.querySelectorAll('#moves tbody tr').length > 0,
+    moves,
+  );
+  await page.waitForLoadState('networkidle');
+}
+
+/** The centre of a square on the board (white at the bottom). */
+async function squareCenter(square) {
+  const box = await page.locator('cg-board').boundingBox();
+  const file = square.charCodeAt(0) - 97;
+  const rank = Number(square[1]) - 1;
+  const size = box.width / 8;
+  return { x: box.x + (file + 0.5) * size, y: box.y + (7 - rank + 0.5) * size };
+}
+
+/** Lets the board finish its animation (150 ms) before a screenshot or a look at it. */
+async function settle() {
+  await page.waitForTimeout(500);
+}
+
+/** Pieces on the board as "color role square" strings, sorted. */
+async function boardPieces() {
+  return page.evaluate(() => {
+    const board = document.querySelector('cg-board');
+    const size = board.getBoundingClientRect().width / 8;
+    return [...board.querySelectorAll('piece')]
+      .map((p) => {
+        const m = /translate\(([-\d.]+)px, ([-\d.]+)px\)/.exec(p.style.transform);
+        const file = Math.round(Number(m[1]) / size);
+        const rank = 7 - Math.round(Number(m[2]) / size);
+        return `${p.className} ${'abcdefgh'[file]}${rank + 1}`;
+      })
+      .sort();
+  });
+}
+
+/** The same from a FEN (white at the bottom). */
+function fenPieces(fen) {
+  const names = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
+  const out = [];
+  fen.split(' ')[0].split('/').forEach((row, i) => {
+    let file = 0;
+    for (const c of row) {
+      if (/\d/.test(c)) file += Number(c);
+      else {
+        out.push(`${c === c.toUpperCase() ? 'white' : 'black'} ${names[c.toLowerCase()]} ${'abcdefgh'[file]}${8 - i}`);
+        file += 1;
+      }
+    }
+  });
+  return out.sort();
+}
+
+async function clickSquare(square) {
+  const p = await squareCenter(square);
+  await page.mouse.click(p.x, p.y);
+}
+
+try {
+  // --- Explorer ---------------------------------------------------------------------------
+  await page.goto(`${base}/?moves=${encodeURIComponent(rootMoves)}`);
+  await explorerAt(rootMoves);
+  await page.locator('cg-board piece').first().waitFor();
+  check((await page.locator('cg-board piece').count()) === 32, 'the board shows the 32 pieces of the root');
+  const firstRows = await page.locator('#moves tbody tr').count();
+  check(firstRows >= 1, `the move list shows the legal moves (${firstRows})`);
+  const mainRow = page.locator('#moves tbody tr.main-line');
+  check((await mainRow.count()) === 1, 'one move is highlighted as the main line of the proof');
+  const mainUci = await mainRow.getAttribute('data-uci');
+  const mainSan = (await mainRow.locator('td.san').innerText()).replace('★', '').trim();
+  check((await page.locator('.proof-status').first().innerText()).includes('in proof'), 'the position is in the proof');
+  check((await page.locator('#book-status').innerText()).includes('node'), 'the book knows the position');
+  check((await mainRow.innerText()).includes('proof move'), 'the main-line move is the proof move');
+  await settle();
+  await page.screenshot({ path: join(outDir, 'explorer-root.png'), fullPage: true });
+
+  // Play the proof's move by clicking it in the move list.
+  await mainRow.click();
+  const afterFirst = `${rootMoves} ${mainUci}`;
+  await explorerAt(afterFirst);
+  const lineText = await page.locator('#line').innerText();
+  check(lineText.includes(mainSan), `the line shows ${mainSan} after clicking it in the list`);
+  check((await page.locator('.proof-status').first().innerText()).includes('opponent'), 'the proof status follows: an opponent node');
+  const replies = page.locator('#moves tbody tr');
+  check((await replies.count()) >= 1, 'the replies are listed');
+  check((await replies.first().innerText()).includes('answered'), 'every reply is answered in the proof');
+
+  // Play the main-line reply by clicking on the board: from-square, then to-square.
+  const reply = page.locator('#moves tbody tr.main-line');
+  const replyUci = await reply.getAttribute('data-uci');
+  const replySan = (await reply.locator('td.san').innerText()).replace('★', '').trim();
+  await clickSquare(replyUci.slice(0, 2));
+  await clickSquare(replyUci.slice(2, 4));
+  const afterReply = `${afterFirst} ${replyUci}`;
+  await explorerAt(afterReply);
+  check((await page.locator('#line').innerText()).includes(replySan), `the line shows ${replySan} after playing it on the board`);
+  check((await page.locator('.line .ply.current').innerText()).trim() === replySan, 'the current ply is the move just played');
+  check((await page.locator('.line .ply.main').count()) >= 2, 'the moves on the main line are marked in the line');
+  check((await page.locator('.proof-status').first().innerText()).includes('prover'), 'the proof status follows: a prover node');
+  const rowsNow = await page.locator('#moves tbody tr').count();
+  check(rowsNow >= 10, `the move list follows: ${rowsNow} legal moves`);
+  check((await page.locator('#moves tbody tr.main-line').innerText()).includes('proof move'), 'the proof move is marked among them');
+
+  // Back and forward.
+  await page.locator('#back').click();
+  await explorerAt(afterFirst);
+  check((await page.locator('.line .ply.future').count()) === 1, 'back keeps the move ahead in the line');
+  await page.locator('#forward').click();
+  await explorerAt(afterReply);
+  check(true, 'forward returns to the move');
+  // Queue the position in the book with one click from the explorer (the button is there
+  // while the node is undecided: the `book grow` beside the server may have decided it).
+  if ((await page.locator('#queue-position').count()) > 0) {
+    await page.locator('#queue-position').click();
+    await page.waitForFunction(() => document.getElementById('queue-position')?.textContent?.startsWith('Queued'));
+    check(true, 'the explorer queues its position in the book with one click');
+  } else {
+    check(/win|loss/.test(await page.locator('#book-status').innerText()), 'the book node is decided, so there is nothing to queue');
+  }
+  await settle();
+  const shownFen = await page.locator('#fen-input').inputValue();
+  check(JSON.stringify(await boardPieces()) === JSON.stringify(fenPieces(shownFen)), 'the board shows the position of the FEN');
+  await page.screenshot({ path: join(outDir, 'explorer.png'), fullPage: true });
+
+  // --- Search: the explorer's position in its book ---------------------------------------
+  const book = process.env.BOOK ? `&book=${encodeURIComponent(process.env.BOOK)}` : '';
+  await page.goto(`${base}/search?moves=${encodeURIComponent(afterFirst)}${book}`);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  check((await page.locator('#root-stats').innerText()).includes('disproof'), 'the search page shows the root numbers');
+  check((await page.locator('#plot-root svg').count()) === 1, 'the root plot is drawn');
+  check((await page.locator('#position-line').innerText()).includes(mainSan), 'the search page shows the explorer position');
+  await page.locator('#queue-add').click();
+  await page.waitForFunction(() => document.querySelectorAll('#queue-list li').length > 0);
+  check(true, 'queueing the position shows it in the queue');
+  await page.locator('#pin-set').click();
+  await page.waitForFunction((san) => document.getElementById('root')?.innerText.includes(`Walk starts at: 2. ${san}`), mainSan);
+  check(true, 'pinning the walk there shows the pin');
+  await page.locator('#pin-clear').click();
+  await page.waitForFunction(() => document.getElementById('root')?.innerText.includes('the root (no pin)'));
+  check(true, 'clearing the pin shows the root again');
+
+  // --- Search: a book that `book grow` grows beside the server ------------------------------
+  const grown = process.env.GROW_BOOK;
+  if (grown) {
+    await page.goto(`${base}/search?book=${encodeURIComponent(grown)}`);
+    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    // The page refreshes every 3 s from the store: the worker of the other process shows.
+    await page.waitForFunction(() => document.querySelectorAll('#workers tbody tr td.linecell').length > 0, null, { timeout: 30000 });
+    check(true, 'a worker of the running `book grow` is shown with its leaf');
+    const searches = async () => Number((await page.locator('#root-stats .stat:nth-child(9) .v').innerText()).replace(/,/g, ''));
+    const before = await searches();
+    await page.waitForTimeout(4000);
+    await page.waitForFunction(() => document.body.dataset.ready === 'true');
+    check((await searches()) > before, `the search count follows the store (${before} → ${await searches()})`);
+    check((await page.locator('#plot-root svg path').count()) >= 2, 'the root plot has its lines');
+  } else {
+    await page.waitForTimeout(1000);
+  }
+  await page.screenshot({ path: join(outDir, 'search.png'), fullPage: true });
+
+  // --- Tablebase ------------------------------------------------------------------------------
+  const fen = '8/8/8/8/8/2k5/8/KR6 w - - 0 1';
+  await page.goto(`${base}/tablebase?fen=${encodeURIComponent(fen)}`);
+  await page.waitForFunction(() => document.querySelectorAll('#moves tbody tr').length > 0 && document.body.dataset.ready);
+  check((await page.locator('#tb-result').innerText()).match(/win|loss|draw/) !== null, 'the tablebase result is shown');
+  const tbRows = await page.locator('#moves tbody tr').count();
+  check(tbRows >= 5, `every move is listed (${tbRows})`);
+  await page.locator('#material-input').fill('KRk');
+  await page.locator('#random-button').click();
+  await page.waitForFunction((old) => document.body.dataset.ready && document.body.dataset.ready !== old, fen);
+  const randomFen = await page.locator('#fen-input').inputValue();
+  check(randomFen !== fen, `a random position of KRk: ${randomFen}`);
+  await page.locator('#moves tbody tr').first().waitFor();
+  await settle();
+  check(JSON.stringify(await boardPieces()) === JSON.stringify(fenPieces(randomFen)), 'the board shows the random position');
+  await page.screenshot({ path: join(outDir, 'tablebase.png'), fullPage: true });
+
+  check(consoleErrors.length === 0, `no errors in the browser console${consoleErrors.length ? ': ' + consoleErrors.join('; ') : ''}`);
+  console.log(`screenshots in ${outDir}`);
+} catch (e) {
+  console.error(String(e && e.stack ? e.stack : e));
+  try {
+    await page.screenshot({ path: join(outDir, 'failure.png'), fullPage: true });
+    console.error(`the page at the failure: ${join(outDir, 'failure.png')} (${page.url()})`);
+  } catch {}
+  await context.close();
+  rmSync(userDataDir, { recursive: true, force: true });
+  process.exit(1);
+}
+await context.close();
+rmSync(userDataDir, { recursive: true, force: true });
