@@ -169,11 +169,8 @@ fn missing_database(e: &postgres::Error) -> bool {
     e.code() == Some(&SqlState::INVALID_CATALOG_NAME)
 }
 
-fn connect_error(shown: &str) -> impl FnOnce(postgres::Error) -> BookError + '_ {
-    move |source| BookError::Postgres {
-        context: format!("cannot connect to the PostgreSQL database {shown}"),
-        source,
-    }
+fn connect_error(shown: &str) -> impl FnOnce(postgres::Error) -> BookError {
+    BookError::pg(format!("cannot connect to the PostgreSQL database {shown}"))
 }
 
 /// `name` as a quoted SQL identifier.
@@ -309,10 +306,7 @@ impl PostgresStore {
     fn begin(&mut self, begin: &str, what: &str, lock_rows: bool) -> Result<Box<dyn Txn + '_>> {
         if let Err(e) = self.client.batch_execute(begin) {
             let _ = self.client.batch_execute("ROLLBACK");
-            return Err(BookError::Postgres {
-                context: format!("{what} {}", self.location),
-                source: e,
-            });
+            return Err(BookError::pg(format!("{what} {}", self.location))(e));
         }
         Ok(Box::new(PgTxn {
             client: &mut self.client,
@@ -570,10 +564,10 @@ impl PgTxn<'_> {
         if let Some(s) = self.statements.get(sql) {
             return Ok(s.clone());
         }
-        let s = self.client.prepare(sql).map_err(|e| BookError::Postgres {
-            context: format!("preparing {sql:?}"),
-            source: e,
-        })?;
+        let s = self
+            .client
+            .prepare(sql)
+            .map_err(BookError::pg(format!("preparing {sql:?}")))?;
         self.statements.insert(sql, s.clone());
         Ok(s)
     }
@@ -587,10 +581,7 @@ impl PgTxn<'_> {
         let statement = self.statement(sql)?;
         self.client
             .query(&statement, params)
-            .map_err(|e| BookError::Postgres {
-                context: what.to_string(),
-                source: e,
-            })
+            .map_err(BookError::pg(what))
     }
 
     fn execute(
@@ -602,10 +593,7 @@ impl PgTxn<'_> {
         let statement = self.statement(sql)?;
         self.client
             .execute(&statement, params)
-            .map_err(|e| BookError::Postgres {
-                context: what.to_string(),
-                source: e,
-            })
+            .map_err(BookError::pg(what))
     }
 
     fn one_i64(
