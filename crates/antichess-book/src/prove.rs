@@ -14,7 +14,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use antichess_core::{Move, Position};
-use antichess_pns::{extract_proof, SearchOptions, SearchStatus, Solver};
+use antichess_pns::{
+    extract_proof, minimize_proof, MinimizeOptions, PoolReport, SearchOptions, SearchStatus, Solver,
+};
 use antichess_proof::{
     build_with, verify_file, write_proof_file, ByteOrder, Expander, Format, LeafOracle,
     NoTablebases, NodeKind, ProofCounts, ProofStats, ProofTree, Step, TablebaseOracle,
@@ -35,6 +37,8 @@ pub struct ProveOptions {
     pub leaf_nodes: Option<u64>,
     pub tablebase_units: u32,
     pub lone_bishop_rule: bool,
+    /// Time for `antichess_pns::minimize_proof` on the assembled proof (`None`: none).
+    pub minimize: Option<Duration>,
 }
 
 impl Default for ProveOptions {
@@ -44,6 +48,7 @@ impl Default for ProveOptions {
             leaf_nodes: None,
             tablebase_units: 0,
             lone_bishop_rule: true,
+            minimize: None,
         }
     }
 }
@@ -58,6 +63,8 @@ pub enum ProveEvent {
         proof_nodes: u64,
         search_nodes: u64,
     },
+    /// The minimiser's state: the proof's size now, and the searches it made.
+    Minimizing { proof_nodes: u64, searches: u64 },
 }
 
 /// What assembling a proof did.
@@ -73,6 +80,9 @@ pub struct ProveReport {
     pub search_nodes: u64,
     /// Nodes the extraction had to search again (the table had lost them).
     pub researched: u64,
+    /// With minimisation: the assembled proof's size, and the minimiser's report.
+    pub assembled_nodes: u64,
+    pub minimized: Option<PoolReport>,
     pub seconds: f64,
 }
 
@@ -380,12 +390,38 @@ pub fn assemble_proof(
         Handle::Book(root.id),
     )
     .map_err(|e| BookError::Proof(format!("assembling the proof: {e}")))?;
+    let assembled_nodes = tree.len() as u64;
+    let (tree, minimized) = match options.minimize {
+        Some(time) => {
+            let mut search = SearchOptions::new(prover);
+            search.tablebase_units = options.tablebase_units;
+            search.lone_bishop_rule = options.lone_bishop_rule;
+            let progress = &mut *assembler.progress;
+            let (tree, report) = minimize_proof(
+                &assembler.solver,
+                &tree,
+                &search,
+                &MinimizeOptions::new(time),
+                &mut |r, size| {
+                    progress(ProveEvent::Minimizing {
+                        proof_nodes: size,
+                        searches: r.searched,
+                    });
+                },
+            )
+            .map_err(|e| BookError::Proof(format!("minimising the proof: {e}")))?;
+            (tree, Some(report))
+        }
+        None => (tree, None),
+    };
     let report = ProveReport {
         counts: tree.counts(),
         book_nodes: assembler.book_nodes,
         leaves: assembler.trees.len() as u64,
         search_nodes: assembler.search_nodes,
         researched: assembler.researched,
+        assembled_nodes,
+        minimized,
         seconds: start.elapsed().as_secs_f64(),
     };
     Ok((tree, report))

@@ -100,6 +100,26 @@ fn grows_until_solved_then_proves_and_verifies() {
     let stats = verified.verdict.expect("the verifier accepts the proof");
     assert_eq!(stats.counts, report.counts);
     assert!(report.leaves >= 1 && report.book_nodes >= 1);
+    // With minimisation: no larger, and valid.
+    let (small, verified) = prove_to_file(
+        &mut book,
+        None,
+        &ProveOptions {
+            hash_bytes: 32 << 20,
+            minimize: Some(std::time::Duration::from_secs(5)),
+            ..ProveOptions::default()
+        },
+        &dir.join("small.proof"),
+        &mut |_| {},
+    )
+    .unwrap();
+    let stats = verified
+        .verdict
+        .expect("the verifier accepts the minimised proof");
+    assert_eq!(stats.counts, small.counts);
+    assert_eq!(small.assembled_nodes, report.counts.total);
+    assert!(small.counts.total <= report.counts.total, "{small:?}");
+    assert!(small.minimized.is_some_and(|m| m.searched > 0), "{small:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

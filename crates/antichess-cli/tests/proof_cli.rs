@@ -260,3 +260,68 @@ fn rejections_and_errors() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn minimize_writes_a_verified_proof_no_larger() {
+    let dir = temp_dir("minimize");
+    let tree = proof(0);
+    let input = dir.join("p.proof");
+    write_atomic(&input, &encode_compact(&tree).unwrap()).unwrap();
+    let output = dir.join("m.proof");
+    let out = antichess(&[
+        "proof",
+        "minimize",
+        path_str(&input),
+        "--output",
+        path_str(&output),
+        "--time",
+        "60s",
+        "--tb-units",
+        "0",
+        "--hash",
+        "16M",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("(verified)"), "{}", text(&out));
+    let out = antichess(&["proof", "verify", path_str(&output), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let nodes = stats["counts"]["total"].as_u64().unwrap();
+    assert!(nodes <= tree.len() as u64, "{nodes} > {}", tree.len());
+    assert!(
+        stdout.contains(&format!("{} -> {nodes} nodes", tree.len())),
+        "{}",
+        text(&out)
+    );
+    // A wrong proof (a reference to an ancestor) is refused with the reason, and nothing
+    // is written.
+    let mut wrong = tree.clone();
+    let r = wrong
+        .nodes()
+        .iter()
+        .position(|n| matches!(n.kind, antichess_proof::NodeKind::Reference { .. }))
+        .unwrap();
+    wrong.nodes_mut()[r].kind = antichess_proof::NodeKind::Reference { target: 0 };
+    let bad = dir.join("wrong.proof");
+    write_atomic(&bad, &encode_compact(&wrong).unwrap()).unwrap();
+    let refused = dir.join("refused.proof");
+    let out = antichess(&[
+        "proof",
+        "minimize",
+        path_str(&bad),
+        "-o",
+        path_str(&refused),
+        "--tb-units",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("wrong.proof") && stderr.contains(&format!("node {r}")),
+        "{}",
+        text(&out)
+    );
+    assert!(!refused.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -277,25 +277,27 @@ pub fn extract_minimized(
     {
         return Err(ExtractError::NotProved);
     }
-    let report = match minimize {
-        Some(m) => Some(
-            crate::minimize::minimize(&mut extractor, root, &root_ctx, m)
-                .map_err(ExtractError::Minimize)?,
-        ),
-        None => None,
+    let (tree, report) = match minimize {
+        Some(m) => {
+            let (mut report, mut tree) =
+                crate::minimize::minimize(&mut extractor, root, &root_ctx, m)
+                    .map_err(ExtractError::Minimize)?;
+            tree.set_prolog(prolog.to_vec());
+            report.nodes_after = tree.len() as u64;
+            (tree, Some(report))
+        }
+        None => {
+            let tree = build_with(
+                *root,
+                options.prover,
+                prolog.to_vec(),
+                &mut extractor,
+                root_ctx,
+            )
+            .map_err(ExtractError::Proof)?;
+            (tree, None)
+        }
     };
-    let tree = build_with(
-        *root,
-        options.prover,
-        prolog.to_vec(),
-        &mut extractor,
-        root_ctx,
-    )
-    .map_err(ExtractError::Proof)?;
-    let report = report.map(|mut r| {
-        r.nodes_after = tree.len() as u64;
-        r
-    });
     Ok((tree, extractor.researched, report))
 }
 

@@ -5,6 +5,7 @@
 mod checkpoint;
 mod extract;
 mod minimize;
+mod pool;
 mod search;
 mod tt;
 
@@ -12,7 +13,8 @@ pub use checkpoint::{
     load_checkpoint, read_checkpoint_info, save_checkpoint, CheckpointError, CheckpointInfo,
 };
 pub use extract::{extract_minimized, extract_proof, write_proof, ExtractError, WrittenProof};
-pub use minimize::{MinimizeOptions, MinimizeReport};
+pub use minimize::{minimize_proof, MinimizeOptions, MinimizeReport};
+pub use pool::{PoolReport, ProofPool};
 pub use search::{
     MoveNumbers, NodeNumbers, Progress, SearchOptions, SearchResult, SearchStatus, Solver, INF,
 };

@@ -17,9 +17,14 @@
 //! the proof); the prover nodes one level below the chosen move join the queue. All
 //! choices of the proof are pinned when first made, so the new entries that the searches
 //! add to the table do not change moves elsewhere. Sizes count the nodes of the extracted subtree, with
-//! repeated positions shared as in the file. The pass stops at its time limit; whatever
-//! it decided by then is kept, so the proof is never larger than the one it started from
-//! at any node it changed.
+//! repeated positions shared as in the file.
+//!
+//! Every subtree extracted on the way also goes into a [`ProofPool`], which then chooses
+//! the moves with the whole proof's sharing in view, and spends the time left on [`deepen`]:
+//! alternatives that were *almost* smaller get their own prover nodes' moves searched. The
+//! proof written is the pool's if it is smaller than the extractor's, so never larger than
+//! the one found. [`minimize_proof`] does the same for a proof given as a tree (a file, a
+//! book's assembled proof), with passes of the pool itself instead of the extractor's.
 
 use std::collections::{BinaryHeap, HashSet};
 use std::time::{Duration, Instant};
@@ -28,7 +33,9 @@ use antichess_core::{Move, Position};
 use antichess_proof::{build_with, NodeKind, ProofTree};
 
 use crate::extract::{Ctx, Extractor};
+use crate::pool::{Dag, PoolReport, ProofPool};
 use crate::search::INF;
+use crate::search::{SearchOptions, Solver};
 
 /// Limits of a minimisation pass.
 #[derive(Debug, Clone)]
@@ -49,6 +56,18 @@ pub struct MinimizeOptions {
     pub slack_percent: usize,
     /// At most this many whole-proof comparisons per node.
     pub whole_checks: usize,
+    /// Prover nodes (largest subtrees first) whose other moves [`minimize_proof`] proves and
+    /// minimises on their own before comparing them (0: none).
+    pub top_nodes: usize,
+    /// Their search budget per node of the current subtree.
+    pub top_nodes_per_node: u64,
+    /// Only proofs (as found) up to this percentage of the current subtree are minimised.
+    pub top_slack_percent: usize,
+    /// Time for each of those minimisations.
+    pub top_time: Duration,
+    /// In the pool's last phase, nodes a search may use per node of the subtree it could
+    /// improve, in the first round (×4 per round, up to 16 × `max_nodes_per_node`).
+    pub deep_nodes_per_node: u64,
 }
 
 impl MinimizeOptions {
@@ -63,6 +82,11 @@ impl MinimizeOptions {
             max_search_nodes: 50_000_000,
             slack_percent: 150,
             whole_checks: 4,
+            deep_nodes_per_node: 64,
+            top_nodes: 0,
+            top_nodes_per_node: 4096,
+            top_slack_percent: 300,
+            top_time: time / 16,
         }
     }
 }
@@ -92,6 +116,8 @@ pub struct MinimizeReport {
     /// Whether the pass stopped at its time limit (else it ran out of nodes to revisit).
     pub timed_out: bool,
     pub elapsed: Duration,
+    /// What the proof pool (every subtree extracted during the pass) made of it.
+    pub pool: Option<PoolReport>,
 }
 
 /// One step of [`skip`]: how many children a node has in preorder.
@@ -128,12 +154,14 @@ pub(crate) fn minimize(
     root: &Position,
     root_ctx: &Ctx,
     options: &MinimizeOptions,
-) -> Result<MinimizeReport, String> {
+) -> Result<(MinimizeReport, ProofTree), String> {
     let start = Instant::now();
     let deadline = start + options.time;
     let mut report = MinimizeReport::default();
     ex.pin_choices = true;
     let whole = subtree(ex, root, root_ctx)?;
+    let mut pool = ProofPool::new(*root, ex.prover);
+    pool.add(&whole)?;
     report.nodes_before = whole.len() as u64;
     let mut current_total = whole.len();
     let mut whole = Some(whole);
@@ -149,6 +177,7 @@ pub(crate) fn minimize(
         };
         one_pass(
             ex,
+            &mut pool,
             root,
             root_ctx,
             whole_tree,
@@ -173,15 +202,42 @@ pub(crate) fn minimize(
             searching = false;
         }
     }
+    // The pool: the extractor's proof with its choices, or a smaller one combining the
+    // subtrees seen.
+    let last = subtree(ex, root, root_ctx)?;
+    pool.add(&last)?;
+    let (choice, mut pool_report) = pool.start(&last)?;
+    let mut dag = pool.dag(choice)?;
+    let mut explored: HashSet<u32> = HashSet::new();
+    // The proof's own prover nodes were explored by the passes.
+    last.for_each_position(|i, pos, _| {
+        if last.nodes()[i].kind == NodeKind::Prover {
+            explored.extend(pool.id(pos));
+        }
+        Ok(())
+    })
+    .map_err(|e| e.to_string())?;
+    deepen(
+        ex,
+        &mut pool,
+        &mut dag,
+        explored,
+        options,
+        deadline,
+        &mut pool_report,
+    )?;
     ex.pin_choices = false;
+    let tree = finish(&pool, &mut dag, &mut pool_report)?;
+    report.pool = Some(pool_report);
     report.elapsed = start.elapsed();
-    Ok(report)
+    Ok((report, if tree.len() < last.len() { tree } else { last }))
 }
 
 /// One pass of [`minimize`] over the prover nodes of the proof `whole` (as currently
 /// extracted from `root`), largest subtree first.
 fn one_pass(
     ex: &mut Extractor<'_, '_>,
+    pool: &mut ProofPool,
     root: &Position,
     root_ctx: &Ctx,
     whole: ProofTree,
@@ -217,6 +273,8 @@ fn one_pass(
         let (mv0, child0) = ex.prover_move(&pos, &ctx)?;
         let ctx0 = ex.child_ctx(&pos, &ctx, &child0);
         let mut best = (subtree(ex, &child0, &ctx0)?, mv0, child0, ctx0);
+        let c = pool.add_tree(&best.0)?;
+        pool.link(&pos, mv0, c);
 
         // The other moves, most promising (smallest proof number) first; known failures
         // are skipped.
@@ -263,6 +321,8 @@ fn one_pass(
             let Ok(tree) = subtree(ex, &child, &cctx) else {
                 continue;
             };
+            let c = pool.add_tree(&tree)?;
+            pool.link(&pos, mv, c);
             proved.push((tree.len(), mv, child, cctx));
         }
         // The whole proof decides between the candidates that are not much larger on
@@ -295,6 +355,291 @@ fn one_pass(
         }
         let (tree, _, child, cctx) = best;
         enqueue_children(ex, &tree, &child, &cctx, &mut items, &mut queue, options);
+    }
+    Ok(())
+}
+
+/// The last local passes, and the proof the pool makes.
+fn finish(pool: &ProofPool, dag: &mut Dag, report: &mut PoolReport) -> Result<ProofTree, String> {
+    dag.grow(pool);
+    report.switches += dag.local_passes(pool);
+    report.positions = pool.len() as u64;
+    report.after_deepening = dag.size();
+    let tree = pool.build_choice(&dag.choice, Vec::new())?;
+    debug_assert_eq!(
+        tree.len() as u64,
+        dag.size(),
+        "the size model counts file nodes"
+    );
+    Ok(tree)
+}
+
+/// Minimises a proof given as a tree (e.g. read from a file, or assembled from a book)
+/// with the proof pool alone: passes over its prover nodes, largest subtree first, search
+/// the moves the pool has no proof of (each child as a root of its own, with a budget
+/// proportional to the subtree it could replace, growing fourfold per round) and keep the
+/// move that makes the whole proof smallest; then [`deepen`] until the time is up. The
+/// result is never larger than `tree`; it keeps `tree`'s prolog.
+pub fn minimize_proof(
+    solver: &Solver<'_>,
+    tree: &ProofTree,
+    search: &SearchOptions,
+    options: &MinimizeOptions,
+    progress: &mut dyn FnMut(&PoolReport, u64),
+) -> Result<(ProofTree, PoolReport), String> {
+    let start = Instant::now();
+    let deadline = start + options.time;
+    let mut search_options = search.clone();
+    search_options.max_nodes = None;
+    search_options.max_time = None;
+    let shared = solver.shared_for(tree.root(), search_options.clone());
+    let mut ex = Extractor::new(solver, &shared, &search_options);
+    let mut pool = ProofPool::new(*tree.root(), tree.prover());
+    pool.add(tree)?;
+    let (choice, mut report) = pool.start(tree)?;
+    let mut dag = pool.dag(choice)?;
+    let mut per_node = options.nodes_per_node;
+    'rounds: loop {
+        for (cone, v) in dag.provers_by_size(&pool) {
+            if Instant::now() >= deadline {
+                break 'rounds;
+            }
+            if !dag.used(v) || (cone as usize) < options.min_subtree {
+                continue;
+            }
+            let budget = cone
+                .saturating_mul(per_node)
+                .clamp(64, options.max_search_nodes);
+            explore(&mut ex, &mut pool, v, budget, &mut report)?;
+            dag.grow(&pool);
+            if dag.improve_node(&pool, v) {
+                report.switches += 1;
+            }
+            progress(&report, dag.size());
+        }
+        if per_node >= options.max_nodes_per_node {
+            break;
+        }
+        per_node = per_node.saturating_mul(4);
+        report.rounds += 1;
+    }
+    if options.top_nodes > 0 {
+        top_alternatives(
+            solver,
+            &mut ex,
+            &mut pool,
+            &mut dag,
+            search,
+            options,
+            deadline,
+            &mut report,
+            progress,
+        )?;
+    }
+    let explored = (0..pool.len() as u32).filter(|&v| dag.used(v)).collect();
+    deepen(
+        &mut ex,
+        &mut pool,
+        &mut dag,
+        explored,
+        options,
+        deadline,
+        &mut report,
+    )?;
+    let mut out = finish(&pool, &mut dag, &mut report)?;
+    progress(&report, dag.size());
+    if out.len() >= tree.len() {
+        return Ok((tree.clone(), report));
+    }
+    out.set_prolog(tree.prolog().to_vec());
+    Ok((out, report))
+}
+
+/// For the `options.top_nodes` prover nodes with the largest subtrees: every other move
+/// is proved with a large budget (`top_nodes_per_node` per node of the current subtree)
+/// and, if its proof as found is at most `top_slack_percent` of the current subtree,
+/// minimised on its own (this function's passes and [`deepen`], for `top_time`) before the
+/// pool compares it. A move near the root whose first proof is much larger than the
+/// current one can still be the better choice once both are minimised, and the passes
+/// alone never find that out.
+#[allow(clippy::too_many_arguments)]
+fn top_alternatives(
+    solver: &Solver<'_>,
+    ex: &mut Extractor<'_, '_>,
+    pool: &mut ProofPool,
+    dag: &mut Dag,
+    search: &SearchOptions,
+    options: &MinimizeOptions,
+    deadline: Instant,
+    report: &mut PoolReport,
+    progress: &mut dyn FnMut(&PoolReport, u64),
+) -> Result<(), String> {
+    let tops: Vec<(u64, u32)> = dag
+        .provers_by_size(pool)
+        .into_iter()
+        .take(options.top_nodes)
+        .collect();
+    let mut inner = options.clone();
+    inner.top_nodes = 0;
+    inner.time = options.top_time;
+    for (cone, v) in tops {
+        if !dag.used(v) {
+            continue;
+        }
+        let pos = *pool.position(v);
+        for mv in pos.legal_moves() {
+            if Instant::now() + options.top_time >= deadline {
+                return Ok(());
+            }
+            let child = pos.play(mv);
+            let ctx = ex.root_ctx(&child);
+            if pool.has_move(v, mv)
+                || ex
+                    .solver
+                    .table()
+                    .get(ctx.key)
+                    .is_some_and(|e| e.disproof == 0)
+            {
+                continue;
+            }
+            let mut search_options = ex.shared.options().clone();
+            search_options.max_nodes = Some(
+                cone.saturating_mul(options.top_nodes_per_node)
+                    .min(options.max_search_nodes),
+            );
+            search_options.max_time = None;
+            let shared = ex.solver.shared_for(&child, search_options);
+            let mut worker = Extractor::worker_for(&shared, &ctx);
+            let (proof, _, _) = worker.mid(&child, ctx.key, INF, INF, 0);
+            worker.flush();
+            report.searched += 1;
+            report.search_nodes += shared.nodes();
+            if proof != 0 {
+                continue;
+            }
+            let Ok(found) = subtree(ex, &child, &ctx) else {
+                continue;
+            };
+            report.proved += 1;
+            if found.len() as u64 > cone.saturating_mul(options.top_slack_percent as u64) / 100 {
+                continue;
+            }
+            let (small, _) = minimize_proof(solver, &found, search, &inner, &mut |_, _| {})?;
+            report.top_minimized += 1;
+            let c = pool.add_tree(&small)?;
+            pool.link(&pos, mv, c);
+            dag.grow(pool);
+            if dag.improve_node(pool, v) {
+                report.switches += 1;
+            }
+            progress(report, dag.size());
+        }
+    }
+    Ok(())
+}
+
+/// The pool's last phase: switches that would make the proof slightly larger are looked
+/// at again, since the new move's subtree was proved as found, not minimised. The prover
+/// nodes it would add (not yet `explored`) get all their other moves searched, each
+/// position as a root of its own, and the proofs join the pool; the local passes then take
+/// what helps. Least excess first, in rounds of growing budgets, until the time is up or
+/// no such switch is left.
+fn deepen(
+    ex: &mut Extractor<'_, '_>,
+    pool: &mut ProofPool,
+    dag: &mut Dag,
+    first_explored: HashSet<u32>,
+    options: &MinimizeOptions,
+    deadline: Instant,
+    report: &mut PoolReport,
+) -> Result<(), String> {
+    let mut per_node = options.deep_nodes_per_node;
+    let mut explored = first_explored.clone();
+    'outer: while Instant::now() < deadline {
+        dag.grow(pool);
+        report.switches += dag.local_passes(pool);
+        let misses = dag.near_misses(pool);
+        let mut progressed = false;
+        for miss in misses {
+            let fresh: Vec<u32> = miss
+                .new_provers
+                .iter()
+                .copied()
+                .filter(|u| !explored.contains(u))
+                .collect();
+            if fresh.is_empty() {
+                continue;
+            }
+            progressed = true;
+            report.near_misses += 1;
+            for u in fresh {
+                if Instant::now() >= deadline {
+                    break 'outer;
+                }
+                explored.insert(u);
+                let budget = pool
+                    .cone(&dag.choice, u)
+                    .saturating_mul(per_node)
+                    .clamp(1_000, options.max_search_nodes);
+                explore(ex, pool, u, budget, report)?;
+            }
+            break;
+        }
+        if !progressed {
+            if per_node >= options.max_nodes_per_node.saturating_mul(16) {
+                break;
+            }
+            per_node = per_node.saturating_mul(4);
+            report.deep_rounds += 1;
+            explored = first_explored.clone();
+        }
+    }
+    Ok(())
+}
+
+/// Searches every move of pool node `u` that the pool has no proof of (and the table does
+/// not show lost), each child as a root of its own with `budget` nodes, and adds the
+/// proofs found.
+fn explore(
+    ex: &mut Extractor<'_, '_>,
+    pool: &mut ProofPool,
+    u: u32,
+    budget: u64,
+    report: &mut PoolReport,
+) -> Result<(), String> {
+    let pos = *pool.position(u);
+    report.explored += 1;
+    for mv in pos.legal_moves() {
+        if pool.has_move(u, mv) {
+            continue;
+        }
+        let child = pos.play(mv);
+        let ctx = ex.root_ctx(&child);
+        if ex
+            .solver
+            .table()
+            .get(ctx.key)
+            .is_some_and(|e| e.disproof == 0)
+        {
+            continue;
+        }
+        let mut options = ex.shared.options().clone();
+        options.max_nodes = Some(budget);
+        options.max_time = None;
+        let shared = ex.solver.shared_for(&child, options);
+        let mut worker = Extractor::worker_for(&shared, &ctx);
+        let (proof, _, _) = worker.mid(&child, ctx.key, INF, INF, 0);
+        worker.flush();
+        report.searched += 1;
+        report.search_nodes += shared.nodes();
+        if proof != 0 {
+            continue;
+        }
+        if let Ok(tree) = subtree(ex, &child, &ctx) {
+            let c = pool.add_tree(&tree)?;
+            pool.link(&pos, mv, c);
+            report.proved += 1;
+        }
     }
     Ok(())
 }

@@ -4,8 +4,14 @@
 //! the proof (forcing re-searches); budgets return the root's numbers; threads agree.
 
 use antichess_core::{play_move_text, Board, Color, Piece, Position, Role, Rules, Square};
-use antichess_pns::{write_proof, MinimizeOptions, SearchOptions, SearchStatus, Solver};
-use antichess_proof::{verify_file, Format, NoTablebases, TablebaseOracle, VerifyOptions};
+use antichess_pns::{
+    extract_proof, minimize_proof, write_proof, MinimizeOptions, ProofPool, SearchOptions,
+    SearchStatus, Solver,
+};
+use antichess_proof::{
+    verify_file, write_proof_file, ByteOrder, Format, NoTablebases, ProofTree, TablebaseOracle,
+    VerifyOptions,
+};
 use antichess_tb::{build, BuildOptions, Material, Tablebase, Wdl};
 
 fn temp(name: &str) -> std::path::PathBuf {
@@ -181,9 +187,12 @@ fn minimised_proofs_are_smaller_and_verify() {
         solver.search(&pos, &options, &mut |_| {}).status,
         SearchStatus::Proved
     );
-    // Small search budgets keep the test quick; the time limit is only a safety net.
-    let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(300));
+    // The passes converge in a few seconds; the pool's last phase then runs to the time
+    // limit.
+    let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(30));
     minimize.nodes_per_node = 4;
+    minimize.deep_nodes_per_node = 4;
+    minimize.max_nodes_per_node = 16;
     let path = dir.join("min.proof");
     let (written, _) = write_proof(&solver, &pos, &[], &options, Some(&minimize), &path).unwrap();
     let report = written.minimized.expect("the minimiser ran");
@@ -201,6 +210,75 @@ fn minimised_proofs_are_smaller_and_verify() {
     .unwrap();
     assert_eq!(stats.counts.total, written.counts.total);
     eprintln!("minimised {report:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Writes `tree` and runs the verifier on the file; returns its node count.
+fn write_and_verify(tree: &ProofTree, path: &std::path::Path) -> u64 {
+    write_proof_file(tree, path, Format::Compact, ByteOrder::Little).unwrap();
+    verify_file(
+        path,
+        Some(Format::Compact),
+        &NoTablebases,
+        &VerifyOptions::default(),
+        &mut |_| {},
+    )
+    .unwrap()
+    .counts
+    .total
+}
+
+#[test]
+fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
+    let dir = temp("pool");
+    let pos = after("e3 Na6");
+    let solver = Solver::new(64 << 20, None);
+    let options = SearchOptions::new(Color::White);
+    assert_eq!(
+        solver.search(&pos, &options, &mut |_| {}).status,
+        SearchStatus::Proved
+    );
+    let (first, _) = extract_proof(&solver, &pos, &[], &options).unwrap();
+    // A fresh solver, as for a proof read from a file: every search starts from nothing.
+    // The passes take a few seconds; the last phase runs to the time limit.
+    let fresh = Solver::new(64 << 20, None);
+    let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(30));
+    minimize.max_nodes_per_node = 4;
+    minimize.deep_nodes_per_node = 4;
+    let mut calls = 0u64;
+    let (smaller, report) =
+        minimize_proof(&fresh, &first, &options, &minimize, &mut |_, _| calls += 1).unwrap();
+    assert!(
+        calls > 0 && report.proved > 0 && report.switches > 0,
+        "{report:?}"
+    );
+    assert!(
+        smaller.len() < first.len(),
+        "{} -> {}",
+        first.len(),
+        smaller.len()
+    );
+    assert_eq!(report.after_deepening, smaller.len() as u64);
+    assert_eq!(
+        write_and_verify(&smaller, &dir.join("smaller.proof")),
+        smaller.len() as u64
+    );
+    // A pool of both proofs gives one no larger than the smaller, and valid.
+    let mut pool = ProofPool::new(pos, Color::White);
+    pool.add(&first).unwrap();
+    pool.add(&smaller).unwrap();
+    for start in [&first, &smaller] {
+        let (merged, merge_report) = pool.optimize(start).unwrap();
+        assert!(merged.len() <= smaller.len(), "{merge_report:?}");
+        assert_eq!(
+            write_and_verify(&merged, &dir.join("merged.proof")),
+            merged.len() as u64
+        );
+    }
+    // Proofs for the other side do not mix.
+    let mut black = ProofPool::new(pos, Color::Black);
+    assert!(black.add(&first).unwrap_err().contains("white"));
+    eprintln!("{} -> {} nodes: {report:?}", first.len(), smaller.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -282,6 +282,11 @@ pub struct ProveArgs {
     #[arg(long)]
     pub no_bishop_rule: bool,
 
+    /// Then spend up to this long making the proof smaller, as `antichess proof minimize`
+    /// does (seconds, or with a unit: 90s, 10m).
+    #[arg(long, value_name = "T", value_parser = crate::cmd::solve::parse_duration)]
+    pub minimize: Option<std::time::Duration>,
+
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
 }
@@ -857,17 +862,24 @@ fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             .as_ref()
             .map_or(0, antichess_tb::Tablebase::complete_units),
         lone_bishop_rule: !args.no_bishop_rule,
+        minimize: args.minimize,
     };
     let tty = std::io::stderr().is_terminal() && !json_out;
     let mut progress = |e: ProveEvent| {
-        let ProveEvent::LeafSolved {
-            leaves,
-            proof_nodes,
-            search_nodes,
-            ..
-        } = e;
-        if tty {
-            eprint!("\rleaves re-solved: {leaves} (last: {proof_nodes} proof nodes, {search_nodes} nodes searched)   ");
+        if !tty {
+            return;
+        }
+        match e {
+            ProveEvent::LeafSolved {
+                leaves,
+                proof_nodes,
+                search_nodes,
+                ..
+            } => eprint!("\rleaves re-solved: {leaves} (last: {proof_nodes} proof nodes, {search_nodes} nodes searched)   "),
+            ProveEvent::Minimizing {
+                proof_nodes,
+                searches,
+            } => eprint!("\rminimising: {proof_nodes} proof nodes after {searches} searches              "),
         }
     };
     let (report, verified) = prove_to_file(
@@ -894,6 +906,7 @@ fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
                 "book_nodes": report.book_nodes,
                 "leaves": report.leaves,
                 "search_nodes": report.search_nodes,
+                "assembled_nodes": report.assembled_nodes,
                 "seconds": report.seconds,
                 "counts": c,
             })
@@ -903,6 +916,12 @@ fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             "pruned book: {} book nodes, {} leaves re-solved ({} nodes searched, {} re-searched by extraction) in {:.1} s",
             report.book_nodes, report.leaves, report.search_nodes, report.researched, report.seconds
         );
+        if let Some(m) = &report.minimized {
+            println!(
+                "minimised: {} -> {} nodes ({} searches with {} positions, {} proved, {} switches)",
+                report.assembled_nodes, c.total, m.searched, m.search_nodes, m.proved, m.switches
+            );
+        }
         println!(
             "proof: {} ({} nodes: {} prover, {} opponent, {} terminal, {} tablebase, {} references; {} bytes = {:.2} bytes/node)",
             args.output.display(),

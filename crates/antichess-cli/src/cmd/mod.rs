@@ -8,6 +8,7 @@ pub mod book;
 pub mod moves;
 pub mod perft;
 pub mod proof;
+pub mod proof_minimize;
 pub mod serve;
 pub mod solve;
 pub mod tb;

@@ -28,6 +28,9 @@ pub enum ProofCommand {
     Stats(StatsArgs),
     /// Convert a proof file between our compact format and the reference format.
     Convert(ConvertArgs),
+    /// Make a proof smaller: search other prover moves and keep the combination that makes
+    /// the whole proof (shared positions counted once) smallest; the result is verified.
+    Minimize(crate::cmd::proof_minimize::MinimizeArgs),
 }
 
 /// File format names on the command line.
@@ -82,7 +85,7 @@ fn parse_color(text: &str) -> Result<Color, String> {
 }
 
 impl ReferenceArgs {
-    fn options(&self) -> anyhow::Result<ReferenceOptions> {
+    pub fn options(&self) -> anyhow::Result<ReferenceOptions> {
         if let Some(fen) = &self.fen {
             Position::from_fen(fen, self.rules).with_context(|| format!("--fen {fen:?}"))?;
         }
@@ -162,6 +165,7 @@ pub fn run(command: &ProofCommand) -> anyhow::Result<ExitCode> {
         ProofCommand::Verify(args) => verify(args),
         ProofCommand::Stats(args) => stats(args),
         ProofCommand::Convert(args) => convert(args),
+        ProofCommand::Minimize(args) => crate::cmd::proof_minimize::run(args),
     }
 }
 

@@ -1,0 +1,158 @@
+//! `antichess proof minimize`: makes a proof file smaller with the solver's help (any proof
+//! of either format, e.g. one assembled from a book or written without minimisation): the
+//! proof pool of `antichess-pns` searches other prover moves and keeps the combination that
+//! makes the whole proof (with shared positions) smallest. The result is verified.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use antichess_pns::{minimize_proof, MinimizeOptions, SearchOptions, Solver};
+use antichess_proof::{
+    read_proof_file, verify_file, write_proof_file, ByteOrder, Format, LeafOracle, NoTablebases,
+    TablebaseOracle, VerifyOptions,
+};
+use antichess_tb::Tablebase;
+use anyhow::{bail, Context};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::cmd::proof::{FormatArg, ReferenceArgs};
+use crate::cmd::solve::{parse_duration, parse_size, solver_tables};
+
+#[derive(Debug, Args)]
+pub struct MinimizeArgs {
+    /// The proof file to make smaller (format detected from the magic bytes).
+    pub input: PathBuf,
+
+    /// Where to write the smaller proof (our compact format, atomically). It is written
+    /// only if it verifies.
+    #[arg(long, short)]
+    pub output: PathBuf,
+
+    /// How long to search for smaller proofs (seconds, or with a unit: 30s, 5m, 2h).
+    #[arg(long, value_parser = parse_duration, default_value = "5m")]
+    pub time: Duration,
+
+    /// Directory of table files (default: ~/.cache/antichess/tables/<rules>).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// Build missing tables with at most this many units first (0: use no tables).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub tb_units: u32,
+
+    /// The solver's transposition table (MB, or with a unit: 512M, 4G).
+    #[arg(long, value_parser = parse_size, default_value = "1G")]
+    pub hash: usize,
+
+    /// Also prove every other move at this many prover nodes (those with the largest
+    /// subtrees) and minimise each on its own before comparing: slower, but finds choices
+    /// near the root whose first proofs are larger (0: off).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub top_nodes: usize,
+
+    /// File format of the input (default: detected from the magic bytes).
+    #[arg(long, value_enum)]
+    pub format: Option<FormatArg>,
+
+    #[command(flatten)]
+    pub reference: ReferenceArgs,
+}
+
+pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
+    let reference = args.reference.options()?;
+    let tree = read_proof_file(&args.input, args.format.map(Into::into), &reference)
+        .with_context(|| format!("reading {}", args.input.display()))?;
+    if tree.is_empty() {
+        bail!("{}: the proof has no nodes", args.input.display());
+    }
+    let tablebase: Option<Tablebase> =
+        solver_tables(&args.tables, tree.rules(), args.tb_units, false)?;
+    let table_oracle = tablebase.as_ref().map(TablebaseOracle::new);
+    let oracle: &dyn LeafOracle = match &table_oracle {
+        Some(o) => o,
+        None => &NoTablebases,
+    };
+    // The pool takes every proof it is given as valid: check the input first.
+    let verify = VerifyOptions {
+        reference: reference.clone(),
+        ..VerifyOptions::default()
+    };
+    if let Err(e) = verify_file(
+        &args.input,
+        args.format.map(Into::into),
+        oracle,
+        &verify,
+        &mut |_| {},
+    ) {
+        bail!("{} is not a valid proof: {e}", args.input.display());
+    }
+    let mut search = SearchOptions::new(tree.prover());
+    search.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::complete_units);
+    let solver = Solver::new(args.hash, tablebase.as_ref());
+    let before = tree.len();
+    eprintln!(
+        "{}: {} nodes; minimising for {:.0} s",
+        args.input.display(),
+        before,
+        args.time.as_secs_f64()
+    );
+    let bar = ProgressBar::new(args.time.as_secs().max(1));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{bar:30}] {elapsed}/{len}s {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let started = std::time::Instant::now();
+    let (out, report) = minimize_proof(
+        &solver,
+        &tree,
+        &search,
+        &MinimizeOptions {
+            top_nodes: args.top_nodes,
+            ..MinimizeOptions::new(args.time)
+        },
+        &mut |r, size| {
+            bar.set_position(started.elapsed().as_secs());
+            bar.set_message(format!(
+                "{size} nodes, {} positions in the pool, {} searches, {} proved",
+                r.positions, r.searched, r.proved
+            ));
+        },
+    )
+    .map_err(|e| anyhow::anyhow!("minimising {}: {e}", args.input.display()))?;
+    bar.finish_and_clear();
+    write_proof_file(&out, &args.output, Format::Compact, ByteOrder::Little)?;
+    let verified = verify_file(
+        &args.output,
+        Some(Format::Compact),
+        oracle,
+        &VerifyOptions::default(),
+        &mut |_| {},
+    );
+    println!(
+        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} alternatives minimised on their own; pool of {} positions)",
+        before,
+        out.len(),
+        started.elapsed().as_secs_f64(),
+        report.explored,
+        report.searched,
+        report.search_nodes,
+        report.proved,
+        report.switches,
+        report.near_misses,
+        report.top_minimized,
+        report.positions
+    );
+    match verified {
+        Ok(_) => {
+            println!("wrote {} (verified)", args.output.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&args.output);
+            bail!("the minimised proof does not verify ({e}); nothing written")
+        }
+    }
+}

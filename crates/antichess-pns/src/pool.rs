@@ -1,0 +1,735 @@
+//! Proof pool: the union of many proofs from one root (the proof as found, the
+//! alternatives the minimiser proved, other proof files), and the choice of one move per
+//! prover position that makes the proof written from them smallest.
+//!
+//! Every proof added is valid on its own, so each prover position of the pool has at least
+//! one move whose subtree (in the proof it came from) is complete and acyclic. Positions are
+//! identified as the proof format identifies them ([`PositionId`]: board, side to move, en
+//! passant square), so a position met in several proofs is one pool node with the union of
+//! the moves played there.
+//!
+//! Size model: a proof file has one node per edge of the proof DAG plus the root, so its
+//! size is `1 + Σ w(v)` over the distinct internal positions `v` it expands, where `w` is 1
+//! at a prover position (its one move) and the number of legal moves at an opponent
+//! position; leaves (terminal or tablebase) cost only the edge into them. Choosing the
+//! moves that minimise this is a minimum AND/OR DAG problem (NP-hard in general); the pool
+//! uses the two heuristics of DAG-aware technology mapping:
+//!
+//! - *tree costs* (Knuth's generalisation of Dijkstra's algorithm to AND/OR graphs): the
+//!   smallest proof of each position written as a tree; the choices are acyclic because a
+//!   position's move leads to a position settled before it.
+//! - *exact local area*: with reference counts over the current DAG, switching the move of
+//!   one prover position frees the part of the old subtree no one else uses and adds the
+//!   part of the new one not already present; a switch is kept when it makes the DAG smaller
+//!   and creates no cycle. Passes over all positions repeat until none helps.
+//!
+//! The search starts from the given proof's own choices and from the tree-cost choices,
+//! and keeps the smaller result.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+
+use antichess_core::{Color, Move, Position};
+use antichess_proof::{build_with, Expander, NodeKind, PositionId, ProofTree, Step};
+
+/// A child in the pool: a pool node, or [`TERMINAL`].
+type Child = u32;
+
+/// The child of a move that ends the game (no legal move).
+const TERMINAL: Child = u32::MAX;
+
+/// What the pool knows about a position.
+#[derive(Debug, Clone)]
+enum Kind {
+    /// The prover is to move: the moves proved here, with their children.
+    Prover(Vec<(Move, Child)>),
+    /// The opponent is to move: one child per legal move, in the proof format's order
+    /// (empty until a proof expanding it is added).
+    Opponent(Vec<Child>),
+    /// A tablebase win: a leaf wherever it occurs.
+    Leaf,
+}
+
+/// The union of proofs from one root. See the module documentation.
+#[derive(Debug, Clone)]
+pub struct ProofPool {
+    root: Position,
+    prover: Color,
+    ids: HashMap<PositionId, u32>,
+    kinds: Vec<Kind>,
+    positions: Vec<Position>,
+}
+
+/// A switch that would make the proof larger (see [`ProofPool::near_misses`]).
+#[derive(Debug, Clone)]
+pub(crate) struct NearMiss {
+    /// How many nodes larger.
+    pub(crate) excess: u64,
+    /// The weight the new move's subtree would add.
+    pub(crate) added: u64,
+    /// Prover nodes the new move's subtree would add: smaller proofs there may turn the
+    /// switch into a gain.
+    pub(crate) new_provers: Vec<u32>,
+}
+
+/// What [`ProofPool::optimize`] found.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PoolReport {
+    /// Positions in the pool.
+    pub positions: u64,
+    /// Moves proved at prover positions, over all of them.
+    pub prover_moves: u64,
+    /// Size of the best proof made of the first proof's own choices (after local passes),
+    /// and of the tree-cost start (after local passes); the result is the smaller.
+    pub from_first: u64,
+    pub from_tree_costs: u64,
+    /// Moves switched by the local passes, over both starts.
+    pub switches: u64,
+    /// Second phase (minimisation only): switches looked at again, prover nodes whose
+    /// moves were searched, searches, positions they evaluated, proofs found, and the
+    /// proof's size at the end.
+    pub near_misses: u64,
+    /// Budget rounds after the first, of the passes over the proof ([`crate::minimize_proof`]
+    /// only) and of the last phase.
+    pub rounds: u64,
+    pub deep_rounds: u64,
+    pub explored: u64,
+    pub searched: u64,
+    pub search_nodes: u64,
+    pub proved: u64,
+    pub after_deepening: u64,
+    /// Alternatives near the root minimised on their own ([`crate::minimize_proof`]).
+    pub top_minimized: u64,
+}
+
+impl ProofPool {
+    /// An empty pool for proofs that `prover` wins from `root`.
+    #[must_use]
+    pub fn new(root: Position, prover: Color) -> ProofPool {
+        ProofPool {
+            root,
+            prover,
+            ids: HashMap::new(),
+            kinds: Vec::new(),
+            positions: Vec::new(),
+        }
+    }
+
+    /// Positions in the pool.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// Whether no proof was added.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    fn node(&mut self, pos: &Position, leaf: bool) -> u32 {
+        let id = PositionId::of(pos);
+        let index = match self.ids.get(&id) {
+            Some(&i) => i,
+            None => {
+                let i = self.kinds.len() as u32;
+                self.kinds.push(if pos.turn() == self.prover {
+                    Kind::Prover(Vec::new())
+                } else {
+                    Kind::Opponent(Vec::new())
+                });
+                self.ids.insert(id, i);
+                self.positions.push(*pos);
+                i
+            }
+        };
+        if leaf {
+            self.kinds[index as usize] = Kind::Leaf;
+        }
+        index
+    }
+
+    /// Adds a proof (of the pool's root or of any position below it, for the same prover).
+    /// The tree must be structurally sound (as built or read; it is replayed here, and a
+    /// move that is not legal is an error naming the node). Returns the pool's handle on
+    /// the tree's root.
+    pub(crate) fn add_tree(&mut self, tree: &ProofTree) -> Result<Child, String> {
+        if tree.prover() != self.prover {
+            return Err(format!(
+                "the proof is for {}, the pool for {}",
+                tree.prover(),
+                self.prover
+            ));
+        }
+        struct Frame {
+            pos: Position,
+            index: u32,
+            left: u32,
+            /// Opponent node whose children are recorded from this tree.
+            fill: bool,
+        }
+        let nodes = tree.nodes();
+        let mut of_tree: Vec<Child> = Vec::with_capacity(nodes.len());
+        let mut stack: Vec<Frame> = Vec::new();
+        for (i, node) in nodes.iter().enumerate() {
+            let pos = match (node.mv, stack.last()) {
+                (None, _) => *tree.root(),
+                (Some(m), Some(parent)) => {
+                    if !parent.pos.is_legal(m) {
+                        return Err(format!(
+                            "node {i}: {m} is not legal in {}",
+                            parent.pos.fen()
+                        ));
+                    }
+                    parent.pos.play(m)
+                }
+                (Some(_), None) => return Err(format!("node {i}: a move without a parent")),
+            };
+            let child = match node.kind {
+                NodeKind::Terminal => TERMINAL,
+                NodeKind::Tablebase => self.node(&pos, true),
+                NodeKind::Reference { target } => *of_tree
+                    .get(target as usize)
+                    .ok_or_else(|| format!("node {i}: reference to a later node"))?,
+                NodeKind::Prover | NodeKind::Opponent { .. } => self.node(&pos, false),
+            };
+            of_tree.push(child);
+            if let Some(parent) = stack.last_mut() {
+                parent.left -= 1;
+                let (index, fill) = (parent.index, parent.fill);
+                let mv = node.mv.expect("non-root nodes have moves");
+                match &mut self.kinds[index as usize] {
+                    Kind::Prover(_) => self.add_move(index, mv, child),
+                    Kind::Opponent(children) if fill => children.push(child),
+                    _ => {}
+                }
+            }
+            let left = match node.kind {
+                NodeKind::Prover => 1,
+                NodeKind::Opponent { children } => u32::from(children),
+                _ => 0,
+            };
+            if left > 0 {
+                let fill = matches!(&self.kinds[child as usize], Kind::Opponent(c) if c.is_empty());
+                stack.push(Frame {
+                    pos,
+                    index: child,
+                    left,
+                    fill,
+                });
+            }
+            while stack.last().is_some_and(|f| f.left == 0) {
+                stack.pop();
+            }
+        }
+        of_tree
+            .first()
+            .copied()
+            .ok_or_else(|| "an empty proof".to_string())
+    }
+
+    /// Adds a proof (of the pool's root or of any position below it, for the same prover).
+    /// The tree is replayed; a move that is not legal is an error naming the node.
+    pub fn add(&mut self, tree: &ProofTree) -> Result<(), String> {
+        self.add_tree(tree).map(|_| ())
+    }
+
+    /// Records that the prover's move `mv` in `parent` leads to `child` (a handle from
+    /// [`ProofPool::add_tree`] of the proof of `parent.play(mv)`).
+    pub(crate) fn link(&mut self, parent: &Position, mv: Move, child: Child) {
+        let v = self.node(parent, false);
+        self.add_move(v, mv, child);
+    }
+
+    /// Records move `mv` to `child` at prover node `v`, unless it is known already.
+    fn add_move(&mut self, v: u32, mv: Move, child: Child) {
+        if let Kind::Prover(moves) = &mut self.kinds[v as usize] {
+            if !moves.iter().any(|(m, _)| *m == mv) {
+                moves.push((mv, child));
+            }
+        }
+    }
+
+    /// The pool node of a position, if any.
+    pub(crate) fn id(&self, pos: &Position) -> Option<u32> {
+        self.ids.get(&PositionId::of(pos)).copied()
+    }
+
+    /// The position of a pool node.
+    pub(crate) fn position(&self, v: u32) -> &Position {
+        &self.positions[v as usize]
+    }
+
+    /// Whether the pool has a proof of the prover's move `mv` at node `v`.
+    pub(crate) fn has_move(&self, v: u32, mv: Move) -> bool {
+        matches!(&self.kinds[v as usize], Kind::Prover(moves) if moves.iter().any(|(m, _)| *m == mv))
+    }
+
+    /// The weight of a node: the file nodes its expansion writes (one per child).
+    fn weight(&self, v: u32) -> u64 {
+        match &self.kinds[v as usize] {
+            Kind::Prover(_) => 1,
+            Kind::Opponent(children) => children.len() as u64,
+            Kind::Leaf => 0,
+        }
+    }
+
+    fn root_node(&self) -> Result<u32, String> {
+        self.id(&self.root)
+            .ok_or_else(|| "the pool holds no proof of its root".to_string())
+    }
+
+    /// The smallest proof the pool can make (see the module documentation), and what the
+    /// search did. `first` is the proof whose choices are the first start (normally the
+    /// one the pool was first filled with); its root must be the pool's root.
+    pub fn optimize(&self, first: &ProofTree) -> Result<(ProofTree, PoolReport), String> {
+        let (choice, report) = self.start(first)?;
+        let tree = self.build_choice(&choice, first.prolog().to_vec())?;
+        Ok((tree, report))
+    }
+
+    /// The best choice of moves from the two starts (see the module documentation).
+    pub(crate) fn start(&self, first: &ProofTree) -> Result<(Vec<u32>, PoolReport), String> {
+        let root = self.root_node()?;
+        let mut report = PoolReport {
+            positions: self.kinds.len() as u64,
+            prover_moves: self
+                .kinds
+                .iter()
+                .map(|k| match k {
+                    Kind::Prover(m) => m.len() as u64,
+                    _ => 0,
+                })
+                .sum(),
+            ..PoolReport::default()
+        };
+        let tree_costs = self.tree_cost_choices(root)?;
+        let starts = vec![self.choices_of(first, tree_costs.clone())?, tree_costs];
+        let mut best: Option<(u64, Vec<u32>)> = None;
+        for (i, start) in starts.into_iter().enumerate() {
+            let mut dag = Dag::new(self, root, start);
+            report.switches += dag.local_passes(self);
+            let size = dag.size();
+            if i == 0 {
+                report.from_first = size;
+            } else {
+                report.from_tree_costs = size;
+            }
+            if best.as_ref().is_none_or(|b| size < b.0) {
+                best = Some((size, dag.choice));
+            }
+        }
+        Ok((best.expect("two starts").1, report))
+    }
+
+    /// The proof DAG of `choice` (extended to nodes added since with their first moves,
+    /// which keeps the choices acyclic: a new node's first move is from the proof that
+    /// added it).
+    pub(crate) fn dag(&self, choice: Vec<u32>) -> Result<Dag, String> {
+        Ok(Dag::new(self, self.root_node()?, choice))
+    }
+
+    /// The weight of the distinct nodes below `v` under `choice` (its subtree's size in a
+    /// proof of its own).
+    pub(crate) fn cone(&self, choice: &[u32], v: u32) -> u64 {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![v];
+        let mut total = 0;
+        while let Some(u) = stack.pop() {
+            if u == TERMINAL || !seen.insert(u) {
+                continue;
+            }
+            total += self.weight(u);
+            match &self.kinds[u as usize] {
+                Kind::Prover(moves) => {
+                    stack.push(moves[choice.get(u as usize).copied().unwrap_or(0) as usize].1);
+                }
+                Kind::Opponent(children) => stack.extend(children),
+                Kind::Leaf => {}
+            }
+        }
+        total
+    }
+
+    /// Writes the proof that `choice` makes.
+    pub(crate) fn build_choice(
+        &self,
+        choice: &[u32],
+        prolog: Vec<Move>,
+    ) -> Result<ProofTree, String> {
+        let root = self.root_node()?;
+        let mut expander = PoolExpander { pool: self, choice };
+        build_with(self.root, self.prover, prolog, &mut expander, root).map_err(|e| e.to_string())
+    }
+
+    /// The choices of `tree` (which must be in the pool), as indices into the moves of each
+    /// prover node; prover nodes it does not reach keep theirs in `choice` (the tree-cost
+    /// choices: the result is acyclic, since no position of the tree leads to another).
+    fn choices_of(&self, tree: &ProofTree, mut choice: Vec<u32>) -> Result<Vec<u32>, String> {
+        let nodes = tree.nodes();
+        let mut result = Ok(());
+        tree.for_each_position(|i, pos, _| {
+            if nodes[i].kind == NodeKind::Prover {
+                let Some(&v) = self.ids.get(&PositionId::of(pos)) else {
+                    result = Err(format!("node {i} of the proof is not in the pool"));
+                    return Ok(());
+                };
+                let mv = nodes[i + 1].mv;
+                if let Kind::Prover(moves) = &self.kinds[v as usize] {
+                    if let Some(k) = moves.iter().position(|(m, _)| Some(*m) == mv) {
+                        choice[v as usize] = k as u32;
+                    }
+                }
+            }
+            Ok(())
+        })
+        .map_err(|e| e.to_string())?;
+        result.map(|()| choice)
+    }
+
+    /// The tree-cost choices: Knuth's algorithm, every position settled in order of the
+    /// size of its smallest proof written as a tree.
+    fn tree_cost_choices(&self, root: u32) -> Result<Vec<u32>, String> {
+        let n = self.kinds.len();
+        let mut parents: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+        let mut waiting = vec![0u32; n];
+        let mut cost = vec![u64::MAX; n];
+        let mut partial = vec![0u64; n];
+        let mut choice = vec![0u32; n];
+        let mut heap: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::new();
+        for (v, kind) in self.kinds.iter().enumerate() {
+            match kind {
+                Kind::Leaf => heap.push(Reverse((0, v as u32))),
+                Kind::Prover(moves) => {
+                    for (k, &(_, c)) in moves.iter().enumerate() {
+                        if c == TERMINAL {
+                            if partial[v] == 0 {
+                                partial[v] = 1;
+                                choice[v] = k as u32;
+                                heap.push(Reverse((1, v as u32)));
+                            }
+                        } else {
+                            parents[c as usize].push((v as u32, k as u32));
+                        }
+                    }
+                }
+                Kind::Opponent(children) => {
+                    let mut inner = 0;
+                    for &c in children {
+                        if c != TERMINAL {
+                            parents[c as usize].push((v as u32, 0));
+                            inner += 1;
+                        }
+                    }
+                    waiting[v] = inner;
+                    partial[v] = children.len() as u64;
+                    if inner == 0 && !children.is_empty() {
+                        heap.push(Reverse((partial[v], v as u32)));
+                    }
+                }
+            }
+        }
+        while let Some(Reverse((c, v))) = heap.pop() {
+            if cost[v as usize] != u64::MAX {
+                continue;
+            }
+            cost[v as usize] = c;
+            for &(p, k) in &parents[v as usize] {
+                let p = p as usize;
+                if cost[p] != u64::MAX {
+                    continue;
+                }
+                match &self.kinds[p] {
+                    Kind::Prover(_) => {
+                        // The first child settled is the cheapest: settle the parent
+                        // through it (a later, cheaper push cannot exist).
+                        if partial[p] == 0 {
+                            partial[p] = 1;
+                            choice[p] = k;
+                            heap.push(Reverse((c.saturating_add(1), p as u32)));
+                        }
+                    }
+                    Kind::Opponent(_) => {
+                        partial[p] = partial[p].saturating_add(c);
+                        waiting[p] -= 1;
+                        if waiting[p] == 0 {
+                            heap.push(Reverse((partial[p], p as u32)));
+                        }
+                    }
+                    Kind::Leaf => {}
+                }
+            }
+        }
+        if cost[root as usize] == u64::MAX {
+            return Err("the pool has no complete proof of its root".into());
+        }
+        Ok(choice)
+    }
+}
+
+struct PoolExpander<'p> {
+    pool: &'p ProofPool,
+    choice: &'p [u32],
+}
+
+impl Expander for PoolExpander<'_> {
+    type Handle = Child;
+
+    fn prover(&mut self, pos: &Position, &v: &Child) -> Result<Step<Child>, String> {
+        match self.pool.kinds.get(v as usize) {
+            Some(Kind::Leaf) => Ok(Step::TablebaseLeaf),
+            Some(Kind::Prover(moves)) if !moves.is_empty() => {
+                let (mv, child) = moves[self.choice[v as usize] as usize];
+                Ok(Step::Play(mv, child))
+            }
+            _ => Err(format!("the pool has no move for {}", pos.fen())),
+        }
+    }
+
+    fn opponent(
+        &mut self,
+        pos: &Position,
+        &v: &Child,
+        moves: &[Move],
+    ) -> Result<Option<Vec<Child>>, String> {
+        match self.pool.kinds.get(v as usize) {
+            Some(Kind::Leaf) => Ok(None),
+            Some(Kind::Opponent(children)) if children.len() == moves.len() => {
+                Ok(Some(children.clone()))
+            }
+            _ => Err(format!("the pool has no expansion of {}", pos.fen())),
+        }
+    }
+}
+
+/// The proof DAG that a choice of moves makes over a pool, with reference counts. It
+/// holds no borrow of the pool, so the pool may grow between calls ([`Dag::grow`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Dag {
+    /// Per prover node, the index of its chosen move.
+    pub(crate) choice: Vec<u32>,
+    refs: Vec<u32>,
+    total: u64,
+    /// Visit marks of the cycle check.
+    mark: Vec<u32>,
+    stamp: u32,
+}
+
+impl Dag {
+    pub(crate) fn new(pool: &ProofPool, root: u32, mut choice: Vec<u32>) -> Dag {
+        let n = pool.kinds.len();
+        choice.resize(n, 0);
+        let mut dag = Dag {
+            choice,
+            refs: vec![0; n],
+            total: 1,
+            mark: vec![0; n],
+            stamp: 0,
+        };
+        let added = dag.add_ref(pool, root, None);
+        dag.total += added;
+        dag
+    }
+
+    /// Takes in the nodes added to the pool since (unused, with their first moves).
+    pub(crate) fn grow(&mut self, pool: &ProofPool) {
+        let n = pool.kinds.len();
+        self.choice.resize(n, 0);
+        self.refs.resize(n, 0);
+        self.mark.resize(n, 0);
+    }
+
+    /// Nodes the proof file would have.
+    pub(crate) fn size(&self) -> u64 {
+        self.total
+    }
+
+    /// Whether node `v` is part of the proof.
+    pub(crate) fn used(&self, v: u32) -> bool {
+        self.refs[v as usize] > 0
+    }
+
+    /// The prover nodes of the proof, largest subtree first (sizes as in a proof of the
+    /// node's own).
+    pub(crate) fn provers_by_size(&self, pool: &ProofPool) -> Vec<(u64, u32)> {
+        let mut out: Vec<(u64, u32)> = (0..pool.kinds.len() as u32)
+            .filter(|&v| self.used(v) && matches!(pool.kinds[v as usize], Kind::Prover(_)))
+            .map(|v| (pool.cone(&self.choice, v), v))
+            .collect();
+        out.sort_by(|a, b| b.cmp(a));
+        out
+    }
+
+    /// The children of `v` under the current choice.
+    fn for_children(&self, pool: &ProofPool, v: u32, mut f: impl FnMut(Child)) {
+        match &pool.kinds[v as usize] {
+            Kind::Prover(moves) => f(moves[self.choice[v as usize] as usize].1),
+            Kind::Opponent(children) => children.iter().for_each(|&c| f(c)),
+            Kind::Leaf => {}
+        }
+    }
+
+    /// Adds a reference to `c`; returns the weight of the nodes that became used (and
+    /// collects the prover nodes among them into `provers`, if given).
+    fn add_ref(&mut self, pool: &ProofPool, c: Child, mut provers: Option<&mut Vec<u32>>) -> u64 {
+        let mut added = 0;
+        let mut stack = vec![c];
+        while let Some(v) = stack.pop() {
+            if v == TERMINAL {
+                continue;
+            }
+            self.refs[v as usize] += 1;
+            if self.refs[v as usize] == 1 {
+                added += pool.weight(v);
+                if let Some(p) = provers.as_mut() {
+                    if matches!(pool.kinds[v as usize], Kind::Prover(_)) {
+                        p.push(v);
+                    }
+                }
+                self.for_children(pool, v, |c| stack.push(c));
+            }
+        }
+        added
+    }
+
+    /// Removes a reference to `c`; returns the weight of the nodes no longer used.
+    fn remove_ref(&mut self, pool: &ProofPool, c: Child) -> u64 {
+        let mut freed = 0;
+        let mut stack = vec![c];
+        while let Some(v) = stack.pop() {
+            if v == TERMINAL {
+                continue;
+            }
+            self.refs[v as usize] -= 1;
+            if self.refs[v as usize] == 0 {
+                freed += pool.weight(v);
+                self.for_children(pool, v, |c| stack.push(c));
+            }
+        }
+        freed
+    }
+
+    /// Whether `target` is reachable from `from` under the current choices.
+    fn reaches(&mut self, pool: &ProofPool, from: Child, target: u32) -> bool {
+        self.stamp += 1;
+        let stamp = self.stamp;
+        let mut stack = vec![from];
+        while let Some(v) = stack.pop() {
+            if v == TERMINAL || self.mark[v as usize] == stamp {
+                continue;
+            }
+            if v == target {
+                return true;
+            }
+            self.mark[v as usize] = stamp;
+            self.for_children(pool, v, |c| stack.push(c));
+        }
+        false
+    }
+
+    /// What switching used prover node `v` to its move `k` would change: the weight it
+    /// frees, the weight it adds, and the prover nodes it adds. Nothing is changed.
+    fn evaluate(
+        &mut self,
+        pool: &ProofPool,
+        v: u32,
+        k: u32,
+        provers: Option<&mut Vec<u32>>,
+    ) -> (u64, u64) {
+        let Kind::Prover(moves) = &pool.kinds[v as usize] else {
+            return (0, 0);
+        };
+        let old_child = moves[self.choice[v as usize] as usize].1;
+        let new_child = moves[k as usize].1;
+        let freed = self.remove_ref(pool, old_child);
+        let added = self.add_ref(pool, new_child, provers);
+        self.remove_ref(pool, new_child);
+        self.add_ref(pool, old_child, None);
+        (freed, added)
+    }
+
+    /// Switches used prover node `v` to whichever of its moves makes the proof smallest
+    /// without a cycle; whether it switched.
+    pub(crate) fn improve_node(&mut self, pool: &ProofPool, v: u32) -> bool {
+        let Kind::Prover(moves) = &pool.kinds[v as usize] else {
+            return false;
+        };
+        let mut switched = false;
+        for k in 0..moves.len() as u32 {
+            let old = self.choice[v as usize];
+            if k == old || !self.used(v) {
+                continue;
+            }
+            let old_child = moves[old as usize].1;
+            let new_child = moves[k as usize].1;
+            let freed = self.remove_ref(pool, old_child);
+            let added = self.add_ref(pool, new_child, None);
+            if added < freed && !self.reaches(pool, new_child, v) {
+                self.choice[v as usize] = k;
+                self.total = self.total + added - freed;
+                switched = true;
+            } else {
+                self.remove_ref(pool, new_child);
+                self.add_ref(pool, old_child, None);
+            }
+        }
+        switched
+    }
+
+    /// Passes over the used prover nodes, switching moves while a switch makes the proof
+    /// smaller; returns the number of switches.
+    pub(crate) fn local_passes(&mut self, pool: &ProofPool) -> u64 {
+        let mut switches = 0;
+        loop {
+            let mut improved = false;
+            for v in 0..pool.kinds.len() as u32 {
+                if self.used(v)
+                    && matches!(&pool.kinds[v as usize], Kind::Prover(m) if m.len() > 1)
+                    && self.improve_node(pool, v)
+                {
+                    switches += 1;
+                    improved = true;
+                }
+            }
+            if !improved {
+                return switches;
+            }
+        }
+    }
+
+    /// Switches that would make the proof larger, least relative growth first: for every
+    /// used prover node and other move, the growth and the prover nodes the new move would
+    /// add.
+    pub(crate) fn near_misses(&mut self, pool: &ProofPool) -> Vec<NearMiss> {
+        let mut misses = Vec::new();
+        for v in 0..pool.kinds.len() as u32 {
+            if !self.used(v) {
+                continue;
+            }
+            let Kind::Prover(moves) = &pool.kinds[v as usize] else {
+                continue;
+            };
+            for k in 0..moves.len() as u32 {
+                if k == self.choice[v as usize] {
+                    continue;
+                }
+                let mut new_provers = Vec::new();
+                let (freed, added) = self.evaluate(pool, v, k, Some(&mut new_provers));
+                if added >= freed && !new_provers.is_empty() {
+                    misses.push(NearMiss {
+                        excess: added - freed,
+                        added,
+                        new_provers,
+                    });
+                }
+            }
+        }
+        // Least growth relative to the new subtree first: minimising a large subtree by
+        // a few percent is as likely as a small one by many.
+        misses.sort_by(|a, b| {
+            (u128::from(a.excess) * u128::from(b.added.max(1)))
+                .cmp(&(u128::from(b.excess) * u128::from(a.added.max(1))))
+        });
+        misses
+    }
+}
