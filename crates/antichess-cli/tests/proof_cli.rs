@@ -99,6 +99,21 @@ fn path_str(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
+/// Writes `tree` with its first reference turned into one to the root (an ancestor) as
+/// `dir/wrong.proof`; returns the path and the node changed.
+fn write_ancestor_reference(tree: &ProofTree, dir: &Path) -> (PathBuf, usize) {
+    let mut wrong = tree.clone();
+    let r = wrong
+        .nodes()
+        .iter()
+        .position(|n| matches!(n.kind, antichess_proof::NodeKind::Reference { .. }))
+        .unwrap();
+    wrong.nodes_mut()[r].kind = antichess_proof::NodeKind::Reference { target: 0 };
+    let bad = dir.join("wrong.proof");
+    write_atomic(&bad, &encode_compact(&wrong).unwrap()).unwrap();
+    (bad, r)
+}
+
 #[test]
 fn verify_stats_convert() {
     let dir = temp_dir("ok");
@@ -210,15 +225,7 @@ fn rejections_and_errors() {
         text(&out)
     );
     // A wrong proof: a reference to an ancestor.
-    let mut wrong = tree.clone();
-    let r = wrong
-        .nodes()
-        .iter()
-        .position(|n| matches!(n.kind, antichess_proof::NodeKind::Reference { .. }))
-        .unwrap();
-    wrong.nodes_mut()[r].kind = antichess_proof::NodeKind::Reference { target: 0 };
-    let bad = dir.join("wrong.proof");
-    write_atomic(&bad, &encode_compact(&wrong).unwrap()).unwrap();
+    let (bad, r) = write_ancestor_reference(&tree, &dir);
     let out = antichess(&["proof", "verify", path_str(&bad)]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -296,15 +303,7 @@ fn minimize_writes_a_verified_proof_no_larger() {
     );
     // A wrong proof (a reference to an ancestor) is refused with the reason, and nothing
     // is written.
-    let mut wrong = tree.clone();
-    let r = wrong
-        .nodes()
-        .iter()
-        .position(|n| matches!(n.kind, antichess_proof::NodeKind::Reference { .. }))
-        .unwrap();
-    wrong.nodes_mut()[r].kind = antichess_proof::NodeKind::Reference { target: 0 };
-    let bad = dir.join("wrong.proof");
-    write_atomic(&bad, &encode_compact(&wrong).unwrap()).unwrap();
+    let (bad, r) = write_ancestor_reference(&tree, &dir);
     let refused = dir.join("refused.proof");
     let out = antichess(&[
         "proof",

@@ -491,33 +491,13 @@ fn top_alternatives(
             if Instant::now() + options.top_time >= deadline {
                 return Ok(());
             }
-            let child = pos.play(mv);
-            let ctx = ex.root_ctx(&child);
-            if pool.has_move(v, mv)
-                || ex
-                    .solver
-                    .table()
-                    .get(ctx.key)
-                    .is_some_and(|e| e.disproof == 0)
-            {
+            if pool.has_move(v, mv) {
                 continue;
             }
-            let mut search_options = ex.shared.options().clone();
-            search_options.max_nodes = Some(
-                cone.saturating_mul(options.top_nodes_per_node)
-                    .min(options.max_search_nodes),
-            );
-            search_options.max_time = None;
-            let shared = ex.solver.shared_for(&child, search_options);
-            let mut worker = Extractor::worker_for(&shared, &ctx);
-            let (proof, _, _) = worker.mid(&child, ctx.key, INF, INF, 0);
-            worker.flush();
-            report.searched += 1;
-            report.search_nodes += shared.nodes();
-            if proof != 0 {
-                continue;
-            }
-            let Ok(found) = subtree(ex, &child, &ctx) else {
+            let budget = cone
+                .saturating_mul(options.top_nodes_per_node)
+                .min(options.max_search_nodes);
+            let Some(found) = prove_as_root(ex, &pos.play(mv), budget, report) else {
                 continue;
             };
             report.proved += 1;
@@ -613,35 +593,45 @@ fn explore(
         if pool.has_move(u, mv) {
             continue;
         }
-        let child = pos.play(mv);
-        let ctx = ex.root_ctx(&child);
-        if ex
-            .solver
-            .table()
-            .get(ctx.key)
-            .is_some_and(|e| e.disproof == 0)
-        {
-            continue;
-        }
-        let mut options = ex.shared.options().clone();
-        options.max_nodes = Some(budget);
-        options.max_time = None;
-        let shared = ex.solver.shared_for(&child, options);
-        let mut worker = Extractor::worker_for(&shared, &ctx);
-        let (proof, _, _) = worker.mid(&child, ctx.key, INF, INF, 0);
-        worker.flush();
-        report.searched += 1;
-        report.search_nodes += shared.nodes();
-        if proof != 0 {
-            continue;
-        }
-        if let Ok(tree) = subtree(ex, &child, &ctx) {
+        if let Some(tree) = prove_as_root(ex, &pos.play(mv), budget, report) {
             let c = pool.add_tree(&tree)?;
             pool.link(&pos, mv, c);
             report.proved += 1;
         }
     }
     Ok(())
+}
+
+/// Searches `pos` as a root of its own within `budget` nodes (unless the table shows it
+/// lost) and returns its proof as found, if it was proved.
+fn prove_as_root(
+    ex: &mut Extractor<'_, '_>,
+    pos: &Position,
+    budget: u64,
+    report: &mut PoolReport,
+) -> Option<ProofTree> {
+    let ctx = ex.root_ctx(pos);
+    if ex
+        .solver
+        .table()
+        .get(ctx.key)
+        .is_some_and(|e| e.disproof == 0)
+    {
+        return None;
+    }
+    let mut options = ex.shared.options().clone();
+    options.max_nodes = Some(budget.max(1));
+    options.max_time = None;
+    let shared = ex.solver.shared_for(pos, options);
+    let mut worker = Extractor::worker_for(&shared, &ctx);
+    let (proof, _, _) = worker.mid(pos, ctx.key, INF, INF, 0);
+    worker.flush();
+    report.searched += 1;
+    report.search_nodes += shared.nodes();
+    if proof != 0 {
+        return None;
+    }
+    subtree(ex, pos, &ctx).ok()
 }
 
 /// The proof of the subtree at `pos` as the extractor currently builds it.

@@ -177,9 +177,8 @@ fn proofs_of_easy_lines_verify() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn minimised_proofs_are_smaller_and_verify() {
-    let dir = temp("minimise");
+/// 1. e3 Na6 solved for White without tables (64 MB table).
+fn solved_na6() -> (Position, Solver<'static>, SearchOptions) {
     let pos = after("e3 Na6");
     let solver = Solver::new(64 << 20, None);
     let options = SearchOptions::new(Color::White);
@@ -187,6 +186,13 @@ fn minimised_proofs_are_smaller_and_verify() {
         solver.search(&pos, &options, &mut |_| {}).status,
         SearchStatus::Proved
     );
+    (pos, solver, options)
+}
+
+#[test]
+fn minimised_proofs_are_smaller_and_verify() {
+    let dir = temp("minimise");
+    let (pos, solver, options) = solved_na6();
     // The passes converge in a few seconds; the pool's last phase then runs to the time
     // limit.
     let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(30));
@@ -231,13 +237,7 @@ fn write_and_verify(tree: &ProofTree, path: &std::path::Path) -> u64 {
 #[test]
 fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
     let dir = temp("pool");
-    let pos = after("e3 Na6");
-    let solver = Solver::new(64 << 20, None);
-    let options = SearchOptions::new(Color::White);
-    assert_eq!(
-        solver.search(&pos, &options, &mut |_| {}).status,
-        SearchStatus::Proved
-    );
+    let (pos, solver, options) = solved_na6();
     let (first, _) = extract_proof(&solver, &pos, &[], &options).unwrap();
     // A fresh solver, as for a proof read from a file: every search starts from nothing.
     // The passes take a few seconds; the last phase runs to the time limit.
