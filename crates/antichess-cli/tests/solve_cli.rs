@@ -191,6 +191,8 @@ fn bench_solve_verifies_its_proofs() {
         "solve",
         "--lines",
         "d5,d6,e4",
+        "--minimize",
+        "5s",
         "--no-speed",
         "--tb-units",
         "0",
