@@ -301,6 +301,44 @@ fn minimize_writes_a_verified_proof_no_larger() {
         "{}",
         text(&out)
     );
+    // With 3-unit tables the positions the input expands after the first capture become
+    // tablebase leaves: smaller, and still verified (with the tables).
+    let tables = dir.join("tables");
+    let with_tables = dir.join("t.proof");
+    let out = antichess(&[
+        "proof",
+        "minimize",
+        path_str(&input),
+        "-o",
+        path_str(&with_tables),
+        "--time",
+        "60s",
+        "--tables",
+        path_str(&tables),
+        "--tb-units",
+        "3",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = antichess(&[
+        "proof",
+        "verify",
+        path_str(&with_tables),
+        "--tables",
+        path_str(&tables),
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        stats["counts"]["tablebase"].as_u64().unwrap() > 0,
+        "{}",
+        text(&out)
+    );
+    assert!(
+        stats["counts"]["total"].as_u64().unwrap() < nodes,
+        "{}",
+        text(&out)
+    );
     // A wrong proof (a reference to an ancestor) is refused with the reason, and nothing
     // is written.
     let (bad, r) = write_ancestor_reference(&tree, &dir);

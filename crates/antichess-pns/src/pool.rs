@@ -50,6 +50,17 @@ enum Kind {
     Leaf,
 }
 
+impl Kind {
+    /// Whether no proof expanded the node yet.
+    fn is_empty(&self) -> bool {
+        match self {
+            Kind::Prover(moves) => moves.is_empty(),
+            Kind::Opponent(children) => children.is_empty(),
+            Kind::Leaf => true,
+        }
+    }
+}
+
 /// The union of proofs from one root. See the module documentation.
 #[derive(Debug, Clone)]
 pub struct ProofPool {
@@ -58,6 +69,8 @@ pub struct ProofPool {
     ids: HashMap<PositionId, u32>,
     kinds: Vec<Kind>,
     positions: Vec<Position>,
+    /// Expanded positions turned into tablebase leaves since the pool was made.
+    conversions: u64,
 }
 
 /// A switch that would make the proof larger (see [`ProofPool::near_misses`]).
@@ -112,6 +125,7 @@ impl ProofPool {
             ids: HashMap::new(),
             kinds: Vec::new(),
             positions: Vec::new(),
+            conversions: 0,
         }
     }
 
@@ -143,7 +157,12 @@ impl ProofPool {
                 i
             }
         };
-        if leaf {
+        if leaf && !matches!(self.kinds[index as usize], Kind::Leaf) {
+            // A position another proof expanded (e.g. one made with smaller tables): a leaf
+            // from now on. DAGs over the pool recount their references.
+            if !self.kinds[index as usize].is_empty() {
+                self.conversions += 1;
+            }
             self.kinds[index as usize] = Kind::Leaf;
         }
         index
@@ -506,6 +525,9 @@ impl Expander for PoolExpander<'_> {
 /// holds no borrow of the pool, so the pool may grow between calls ([`Dag::grow`]).
 #[derive(Debug, Clone)]
 pub(crate) struct Dag {
+    root: u32,
+    /// The pool's `conversions` when the references were counted.
+    conversions: u64,
     /// Per prover node, the index of its chosen move.
     pub(crate) choice: Vec<u32>,
     refs: Vec<u32>,
@@ -520,6 +542,8 @@ impl Dag {
         let n = pool.kinds.len();
         choice.resize(n, 0);
         let mut dag = Dag {
+            root,
+            conversions: pool.conversions,
             choice,
             refs: vec![0; n],
             total: 1,
@@ -531,12 +555,19 @@ impl Dag {
         dag
     }
 
-    /// Takes in the nodes added to the pool since (unused, with their first moves).
+    /// Takes in the nodes added to the pool since (unused, with their first moves), and
+    /// nodes that became tablebase leaves.
     pub(crate) fn grow(&mut self, pool: &ProofPool) {
         let n = pool.kinds.len();
         self.choice.resize(n, 0);
         self.refs.resize(n, 0);
         self.mark.resize(n, 0);
+        if self.conversions != pool.conversions {
+            // Expanded nodes became leaves: count the references again.
+            self.conversions = pool.conversions;
+            self.refs.iter_mut().for_each(|r| *r = 0);
+            self.total = 1 + self.add_ref(pool, self.root, None);
+        }
     }
 
     /// Nodes the proof file would have.
