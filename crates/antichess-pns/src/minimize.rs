@@ -148,7 +148,8 @@ struct Pending {
     ctx: Ctx,
 }
 
-/// Runs the passes and records their choices in `ex.overrides`.
+/// Runs the passes (their choices recorded in `ex.overrides`), then the pool and its last
+/// phase; returns what was done and the smaller of the extractor's and the pool's proofs.
 pub(crate) fn minimize(
     ex: &mut Extractor<'_, '_>,
     root: &Position,
