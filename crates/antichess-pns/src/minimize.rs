@@ -218,6 +218,18 @@ pub(crate) fn minimize(
         Ok(())
     })
     .map_err(|e| e.to_string())?;
+    // The pool's passes search every node of the proof again, each position as its own
+    // root (the extractor's passes searched them below their path).
+    pool_passes(
+        ex,
+        &mut pool,
+        &mut dag,
+        options,
+        deadline,
+        &mut pool_report,
+        &mut |_, _| {},
+    )?;
+    explored.extend((0..pool.len() as u32).filter(|&v| dag.used(v)));
     deepen(
         ex,
         &mut pool,
@@ -399,31 +411,15 @@ pub fn minimize_proof(
     pool.add(tree)?;
     let (choice, mut report) = pool.start(tree)?;
     let mut dag = pool.dag(choice)?;
-    let mut per_node = options.nodes_per_node;
-    'rounds: loop {
-        for (cone, v) in dag.provers_by_size(&pool) {
-            if Instant::now() >= deadline {
-                break 'rounds;
-            }
-            if !dag.used(v) || (cone as usize) < options.min_subtree {
-                continue;
-            }
-            let budget = cone
-                .saturating_mul(per_node)
-                .clamp(64, options.max_search_nodes);
-            explore(&mut ex, &mut pool, v, budget, &mut report)?;
-            dag.grow(&pool);
-            if dag.improve_node(&pool, v) {
-                report.switches += 1;
-            }
-            progress(&report, dag.size());
-        }
-        if per_node >= options.max_nodes_per_node {
-            break;
-        }
-        per_node = per_node.saturating_mul(4);
-        report.rounds += 1;
-    }
+    pool_passes(
+        &mut ex,
+        &mut pool,
+        &mut dag,
+        options,
+        deadline,
+        &mut report,
+        progress,
+    )?;
     if options.top_nodes > 0 {
         top_alternatives(
             solver,
@@ -454,6 +450,47 @@ pub fn minimize_proof(
     }
     out.set_prolog(tree.prolog().to_vec());
     Ok((out, report))
+}
+
+/// Passes of the pool over the proof, largest subtree first: at each prover node the moves
+/// the pool has no proof of are searched (each child as its own root, with a budget
+/// proportional to the node's subtree, fourfold per round from `nodes_per_node` to
+/// `max_nodes_per_node`) and the node takes the move that makes the whole proof smallest.
+fn pool_passes(
+    ex: &mut Extractor<'_, '_>,
+    pool: &mut ProofPool,
+    dag: &mut Dag,
+    options: &MinimizeOptions,
+    deadline: Instant,
+    report: &mut PoolReport,
+    progress: &mut dyn FnMut(&PoolReport, u64),
+) -> Result<(), String> {
+    let mut per_node = options.nodes_per_node;
+    'rounds: loop {
+        for (cone, v) in dag.provers_by_size(pool) {
+            if Instant::now() >= deadline {
+                break 'rounds;
+            }
+            if !dag.used(v) || (cone as usize) < options.min_subtree {
+                continue;
+            }
+            let budget = cone
+                .saturating_mul(per_node)
+                .clamp(64, options.max_search_nodes);
+            explore(ex, pool, v, budget, report)?;
+            dag.grow(pool);
+            if dag.improve_node(pool, v) {
+                report.switches += 1;
+            }
+            progress(report, dag.size());
+        }
+        if per_node >= options.max_nodes_per_node {
+            break;
+        }
+        per_node = per_node.saturating_mul(4);
+        report.rounds += 1;
+    }
+    Ok(())
 }
 
 /// For the `options.top_nodes` prover nodes with the largest subtrees: every other move
