@@ -595,8 +595,8 @@ fn deepen(
                     break 'outer;
                 }
                 explored.insert(u);
-                let budget = pool
-                    .cone(&dag.choice, u)
+                let budget = dag
+                    .cone(pool, u)
                     .saturating_mul(per_node)
                     .clamp(1_000, options.max_search_nodes);
                 explore(ex, pool, u, budget, report)?;

@@ -348,28 +348,6 @@ impl ProofPool {
         Ok(Dag::new(self, self.root_node()?, choice))
     }
 
-    /// The weight of the distinct nodes below `v` under `choice` (its subtree's size in a
-    /// proof of its own).
-    pub(crate) fn cone(&self, choice: &[u32], v: u32) -> u64 {
-        let mut seen = std::collections::HashSet::new();
-        let mut stack = vec![v];
-        let mut total = 0;
-        while let Some(u) = stack.pop() {
-            if u == TERMINAL || !seen.insert(u) {
-                continue;
-            }
-            total += self.weight(u);
-            match &self.kinds[u as usize] {
-                Kind::Prover(moves) => {
-                    stack.push(moves[choice.get(u as usize).copied().unwrap_or(0) as usize].1);
-                }
-                Kind::Opponent(children) => stack.extend(children),
-                Kind::Leaf => {}
-            }
-        }
-        total
-    }
-
     /// Writes the proof that `choice` makes.
     pub(crate) fn build_choice(
         &self,
@@ -582,11 +560,11 @@ impl Dag {
 
     /// The prover nodes of the proof, largest subtree first (sizes as in a proof of the
     /// node's own).
-    pub(crate) fn provers_by_size(&self, pool: &ProofPool) -> Vec<(u64, u32)> {
-        let mut out: Vec<(u64, u32)> = (0..pool.kinds.len() as u32)
+    pub(crate) fn provers_by_size(&mut self, pool: &ProofPool) -> Vec<(u64, u32)> {
+        let used: Vec<u32> = (0..pool.kinds.len() as u32)
             .filter(|&v| self.used(v) && matches!(pool.kinds[v as usize], Kind::Prover(_)))
-            .map(|v| (pool.cone(&self.choice, v), v))
             .collect();
+        let mut out: Vec<(u64, u32)> = used.into_iter().map(|v| (self.cone(pool, v), v)).collect();
         out.sort_by(|a, b| b.cmp(a));
         out
     }
@@ -640,8 +618,9 @@ impl Dag {
         freed
     }
 
-    /// Whether `target` is reachable from `from` under the current choices.
-    fn reaches(&mut self, pool: &ProofPool, from: Child, target: u32) -> bool {
+    /// Visits the distinct nodes reachable from `from` under the current choices (`from`
+    /// included) until `visit` returns false; returns whether it stopped early.
+    fn walk(&mut self, pool: &ProofPool, from: Child, mut visit: impl FnMut(u32) -> bool) -> bool {
         self.stamp += 1;
         let stamp = self.stamp;
         let mut stack = vec![from];
@@ -649,13 +628,29 @@ impl Dag {
             if v == TERMINAL || self.mark[v as usize] == stamp {
                 continue;
             }
-            if v == target {
+            if !visit(v) {
                 return true;
             }
             self.mark[v as usize] = stamp;
             self.for_children(pool, v, |c| stack.push(c));
         }
         false
+    }
+
+    /// Whether `target` is reachable from `from` under the current choices.
+    fn reaches(&mut self, pool: &ProofPool, from: Child, target: u32) -> bool {
+        self.walk(pool, from, |v| v != target)
+    }
+
+    /// The weight of the distinct nodes below `v` (its subtree's size in a proof of its
+    /// own).
+    pub(crate) fn cone(&mut self, pool: &ProofPool, v: u32) -> u64 {
+        let mut total = 0;
+        self.walk(pool, v, |u| {
+            total += pool.weight(u);
+            true
+        });
+        total
     }
 
     /// What switching used prover node `v` to its move `k` would change: the weight it

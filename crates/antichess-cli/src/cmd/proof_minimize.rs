@@ -25,8 +25,8 @@ pub struct MinimizeArgs {
     /// The proof file to make smaller (format detected from the magic bytes).
     pub input: PathBuf,
 
-    /// Where to write the smaller proof (our compact format, atomically). It is written
-    /// only if it verifies.
+    /// Where to write the smaller proof (our compact format). It is written beside it
+    /// first and renamed into place only if it verifies.
     #[arg(long, short)]
     pub output: PathBuf,
 
@@ -123,9 +123,13 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     )
     .map_err(|e| anyhow::anyhow!("minimising {}: {e}", args.input.display()))?;
     bar.finish_and_clear();
-    write_proof_file(&out, &args.output, Format::Compact, ByteOrder::Little)?;
+    // Written beside the output and verified there; renamed over it only if valid.
+    let mut pending = args.output.clone().into_os_string();
+    pending.push(".unverified");
+    let pending = PathBuf::from(pending);
+    write_proof_file(&out, &pending, Format::Compact, ByteOrder::Little)?;
     let verified = verify_file(
-        &args.output,
+        &pending,
         Some(Format::Compact),
         oracle,
         &VerifyOptions::default(),
@@ -147,11 +151,18 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     );
     match verified {
         Ok(_) => {
+            std::fs::rename(&pending, &args.output).with_context(|| {
+                format!(
+                    "renaming {} to {}",
+                    pending.display(),
+                    args.output.display()
+                )
+            })?;
             println!("wrote {} (verified)", args.output.display());
             Ok(ExitCode::SUCCESS)
         }
         Err(e) => {
-            let _ = std::fs::remove_file(&args.output);
+            let _ = std::fs::remove_file(&pending);
             bail!("the minimised proof does not verify ({e}); nothing written")
         }
     }
