@@ -182,8 +182,17 @@ impl<'s, 'a> Extractor<'s, 'a> {
         let found = match self.proved_child(pos, ctx) {
             Some(found) => Some(found),
             None => {
-                // The table lost this part of the proof: prove the node again.
+                // The table lost this part of the proof (or holds only a seed of the
+                // minimiser's): prove the node again.
                 self.researched += 1;
+                if self
+                    .solver
+                    .table()
+                    .get(ctx.key)
+                    .is_some_and(|e| e.is_seed())
+                {
+                    self.solver.table().remove(ctx.key);
+                }
                 let mut worker = self.worker_at(ctx);
                 let (proof, _, _) = worker.mid(pos, ctx.key, INF, INF, 0);
                 if proof != 0 {

@@ -18,4 +18,4 @@ pub use pool::{PoolReport, ProofPool};
 pub use search::{
     MoveNumbers, NodeNumbers, Progress, SearchOptions, SearchResult, SearchStatus, Solver, INF,
 };
-pub use tt::{TranspositionTable, TtEntry, ENTRY_BYTES};
+pub use tt::{TranspositionTable, TtEntry, ENTRY_BYTES, SEED};

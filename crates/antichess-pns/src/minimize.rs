@@ -25,17 +25,20 @@
 //! proof written is the pool's if it is smaller than the extractor's, so never larger than
 //! the one found. [`minimize_proof`] does the same for a proof given as a tree (a file, a
 //! book's assembled proof), with passes of the pool itself instead of the extractor's.
+//! The pool's searches run over a table *seeded* with the proof's positions as proved
+//! ([`seed`]), so they stop where they reach the proof and find alternatives that join it;
+//! the proofs they find are cut off at positions the pool already has proofs of.
 
 use std::collections::{BinaryHeap, HashSet};
 use std::time::{Duration, Instant};
 
 use antichess_core::{Move, Position};
-use antichess_proof::{build_with, NodeKind, ProofTree};
+use antichess_proof::{build_with, Expander, NodeKind, ProofTree, Step};
 
 use crate::extract::{Ctx, Extractor};
-use crate::pool::{Dag, PoolReport, ProofPool};
-use crate::search::INF;
-use crate::search::{SearchOptions, Solver};
+use crate::pool::{Dag, NearMiss, PoolReport, ProofPool};
+use crate::search::{SearchOptions, Solver, Worker, INF};
+use crate::tt::SEED;
 
 /// Limits of a minimisation pass.
 #[derive(Debug, Clone)]
@@ -286,7 +289,7 @@ fn one_pass(
         let (mv0, child0) = ex.prover_move(&pos, &ctx)?;
         let ctx0 = ex.child_ctx(&pos, &ctx, &child0);
         let mut best = (subtree(ex, &child0, &ctx0)?, mv0, child0, ctx0);
-        let c = pool.add_tree(&best.0)?;
+        let c = pool.add_tree(&best.0, false)?;
         pool.link(&pos, mv0, c);
 
         // The other moves, most promising (smallest proof number) first; known failures
@@ -334,7 +337,7 @@ fn one_pass(
             let Ok(tree) = subtree(ex, &child, &cctx) else {
                 continue;
             };
-            let c = pool.add_tree(&tree)?;
+            let c = pool.add_tree(&tree, false)?;
             pool.link(&pos, mv, c);
             proved.push((tree.len(), mv, child, cctx));
         }
@@ -467,6 +470,7 @@ fn pool_passes(
 ) -> Result<(), String> {
     let mut per_node = options.nodes_per_node;
     'rounds: loop {
+        seed(ex, pool, dag.used_nodes());
         for (cone, v) in dag.provers_by_size(pool) {
             if Instant::now() >= deadline {
                 break 'rounds;
@@ -481,6 +485,7 @@ fn pool_passes(
             dag.grow(pool);
             if dag.improve_node(pool, v) {
                 report.switches += 1;
+                seed(ex, pool, dag.nodes_below(pool, v));
             }
             progress(report, dag.size());
         }
@@ -535,7 +540,7 @@ fn top_alternatives(
             let budget = cone
                 .saturating_mul(options.top_nodes_per_node)
                 .min(options.max_search_nodes);
-            let Some(found) = prove_as_root(ex, &pos.play(mv), budget, report) else {
+            let Some(found) = prove_as_root(ex, None, &pos.play(mv), budget, report) else {
                 continue;
             };
             report.proved += 1;
@@ -544,7 +549,7 @@ fn top_alternatives(
             }
             let (small, _) = minimize_proof(solver, &found, search, &inner, &mut |_, _| {})?;
             report.top_minimized += 1;
-            let c = pool.add_tree(&small)?;
+            let c = pool.add_tree(&small, false)?;
             pool.link(&pos, mv, c);
             dag.grow(pool);
             if dag.improve_node(pool, v) {
@@ -573,11 +578,19 @@ fn deepen(
 ) -> Result<(), String> {
     let mut per_node = options.deep_nodes_per_node;
     let mut explored = first_explored.clone();
+    let mut kicked: HashSet<(u32, u32)> = HashSet::new();
     'outer: while Instant::now() < deadline {
         dag.grow(pool);
         report.switches += dag.local_passes(pool);
+        seed(ex, pool, dag.used_nodes());
         let misses = dag.near_misses(pool);
-        let mut progressed = false;
+        let kicks = kick(pool, dag, &misses, &mut kicked, deadline, report);
+        if kicks == Kicks::Smaller {
+            // A smaller proof: every switch is worth another try.
+            kicked.clear();
+            continue;
+        }
+        let mut progressed = kicks == Kicks::Tried;
         for miss in misses {
             let fresh: Vec<u32> = miss
                 .new_provers
@@ -610,9 +623,60 @@ fn deepen(
             per_node = per_node.saturating_mul(4);
             report.deep_rounds += 1;
             explored = first_explored.clone();
+            kicked.clear();
         }
     }
     Ok(())
+}
+
+/// What [`kick`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kicks {
+    /// Every near miss had been tried.
+    None,
+    /// Some were tried, none made the proof smaller.
+    Tried,
+    /// One made the proof smaller.
+    Smaller,
+}
+
+/// Kicks (see [`Dag::force`]): the first few near misses not tried yet are forced, and
+/// the local passes run on a copy of the DAG; a copy that ends up smaller replaces the DAG.
+fn kick(
+    pool: &ProofPool,
+    dag: &mut Dag,
+    misses: &[NearMiss],
+    kicked: &mut HashSet<(u32, u32)>,
+    deadline: Instant,
+    report: &mut PoolReport,
+) -> Kicks {
+    const KICKS_PER_ROUND: usize = 16;
+    let mut tried = 0;
+    for miss in misses {
+        if tried == KICKS_PER_ROUND || Instant::now() >= deadline {
+            break;
+        }
+        if !kicked.insert((miss.node, miss.k)) {
+            continue;
+        }
+        tried += 1;
+        let mut trial = dag.clone();
+        if !trial.force(pool, miss.node, miss.k) {
+            continue;
+        }
+        let switches = trial.local_passes(pool);
+        if trial.size() < dag.size() {
+            *dag = trial;
+            report.switches += switches + 1;
+            report.kicks += 1;
+            return Kicks::Smaller;
+        }
+    }
+    if tried == 0 {
+        Kicks::None
+    } else {
+        Kicks::Tried
+    }
 }
 
 /// Searches every move of pool node `u` that the pool has no proof of (and the table does
@@ -631,8 +695,8 @@ fn explore(
         if pool.has_move(u, mv) {
             continue;
         }
-        if let Some(tree) = prove_as_root(ex, &pos.play(mv), budget, report) {
-            let c = pool.add_tree(&tree)?;
+        if let Some(tree) = prove_as_root(ex, Some(pool), &pos.play(mv), budget, report) {
+            let c = pool.add_tree(&tree, true)?;
             pool.link(&pos, mv, c);
             report.proved += 1;
         }
@@ -641,9 +705,12 @@ fn explore(
 }
 
 /// Searches `pos` as a root of its own within `budget` nodes (unless the table shows it
-/// lost) and returns its proof as found, if it was proved.
+/// lost) and returns its proof as found, if it was proved. With a pool, the proof ends in
+/// stubs where it reaches a position the pool has a proof of (see [`seed`]): it is
+/// for [`ProofPool::add_tree`] with stubs, not a proof of its own.
 fn prove_as_root(
     ex: &mut Extractor<'_, '_>,
+    pool: Option<&ProofPool>,
     pos: &Position,
     budget: u64,
     report: &mut PoolReport,
@@ -669,7 +736,59 @@ fn prove_as_root(
     if proof != 0 {
         return None;
     }
-    subtree(ex, pos, &ctx).ok()
+    match pool {
+        None => subtree(ex, pos, &ctx).ok(),
+        Some(pool) => {
+            let prover = ex.prover;
+            let mut stubbed = StubExpander { ex, pool };
+            build_with(*pos, prover, Vec::new(), &mut stubbed, ctx).ok()
+        }
+    }
+}
+
+/// The extractor, cut off at the positions the pool has a proof of (tablebase leaves
+/// first, as the extractor has them; then the stubs).
+struct StubExpander<'e, 's, 'a> {
+    ex: &'e mut Extractor<'s, 'a>,
+    pool: &'e ProofPool,
+}
+
+impl Expander for StubExpander<'_, '_, '_> {
+    type Handle = Ctx;
+
+    fn prover(&mut self, pos: &Position, ctx: &Ctx) -> Result<Step<Ctx>, String> {
+        if !self.ex.tablebase_win(pos)? && self.pool.stub(pos).is_some() {
+            return Ok(Step::TablebaseLeaf);
+        }
+        self.ex.prover(pos, ctx)
+    }
+
+    fn opponent(
+        &mut self,
+        pos: &Position,
+        ctx: &Ctx,
+        moves: &[Move],
+    ) -> Result<Option<Vec<Ctx>>, String> {
+        if !self.ex.tablebase_win(pos)? && self.pool.stub(pos).is_some() {
+            return Ok(None);
+        }
+        self.ex.opponent(pos, ctx, moves)
+    }
+}
+
+/// Marks the positions of `nodes` (of the current proof) proved in the table, as seeds: a
+/// search for an alternative then stops where it reaches the proof, which costs nothing
+/// there, and finds the proofs that join the proof rather than stand beside it; the pool's
+/// searches extract them with stubs at the positions the pool has proofs of. Only
+/// positions reached after an irreversible move (and search roots) find their seeds: the
+/// others are keyed by their path. A seed has no proved child in the table; the extractor
+/// removes one before it searches such a node again ([`crate::tt::SEED`]).
+fn seed(ex: &Extractor<'_, '_>, pool: &ProofPool, nodes: impl IntoIterator<Item = u32>) {
+    let worker = Worker::new(ex.shared, 0);
+    for v in nodes {
+        let key = worker.root_key(pool.position(v));
+        ex.solver.table().put(key, SEED);
+    }
 }
 
 /// The proof of the subtree at `pos` as the extractor currently builds it.

@@ -22,6 +22,11 @@
 //!   one prover position frees the part of the old subtree no one else uses and adds the
 //!   part of the new one not already present; a switch is kept when it makes the DAG smaller
 //!   and creates no cycle. Passes over all positions repeat until none helps.
+//! - *anchoring*: before the passes, the positions the proof does not use get the moves
+//!   of Knuth's tree costs with the used positions free, so that a switch brings in the
+//!   new subtree as it would best join the proof, not as the proof that added it was built.
+//! - *kicks* ([`Dag::force`]): a switch that makes the proof larger, followed by passes that
+//!   may more than make up for it (tried on a copy by the minimiser's last phase).
 //!
 //! The search starts from the given proof's own choices and from the tree-cost choices,
 //! and keeps the smaller result.
@@ -76,6 +81,9 @@ pub struct ProofPool {
 /// A switch that would make the proof larger (see [`ProofPool::near_misses`]).
 #[derive(Debug, Clone)]
 pub(crate) struct NearMiss {
+    /// The prover node and the index of its other move.
+    pub(crate) node: u32,
+    pub(crate) k: u32,
     /// How many nodes larger.
     pub(crate) excess: u64,
     /// The weight the new move's subtree would add.
@@ -102,6 +110,8 @@ pub struct PoolReport {
     /// moves were searched, searches, positions they evaluated, proofs found, and the
     /// proof's size at the end.
     pub near_misses: u64,
+    /// Near misses forced and followed by local passes that made the proof smaller.
+    pub kicks: u64,
     /// Budget rounds after the first, of the passes over the proof ([`crate::minimize_proof`]
     /// only) and of the last phase.
     pub rounds: u64,
@@ -172,7 +182,11 @@ impl ProofPool {
     /// The tree must be structurally sound (as built or read; it is replayed here, and a
     /// move that is not legal is an error naming the node). Returns the pool's handle on
     /// the tree's root.
-    pub(crate) fn add_tree(&mut self, tree: &ProofTree) -> Result<Child, String> {
+    ///
+    /// With `stubs`, a tablebase leaf at a position the pool has already expanded stands
+    /// for that expansion (the tree was extracted with [`ProofPool::stub`] cutting it off
+    /// where the pool knows a proof) instead of turning the position into a leaf.
+    pub(crate) fn add_tree(&mut self, tree: &ProofTree, stubs: bool) -> Result<Child, String> {
         if tree.prover() != self.prover {
             return Err(format!(
                 "the proof is for {}, the pool for {}",
@@ -206,7 +220,10 @@ impl ProofPool {
             };
             let child = match node.kind {
                 NodeKind::Terminal => TERMINAL,
-                NodeKind::Tablebase => self.node(&pos, true),
+                NodeKind::Tablebase => match self.id(&pos) {
+                    Some(v) if stubs && !self.kinds[v as usize].is_empty() => v,
+                    _ => self.node(&pos, true),
+                },
                 NodeKind::Reference { target } => *of_tree
                     .get(target as usize)
                     .ok_or_else(|| format!("node {i}: reference to a later node"))?,
@@ -250,7 +267,16 @@ impl ProofPool {
     /// Adds a proof (of the pool's root or of any position below it, for the same prover).
     /// The tree is replayed; a move that is not legal is an error naming the node.
     pub fn add(&mut self, tree: &ProofTree) -> Result<(), String> {
-        self.add_tree(tree).map(|_| ())
+        self.add_tree(tree, false).map(|_| ())
+    }
+
+    /// The pool node of `pos` if the pool has a proof of it (an expansion or a tablebase
+    /// leaf): a search may stop there, and the tree it extracts may end in a stub for it.
+    pub(crate) fn stub(&self, pos: &Position) -> Option<u32> {
+        self.id(pos).filter(|&v| {
+            let kind = &self.kinds[v as usize];
+            matches!(kind, Kind::Leaf) || !kind.is_empty()
+        })
     }
 
     /// Records that the prover's move `mv` in `parent` leads to `child` (a handle from
@@ -387,37 +413,78 @@ impl ProofPool {
     /// The tree-cost choices: Knuth's algorithm, every position settled in order of the
     /// size of its smallest proof written as a tree.
     fn tree_cost_choices(&self, root: u32) -> Result<Vec<u32>, String> {
+        let (choice, cost) = self.knuth(vec![0; self.kinds.len()], |_| false);
+        if cost[root as usize] == u64::MAX {
+            return Err("the pool has no complete proof of its root".into());
+        }
+        Ok(choice)
+    }
+
+    /// Knuth's generalisation of Dijkstra's algorithm over the pool: the cost of a
+    /// position is the size of its smallest proof written as a tree, where the positions
+    /// `free` says are already paid for cost nothing (they keep their choice in `choice`).
+    /// Returns the choices and the costs (`u64::MAX` where the pool has no proof). Each
+    /// prover position's choice leads to a position settled before it, so the choices of
+    /// the positions that are not free form no cycle among themselves.
+    fn knuth(&self, mut choice: Vec<u32>, free: impl Fn(u32) -> bool) -> (Vec<u32>, Vec<u64>) {
         let n = self.kinds.len();
-        let mut parents: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+        // Parents in compressed rows: (parent, index of the move at a prover parent).
+        let mut start = vec![0u32; n + 1];
+        let each_edge = |f: &mut dyn FnMut(u32, u32, u32)| {
+            for (v, kind) in self.kinds.iter().enumerate() {
+                if free(v as u32) {
+                    continue;
+                }
+                match kind {
+                    Kind::Prover(moves) => {
+                        for (k, &(_, c)) in moves.iter().enumerate() {
+                            if c != TERMINAL {
+                                f(c, v as u32, k as u32);
+                            }
+                        }
+                    }
+                    Kind::Opponent(children) => {
+                        for &c in children {
+                            if c != TERMINAL {
+                                f(c, v as u32, 0);
+                            }
+                        }
+                    }
+                    Kind::Leaf => {}
+                }
+            }
+        };
+        each_edge(&mut |c, _, _| start[c as usize + 1] += 1);
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut parents = vec![(0u32, 0u32); start[n] as usize];
+        each_edge(&mut |c, p, k| {
+            parents[fill[c as usize] as usize] = (p, k);
+            fill[c as usize] += 1;
+        });
+        drop(fill);
         let mut waiting = vec![0u32; n];
         let mut cost = vec![u64::MAX; n];
         let mut partial = vec![0u64; n];
-        let mut choice = vec![0u32; n];
         let mut heap: BinaryHeap<Reverse<(u64, u32)>> = BinaryHeap::new();
         for (v, kind) in self.kinds.iter().enumerate() {
+            if free(v as u32) {
+                heap.push(Reverse((0, v as u32)));
+                continue;
+            }
             match kind {
                 Kind::Leaf => heap.push(Reverse((0, v as u32))),
                 Kind::Prover(moves) => {
-                    for (k, &(_, c)) in moves.iter().enumerate() {
-                        if c == TERMINAL {
-                            if partial[v] == 0 {
-                                partial[v] = 1;
-                                choice[v] = k as u32;
-                                heap.push(Reverse((1, v as u32)));
-                            }
-                        } else {
-                            parents[c as usize].push((v as u32, k as u32));
-                        }
+                    if let Some(k) = moves.iter().position(|&(_, c)| c == TERMINAL) {
+                        partial[v] = 1;
+                        choice[v] = k as u32;
+                        heap.push(Reverse((1, v as u32)));
                     }
                 }
                 Kind::Opponent(children) => {
-                    let mut inner = 0;
-                    for &c in children {
-                        if c != TERMINAL {
-                            parents[c as usize].push((v as u32, 0));
-                            inner += 1;
-                        }
-                    }
+                    let inner = children.iter().filter(|&&c| c != TERMINAL).count() as u32;
                     waiting[v] = inner;
                     partial[v] = children.len() as u64;
                     if inner == 0 && !children.is_empty() {
@@ -431,7 +498,8 @@ impl ProofPool {
                 continue;
             }
             cost[v as usize] = c;
-            for &(p, k) in &parents[v as usize] {
+            let range = start[v as usize] as usize..start[v as usize + 1] as usize;
+            for &(p, k) in &parents[range] {
                 let p = p as usize;
                 if cost[p] != u64::MAX {
                     continue;
@@ -457,10 +525,7 @@ impl ProofPool {
                 }
             }
         }
-        if cost[root as usize] == u64::MAX {
-            return Err("the pool has no complete proof of its root".into());
-        }
-        Ok(choice)
+        (choice, cost)
     }
 }
 
@@ -513,6 +578,8 @@ pub(crate) struct Dag {
     /// Visit marks of the cycle check.
     mark: Vec<u32>,
     stamp: u32,
+    /// The pool's size when the unused nodes were last anchored (0: never).
+    anchored: usize,
 }
 
 impl Dag {
@@ -527,6 +594,7 @@ impl Dag {
             total: 1,
             mark: vec![0; n],
             stamp: 0,
+            anchored: 0,
         };
         let added = dag.add_ref(pool, root, None);
         dag.total += added;
@@ -556,6 +624,23 @@ impl Dag {
     /// Whether node `v` is part of the proof.
     pub(crate) fn used(&self, v: u32) -> bool {
         self.refs[v as usize] > 0
+    }
+
+    /// The nodes of the proof.
+    pub(crate) fn used_nodes(&self) -> Vec<u32> {
+        (0..self.refs.len() as u32)
+            .filter(|&v| self.used(v))
+            .collect()
+    }
+
+    /// The distinct nodes below `v` under the current choices (`v` included).
+    pub(crate) fn nodes_below(&mut self, pool: &ProofPool, v: u32) -> Vec<u32> {
+        let mut nodes = Vec::new();
+        self.walk(pool, v, |u| {
+            nodes.push(u);
+            true
+        });
+        nodes
     }
 
     /// The prover nodes of the proof, largest subtree first (sizes as in a proof of the
@@ -702,11 +787,61 @@ impl Dag {
         switched
     }
 
+    /// Re-chooses the moves of the prover nodes the proof does not use so that each leads
+    /// into the proof most cheaply: Knuth's tree costs with the used nodes free. A switch
+    /// then brings in the new move's subtree as it would best join what is already there,
+    /// not as the proof that added it was built (which knew nothing of the current DAG).
+    /// The proof itself is unchanged; no cycle can form, since the used nodes reach no
+    /// unused one and the unused nodes' choices are acyclic among themselves.
+    pub(crate) fn anchor(&mut self, pool: &ProofPool) {
+        let refs = &self.refs;
+        let before = std::mem::take(&mut self.choice);
+        let (choice, _) = pool.knuth(before.clone(), |v| refs[v as usize] > 0);
+        debug_assert!(
+            (0..choice.len()).all(|v| refs[v] == 0 || choice[v] == before[v]),
+            "anchoring keeps the proof's own choices"
+        );
+        self.choice = choice;
+    }
+
+    /// Switches used prover node `v` to its move `k` whatever the size (a *kick*: the local
+    /// passes that follow may make up for it); refused if it would close a cycle. Whether
+    /// it switched.
+    pub(crate) fn force(&mut self, pool: &ProofPool, v: u32, k: u32) -> bool {
+        let Kind::Prover(moves) = &pool.kinds[v as usize] else {
+            return false;
+        };
+        let old = self.choice[v as usize];
+        if k == old || k as usize >= moves.len() || !self.used(v) {
+            return false;
+        }
+        let (old_child, new_child) = (moves[old as usize].1, moves[k as usize].1);
+        let freed = self.remove_ref(pool, old_child);
+        let added = self.add_ref(pool, new_child, None);
+        if self.reaches(pool, new_child, v) {
+            self.remove_ref(pool, new_child);
+            self.add_ref(pool, old_child, None);
+            return false;
+        }
+        self.choice[v as usize] = k;
+        self.total = self.total + added - freed;
+        true
+    }
+
     /// Passes over the used prover nodes, switching moves while a switch makes the proof
-    /// smaller; returns the number of switches.
+    /// smaller, the unused nodes anchored to the proof before each pass; returns the
+    /// number of switches.
     pub(crate) fn local_passes(&mut self, pool: &ProofPool) -> u64 {
         let mut switches = 0;
+        // Anchoring costs a pass over the whole pool: again only once the pool has grown
+        // by a twentieth, or the proof has changed.
+        let mut anchor = self.anchored == 0 || pool.len() >= self.anchored + self.anchored / 20;
         loop {
+            if anchor {
+                self.anchor(pool);
+                self.anchored = pool.len();
+            }
+            anchor = true;
             let mut improved = false;
             for v in 0..pool.kinds.len() as u32 {
                 if self.used(v)
@@ -741,8 +876,10 @@ impl Dag {
                 }
                 let mut new_provers = Vec::new();
                 let (freed, added) = self.evaluate(pool, v, k, Some(&mut new_provers));
-                if added >= freed && !new_provers.is_empty() {
+                if added >= freed {
                     misses.push(NearMiss {
+                        node: v,
+                        k,
                         excess: added - freed,
                         added,
                         new_provers,
@@ -757,5 +894,87 @@ impl Dag {
                 .cmp(&(u128::from(b.excess) * u128::from(a.added.max(1))))
         });
         misses
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{extract_proof, minimize_proof, MinimizeOptions, SearchOptions, Solver};
+    use antichess_core::{play_move_text, Rules};
+    use antichess_proof::{encode_compact, verify_compact, NoTablebases, VerifyOptions};
+
+    /// Encodes `tree` and runs the verifier on it; returns its node count.
+    fn verified(tree: &ProofTree) -> u64 {
+        let bytes = encode_compact(tree).unwrap();
+        verify_compact(
+            &bytes[..],
+            None,
+            &NoTablebases,
+            &VerifyOptions::default(),
+            &mut |_| {},
+        )
+        .unwrap()
+        .counts
+        .total
+    }
+
+    #[test]
+    fn kicks_and_anchoring_keep_the_counts_exact() {
+        let pos = *play_move_text(Position::start(Rules::INTERNATIONAL), "e3 Na6")
+            .unwrap()
+            .position();
+        let solver = Solver::new(64 << 20, None);
+        let options = SearchOptions::new(Color::White);
+        solver.search(&pos, &options, &mut |_| {});
+        let (first, _) = extract_proof(&solver, &pos, &[], &options).unwrap();
+        let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(3));
+        minimize.max_nodes_per_node = 4;
+        let (smaller, _) =
+            minimize_proof(&solver, &first, &options, &minimize, &mut |_, _| {}).unwrap();
+        let mut pool = ProofPool::new(pos, Color::White);
+        pool.add(&first).unwrap();
+        pool.add(&smaller).unwrap();
+        let (start, _) = pool.start(&first).unwrap();
+        let mut dag = pool.dag(start).unwrap();
+
+        // Anchoring changes no choice of the proof, so neither the proof nor its size.
+        let before = pool.build_choice(&dag.choice, Vec::new()).unwrap();
+        dag.anchor(&pool);
+        let after = pool.build_choice(&dag.choice, Vec::new()).unwrap();
+        assert_eq!(before.nodes(), after.nodes());
+        assert_eq!(dag.size(), after.len() as u64);
+
+        // Every switch the proof allows, forced: the running count is the file's size, the
+        // proof verifies, and the passes after it never make it larger.
+        let root = pool.root_node().unwrap();
+        let mut forced = 0;
+        for v in dag.used_nodes() {
+            let Kind::Prover(moves) = &pool.kinds[v as usize] else {
+                continue;
+            };
+            for k in 0..moves.len() as u32 {
+                let mut trial = dag.clone();
+                if !trial.force(&pool, v, k) {
+                    continue;
+                }
+                forced += 1;
+                let tree = pool.build_choice(&trial.choice, Vec::new()).unwrap();
+                assert_eq!(trial.size(), tree.len() as u64);
+                assert_eq!(
+                    Dag::new(&pool, root, trial.choice.clone()).size(),
+                    trial.size()
+                );
+                if forced % 8 == 1 {
+                    assert_eq!(verified(&tree), trial.size());
+                }
+                let kicked = trial.size();
+                trial.local_passes(&pool);
+                assert!(trial.size() <= kicked);
+                let tree = pool.build_choice(&trial.choice, Vec::new()).unwrap();
+                assert_eq!(trial.size(), tree.len() as u64);
+            }
+        }
+        assert!(forced > 10, "{forced} switches forced");
     }
 }

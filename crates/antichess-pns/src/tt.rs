@@ -49,7 +49,23 @@ pub struct TtEntry {
     pub best: u16,
 }
 
+/// A *seed*: a position known proved from elsewhere (the minimiser's proof pool), with
+/// no proved child in the table. Marked by the largest work and no best move (a searched
+/// entry's work would need 4·10⁹ positions below it to saturate).
+pub const SEED: TtEntry = TtEntry {
+    proof: 0,
+    disproof: u32::MAX,
+    work: u32::MAX,
+    best: 0,
+};
+
 impl TtEntry {
+    /// Whether this is a [`SEED`].
+    #[must_use]
+    pub fn is_seed(&self) -> bool {
+        *self == SEED
+    }
+
     #[must_use]
     pub fn best_move(&self) -> Option<Move> {
         if self.best == 0 {
@@ -257,10 +273,9 @@ impl TranspositionTable {
         (((u128::from(key) * u128::from(active)) >> 64) as usize) * BUCKET * 3
     }
 
-    /// The entry stored for `key`, if any.
+    /// The slot holding `key` (its first word's index) and the entry's two data words.
     #[inline]
-    #[must_use]
-    pub fn get(&self, key: u64) -> Option<TtEntry> {
+    fn find(&self, key: u64) -> Option<(usize, u64, u64)> {
         let base = self.bucket(key);
         for i in 0..BUCKET {
             let at = base + i * 3;
@@ -268,15 +283,31 @@ impl TranspositionTable {
             let w1 = self.words[at + 1].load(Relaxed);
             let w2 = self.words[at + 2].load(Relaxed);
             if w0 ^ w1 ^ w2 == key && (w1 != 0 || w2 != 0) {
-                return Some(TtEntry {
-                    proof: w1 as u32,
-                    disproof: (w1 >> 32) as u32,
-                    work: w2 as u32,
-                    best: (w2 >> 32) as u16,
-                });
+                return Some((at, w1, w2));
             }
         }
         None
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, key: u64) -> Option<TtEntry> {
+        self.find(key).map(|(_, w1, w2)| TtEntry {
+            proof: w1 as u32,
+            disproof: (w1 >> 32) as u32,
+            work: w2 as u32,
+            best: (w2 >> 32) as u16,
+        })
+    }
+
+    /// Removes the entry for `key`, if any.
+    pub fn remove(&self, key: u64) {
+        if let Some((at, _, _)) = self.find(key) {
+            for word in &self.words[at..at + 3] {
+                word.store(0, Relaxed);
+            }
+        }
     }
 
     /// Stores an entry for `key`.
@@ -410,6 +441,23 @@ mod tests {
         };
         tt.put(42, solved);
         assert_eq!(tt.get(42), Some(solved));
+    }
+
+    #[test]
+    fn seeds_are_found_and_removed() {
+        let tt = TranspositionTable::new(1 << 16);
+        tt.put(42, SEED);
+        tt.put(43, SEED);
+        assert!(tt.get(42).is_some_and(|e| e.is_seed() && e.proof == 0));
+        tt.remove(42);
+        assert_eq!(tt.get(42), None);
+        assert_eq!(tt.get(43), Some(SEED));
+        // A searched entry is not a seed, and removing a missing key changes nothing.
+        let searched = TtEntry { work: 5, ..SEED };
+        tt.put(44, searched);
+        assert!(!tt.get(44).unwrap().is_seed());
+        tt.remove(45);
+        assert_eq!(tt.get(44), Some(searched));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use antichess_core::{play_move_text, Board, Color, Piece, Position, Role, Rules, Square};
 use antichess_pns::{
     extract_proof, minimize_proof, write_proof, MinimizeOptions, ProofPool, SearchOptions,
-    SearchStatus, Solver,
+    SearchStatus, Solver, SEED,
 };
 use antichess_proof::{
     verify_file, write_proof_file, ByteOrder, Format, NoTablebases, ProofTree, TablebaseOracle,
@@ -263,13 +263,22 @@ fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
         write_and_verify(&smaller, &dir.join("smaller.proof")),
         smaller.len() as u64
     );
-    // A pool of both proofs gives one no larger than the smaller, and valid.
+    // A pool of both proofs gives one no larger than the proof it starts from (the local
+    // passes only ever shrink it), and valid.
     let mut pool = ProofPool::new(pos, Color::White);
     pool.add(&first).unwrap();
     pool.add(&smaller).unwrap();
     for start in [&first, &smaller] {
         let (merged, merge_report) = pool.optimize(start).unwrap();
-        assert!(merged.len() <= smaller.len(), "{merge_report:?}");
+        assert!(
+            merge_report.from_first <= start.len() as u64,
+            "{} nodes: {merge_report:?}",
+            start.len()
+        );
+        assert_eq!(
+            merged.len() as u64,
+            merge_report.from_first.min(merge_report.from_tree_costs)
+        );
         assert_eq!(
             write_and_verify(&merged, &dir.join("merged.proof")),
             merged.len() as u64
@@ -279,6 +288,40 @@ fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
     let mut black = ProofPool::new(pos, Color::Black);
     assert!(black.add(&first).unwrap_err().contains("white"));
     eprintln!("{} -> {} nodes: {report:?}", first.len(), smaller.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn proof_extraction_survives_seeds() {
+    // The minimiser seeds the table with positions proved elsewhere (no proved child in
+    // the table): extraction must search them again, not stop there.
+    let dir = temp("seeds");
+    let (pos, solver, options) = solved_na6();
+    let (first, _) = extract_proof(&solver, &pos, &[], &options).unwrap();
+    // A fresh table holding only seeds: the search stops at them.
+    let fresh = Solver::new(64 << 20, None);
+    let mut seeded = 0;
+    first
+        .for_each_position(|i, p, _| {
+            let node = &first.nodes()[i];
+            if i > 0 && p.halfmoves() == 0 && node.kind == antichess_proof::NodeKind::Prover {
+                // White proves: the table's key of a position after an irreversible move
+                // is its Zobrist key.
+                fresh.table().put(p.key(), SEED);
+                seeded += 1;
+            }
+            Ok(())
+        })
+        .unwrap();
+    assert!(seeded > 100, "{seeded}");
+    let result = fresh.search(&pos, &options, &mut |_| {});
+    assert_eq!(result.status, SearchStatus::Proved);
+    let (again, researched) = extract_proof(&fresh, &pos, &[], &options).unwrap();
+    assert!(researched > 0);
+    assert_eq!(
+        write_and_verify(&again, &dir.join("again.proof")),
+        again.len() as u64
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

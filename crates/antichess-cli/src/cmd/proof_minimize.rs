@@ -136,7 +136,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         &mut |_| {},
     );
     println!(
-        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} alternatives minimised on their own; pool of {} positions)",
+        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} kicks, {} alternatives minimised on their own; pool of {} positions)",
         before,
         out.len(),
         started.elapsed().as_secs_f64(),
@@ -146,6 +146,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         report.proved,
         report.switches,
         report.near_misses,
+        report.kicks,
         report.top_minimized,
         report.positions
     );
