@@ -78,7 +78,7 @@ pub struct ProofPool {
     conversions: u64,
 }
 
-/// A switch that would make the proof larger (see [`ProofPool::near_misses`]).
+/// A switch that would make the proof larger (see [`Dag::near_misses`]).
 #[derive(Debug, Clone)]
 pub(crate) struct NearMiss {
     /// The prover node and the index of its other move.
@@ -795,8 +795,10 @@ impl Dag {
     /// unused one and the unused nodes' choices are acyclic among themselves.
     pub(crate) fn anchor(&mut self, pool: &ProofPool) {
         let refs = &self.refs;
-        let before = std::mem::take(&mut self.choice);
-        let (choice, _) = pool.knuth(before.clone(), |v| refs[v as usize] > 0);
+        #[cfg(debug_assertions)]
+        let before = self.choice.clone();
+        let (choice, _) = pool.knuth(std::mem::take(&mut self.choice), |v| refs[v as usize] > 0);
+        #[cfg(debug_assertions)]
         debug_assert!(
             (0..choice.len()).all(|v| refs[v] == 0 || choice[v] == before[v]),
             "anchoring keeps the proof's own choices"
