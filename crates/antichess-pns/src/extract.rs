@@ -262,8 +262,9 @@ pub fn extract_proof(
     Ok((tree, researched))
 }
 
-/// As [`extract_proof`], first looking for smaller proofs with [`crate::minimize`] within
-/// the limits of `minimize` (if given); also returns what the minimiser did.
+/// As [`extract_proof`], first looking for smaller proofs with the minimiser
+/// (`minimize.rs`) within the limits of `minimize` (if given); also returns what the
+/// minimiser did.
 pub fn extract_minimized(
     solver: &Solver<'_>,
     root: &Position,

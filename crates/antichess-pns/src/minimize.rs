@@ -394,8 +394,9 @@ fn finish(pool: &ProofPool, dag: &mut Dag, report: &mut PoolReport) -> Result<Pr
 /// with the proof pool alone: passes over its prover nodes, largest subtree first, search
 /// the moves the pool has no proof of (each child as a root of its own, with a budget
 /// proportional to the subtree it could replace, growing fourfold per round) and keep the
-/// move that makes the whole proof smallest; then [`deepen`] until the time is up. The
-/// result is never larger than `tree`; it keeps `tree`'s prolog.
+/// move that makes the whole proof smallest; then the pool's last phase (near misses,
+/// kicks) until the time is up. The result is never larger than `tree`; it keeps `tree`'s
+/// prolog.
 pub fn minimize_proof(
     solver: &Solver<'_>,
     tree: &ProofTree,
