@@ -580,10 +580,15 @@ fn deepen(
     let mut per_node = options.deep_nodes_per_node;
     let mut explored = first_explored.clone();
     let mut kicked: HashSet<(u32, u32)> = HashSet::new();
+    // The proof changes only by switches: seed again only then.
+    let mut seeded_at = None;
     'outer: while Instant::now() < deadline {
         dag.grow(pool);
         report.switches += dag.local_passes(pool);
-        seed(ex, pool, dag.used_nodes());
+        if seeded_at != Some(report.switches) {
+            seed(ex, pool, dag.used_nodes());
+            seeded_at = Some(report.switches);
+        }
         let misses = dag.near_misses(pool);
         let kicks = kick(pool, dag, &misses, &mut kicked, deadline, report);
         if kicks == Kicks::Smaller {
@@ -746,8 +751,10 @@ fn prove_as_root(
     }
 }
 
-/// The extractor, cut off at the positions the pool has a proof of (tablebase leaves
-/// first, as the extractor has them; then the stubs).
+/// The extractor, cut off at the positions the pool has a proof of (a stub reads as a
+/// tablebase leaf; [`ProofPool::add_tree`] with stubs tells them apart by the pool). The
+/// tables are probed only at those positions here (a real tablebase win stays the
+/// extractor's leaf), the others once by the extractor.
 struct StubExpander<'e, 's, 'a> {
     ex: &'e mut Extractor<'s, 'a>,
     pool: &'e ProofPool,
@@ -757,7 +764,7 @@ impl Expander for StubExpander<'_, '_, '_> {
     type Handle = Ctx;
 
     fn prover(&mut self, pos: &Position, ctx: &Ctx) -> Result<Step<Ctx>, String> {
-        if !self.ex.tablebase_win(pos)? && self.pool.stub(pos).is_some() {
+        if self.pool.stub(pos).is_some() && !self.ex.tablebase_win(pos)? {
             return Ok(Step::TablebaseLeaf);
         }
         self.ex.prover(pos, ctx)
@@ -769,7 +776,7 @@ impl Expander for StubExpander<'_, '_, '_> {
         ctx: &Ctx,
         moves: &[Move],
     ) -> Result<Option<Vec<Ctx>>, String> {
-        if !self.ex.tablebase_win(pos)? && self.pool.stub(pos).is_some() {
+        if self.pool.stub(pos).is_some() && !self.ex.tablebase_win(pos)? {
             return Ok(None);
         }
         self.ex.opponent(pos, ctx, moves)
