@@ -27,7 +27,9 @@
 //! book's assembled proof), with passes of the pool itself instead of the extractor's.
 //! The pool's searches run over a table *seeded* with the proof's positions as proved
 //! ([`seed`]), so they stop where they reach the proof and find alternatives that join it;
-//! the proofs they find are cut off at positions the pool already has proofs of.
+//! the proofs they find are cut off at positions the pool already has proofs of. Small
+//! subtrees get exact searches ([`exact_pass`]): the smallest proof of the node that builds
+//! on the rest of the proof, which df-pn's first proofs seldom are.
 
 use std::collections::{BinaryHeap, HashSet};
 use std::time::{Duration, Instant};
@@ -35,6 +37,7 @@ use std::time::{Duration, Instant};
 use antichess_core::{Move, Position};
 use antichess_proof::{build_with, Expander, NodeKind, ProofTree, Step};
 
+use crate::exact::ExactSearch;
 use crate::extract::{Ctx, Extractor};
 use crate::pool::{Dag, NearMiss, PoolReport, ProofPool};
 use crate::search::{SearchOptions, Solver, Worker, INF};
@@ -71,6 +74,11 @@ pub struct MinimizeOptions {
     /// In the pool's last phase, nodes a search may use per node of the subtree it could
     /// improve, in the first round (×4 per round, up to 16 × `max_nodes_per_node`).
     pub deep_nodes_per_node: u64,
+    /// Exact searches (smallest proofs of small subtrees that build on the rest of the
+    /// proof): the positions one may evaluate (0: none), and the largest weight a node's
+    /// move may free for the node to be searched.
+    pub exact_nodes: u64,
+    pub exact_max_subtree: u64,
 }
 
 impl MinimizeOptions {
@@ -90,6 +98,8 @@ impl MinimizeOptions {
             top_nodes_per_node: 4096,
             top_slack_percent: 300,
             top_time: time / 16,
+            exact_nodes: 1_000_000,
+            exact_max_subtree: 1_000,
         }
     }
 }
@@ -212,6 +222,16 @@ pub(crate) fn minimize(
     pool.add(&last)?;
     let (choice, mut pool_report) = pool.start(&last)?;
     let mut dag = pool.dag(choice)?;
+    let mut tried = HashSet::new();
+    exact_pass(
+        ex,
+        &mut pool,
+        &mut dag,
+        &mut tried,
+        options,
+        deadline,
+        &mut pool_report,
+    )?;
     let mut explored: HashSet<u32> = HashSet::new();
     // The proof's own prover nodes were explored by the passes.
     last.for_each_position(|i, pos, _| {
@@ -238,6 +258,7 @@ pub(crate) fn minimize(
         &mut pool,
         &mut dag,
         explored,
+        &mut tried,
         options,
         deadline,
         &mut pool_report,
@@ -415,6 +436,17 @@ pub fn minimize_proof(
     pool.add(tree)?;
     let (choice, mut report) = pool.start(tree)?;
     let mut dag = pool.dag(choice)?;
+    let mut tried = HashSet::new();
+    exact_pass(
+        &ex,
+        &mut pool,
+        &mut dag,
+        &mut tried,
+        options,
+        deadline,
+        &mut report,
+    )?;
+    progress(&report, dag.size());
     pool_passes(
         &mut ex,
         &mut pool,
@@ -443,6 +475,7 @@ pub fn minimize_proof(
         &mut pool,
         &mut dag,
         explored,
+        &mut tried,
         options,
         deadline,
         &mut report,
@@ -454,6 +487,71 @@ pub fn minimize_proof(
     }
     out.set_prolog(tree.prolog().to_vec());
     Ok((out, report))
+}
+
+/// Offers the pool, for every prover node of the proof whose move frees at most
+/// `options.exact_max_subtree` nodes (smallest subtree first), the smallest proof that
+/// builds on the rest of the proof ([`ExactSearch`]: the positions the proof still uses
+/// without this node's move, its ancestors excepted, count one node each), if that is
+/// smaller; the node switches to it. A node is searched again only when what its move
+/// frees has changed (`tried`), or after `tried` is cleared.
+fn exact_pass(
+    ex: &Extractor<'_, '_>,
+    pool: &mut ProofPool,
+    dag: &mut Dag,
+    tried: &mut HashSet<(u32, u64)>,
+    options: &MinimizeOptions,
+    deadline: Instant,
+    report: &mut PoolReport,
+) -> Result<(), String> {
+    if options.exact_nodes == 0 {
+        return Ok(());
+    }
+    let mut worker = Worker::new(ex.shared, 0);
+    let mut exact = ExactSearch::new(&mut worker, ex.prover);
+    let mut parents = dag.parents(pool);
+    let mut nodes = dag.provers_by_size(pool);
+    nodes.reverse();
+    for (cone, v) in nodes {
+        if Instant::now() >= deadline {
+            break;
+        }
+        // What a move frees is at most the weight below it.
+        if cone > options.exact_max_subtree.saturating_mul(8) {
+            break;
+        }
+        if !dag.used(v) {
+            continue;
+        }
+        let ancestors = Dag::ancestors(&parents, v);
+        let pos = *pool.position(v);
+        let pool_ref = &*pool;
+        let found = dag.detached(pool_ref, v, |dag, freed| {
+            // A proof of v with at most freed + 1 nodes adds at most freed - 1.
+            let limit = freed + 1;
+            if limit > options.exact_max_subtree || !tried.insert((v, limit)) {
+                return None;
+            }
+            report.exact_searched += 1;
+            let mut free = |p: &Position| {
+                pool_ref
+                    .id(p)
+                    .is_some_and(|u| dag.used(u) && !ancestors.contains(&u))
+            };
+            exact.smallest(&pos, limit as u32, options.exact_nodes, &mut free)
+        });
+        if let Some(tree) = found {
+            report.exact_found += 1;
+            pool.add_tree(&tree, true)?;
+            dag.grow(pool);
+            if dag.improve_node(pool, v) {
+                report.switches += 1;
+                parents = dag.parents(pool);
+            }
+        }
+    }
+    report.exact_nodes += exact.nodes();
+    Ok(())
 }
 
 /// Passes of the pool over the proof, largest subtree first: at each prover node the moves
@@ -573,6 +671,7 @@ fn deepen(
     pool: &mut ProofPool,
     dag: &mut Dag,
     first_explored: HashSet<u32>,
+    exact_tried: &mut HashSet<(u32, u64)>,
     options: &MinimizeOptions,
     deadline: Instant,
     report: &mut PoolReport,
@@ -586,6 +685,8 @@ fn deepen(
         dag.grow(pool);
         report.switches += dag.local_passes(pool);
         if seeded_at != Some(report.switches) {
+            exact_pass(ex, pool, dag, exact_tried, options, deadline, report)?;
+            report.switches += dag.local_passes(pool);
             seed(ex, pool, dag.used_nodes());
             seeded_at = Some(report.switches);
         }

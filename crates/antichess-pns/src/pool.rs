@@ -27,12 +27,15 @@
 //!   new subtree as it would best join the proof, not as the proof that added it was built.
 //! - *kicks* ([`Dag::force`]): a switch that makes the proof larger, followed by passes that
 //!   may more than make up for it (tried on a copy by the minimiser's last phase).
+//! - *exact alternatives*: the minimiser offers the pool the smallest proof of a prover
+//!   node that ends in the positions the rest of the proof uses ([`Dag::detached`] shows
+//!   them; `crate::exact` finds the proof).
 //!
 //! The search starts from the given proof's own choices and from the tree-cost choices,
 //! and keeps the smaller result.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap, HashSet};
 
 use antichess_core::{Color, Move, Position};
 use antichess_proof::{build_with, Expander, NodeKind, PositionId, ProofTree, Step};
@@ -123,6 +126,11 @@ pub struct PoolReport {
     pub after_deepening: u64,
     /// Alternatives near the root minimised on their own ([`crate::minimize_proof`]).
     pub top_minimized: u64,
+    /// Exact searches for the smallest proof of a prover node that builds on the rest of
+    /// the proof, positions they evaluated, and smaller proofs they found.
+    pub exact_searched: u64,
+    pub exact_nodes: u64,
+    pub exact_found: u64,
 }
 
 impl ProofPool {
@@ -727,6 +735,52 @@ impl Dag {
         self.walk(pool, from, |v| v != target)
     }
 
+    /// The parents of every node of the proof under the current choices.
+    pub(crate) fn parents(&mut self, pool: &ProofPool) -> HashMap<u32, Vec<u32>> {
+        let mut parents: HashMap<u32, Vec<u32>> = HashMap::new();
+        for u in self.nodes_below(pool, self.root) {
+            self.for_children(pool, u, |c| {
+                if c != TERMINAL {
+                    parents.entry(c).or_default().push(u);
+                }
+            });
+        }
+        parents
+    }
+
+    /// `v` and the nodes from which the proof reaches it (`parents` from [`Dag::parents`]).
+    pub(crate) fn ancestors(parents: &HashMap<u32, Vec<u32>>, v: u32) -> HashSet<u32> {
+        let mut seen = HashSet::from([v]);
+        let mut stack = vec![v];
+        while let Some(u) = stack.pop() {
+            for &p in parents.get(&u).map_or(&[][..], Vec::as_slice) {
+                if seen.insert(p) {
+                    stack.push(p);
+                }
+            }
+        }
+        seen
+    }
+
+    /// Runs `f` with the current move of used prover node `v` taken out of the proof (the
+    /// nodes only it used are unused meanwhile) and the weight that freed; puts it back.
+    /// What `f` sees used is what a new proof of `v` can end in, but for `v`'s ancestors.
+    pub(crate) fn detached<R>(
+        &mut self,
+        pool: &ProofPool,
+        v: u32,
+        f: impl FnOnce(&Dag, u64) -> R,
+    ) -> R {
+        let Kind::Prover(moves) = &pool.kinds[v as usize] else {
+            return f(self, 0);
+        };
+        let old_child = moves[self.choice[v as usize] as usize].1;
+        let freed = self.remove_ref(pool, old_child);
+        let result = f(self, freed);
+        self.add_ref(pool, old_child, None);
+        result
+    }
+
     /// The weight of the distinct nodes below `v` (its subtree's size in a proof of its
     /// own).
     pub(crate) fn cone(&mut self, pool: &ProofPool, v: u32) -> u64 {
@@ -902,24 +956,9 @@ impl Dag {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::verified;
     use crate::{extract_proof, minimize_proof, MinimizeOptions, SearchOptions, Solver};
     use antichess_core::{play_move_text, Rules};
-    use antichess_proof::{encode_compact, verify_compact, NoTablebases, VerifyOptions};
-
-    /// Encodes `tree` and runs the verifier on it; returns its node count.
-    fn verified(tree: &ProofTree) -> u64 {
-        let bytes = encode_compact(tree).unwrap();
-        verify_compact(
-            &bytes[..],
-            None,
-            &NoTablebases,
-            &VerifyOptions::default(),
-            &mut |_| {},
-        )
-        .unwrap()
-        .counts
-        .total
-    }
 
     #[test]
     fn kicks_and_anchoring_keep_the_counts_exact() {
@@ -978,5 +1017,25 @@ mod tests {
             }
         }
         assert!(forced > 10, "{forced} switches forced");
+
+        // Detaching a node's move shows the rest of the proof and changes nothing; every
+        // node's ancestors include the root, and no node is its own descendant's ancestor.
+        let parents = dag.parents(&pool);
+        let used = dag.used_nodes();
+        for &v in &used {
+            if !matches!(pool.kinds[v as usize], Kind::Prover(_)) {
+                continue;
+            }
+            let ancestors = Dag::ancestors(&parents, v);
+            assert!(ancestors.contains(&root) && ancestors.contains(&v));
+            let below = dag.nodes_below(&pool, v);
+            assert!(below.iter().all(|u| *u == v || !ancestors.contains(u)));
+            let freed = dag.detached(&pool, v, |d, freed| {
+                assert!(d.used(v) && d.used(root));
+                freed
+            });
+            assert!(freed < dag.size() && freed <= dag.cone(&pool, v));
+            assert_eq!(dag.used_nodes(), used);
+        }
     }
 }

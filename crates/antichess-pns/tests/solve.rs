@@ -252,6 +252,11 @@ fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
         calls > 0 && report.proved > 0 && report.switches > 0,
         "{report:?}"
     );
+    // The exact searches found smaller proofs of small subtrees that join the proof.
+    assert!(
+        report.exact_searched > 0 && report.exact_found > 0,
+        "{report:?}"
+    );
     assert!(
         smaller.len() < first.len(),
         "{} -> {}",

@@ -136,7 +136,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         &mut |_| {},
     );
     println!(
-        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} kicks, {} alternatives minimised on their own; pool of {} positions)",
+        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} kicks, {} alternatives minimised on their own, {} exact searches with {} positions found {} smaller; pool of {} positions)",
         before,
         out.len(),
         started.elapsed().as_secs_f64(),
@@ -148,6 +148,9 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         report.near_misses,
         report.kicks,
         report.top_minimized,
+        report.exact_searched,
+        report.exact_nodes,
+        report.exact_found,
         report.positions
     );
     match verified {
