@@ -119,7 +119,13 @@ fn grows_until_solved_then_proves_and_verifies() {
     assert_eq!(stats.counts, small.counts);
     assert_eq!(small.assembled_nodes, report.counts.total);
     assert!(small.counts.total <= report.counts.total, "{small:?}");
-    assert!(small.minimized.is_some_and(|m| m.searched > 0), "{small:?}");
+    // (Its exact searches may take the whole five seconds, before any other search.)
+    assert!(
+        small
+            .minimized
+            .is_some_and(|m| m.searched + m.exact_searched > 0),
+        "{small:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
