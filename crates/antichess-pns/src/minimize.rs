@@ -494,7 +494,7 @@ pub fn minimize_proof(
 /// builds on the rest of the proof ([`ExactSearch`]: the positions the proof still uses
 /// without this node's move, its ancestors excepted, count one node each), if that is
 /// smaller; the node switches to it. A node is searched again only when what its move
-/// frees has changed (`tried`), or after `tried` is cleared.
+/// frees has changed (`tried`). Takes at most half the time left.
 fn exact_pass(
     ex: &Extractor<'_, '_>,
     pool: &mut ProofPool,
@@ -507,6 +507,9 @@ fn exact_pass(
     if options.exact_nodes == 0 {
         return Ok(());
     }
+    // At most half the time left, so that the other searches always get their turn.
+    let now = Instant::now();
+    let deadline = now + deadline.saturating_duration_since(now) / 2;
     let mut worker = Worker::new(ex.shared, 0);
     let mut exact = ExactSearch::new(&mut worker, ex.prover);
     let mut parents = dag.parents(pool);

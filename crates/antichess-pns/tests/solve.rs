@@ -245,6 +245,7 @@ fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
     let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(30));
     minimize.max_nodes_per_node = 4;
     minimize.deep_nodes_per_node = 4;
+    minimize.exact_max_subtree = 200;
     let mut calls = 0u64;
     let (smaller, report) =
         minimize_proof(&fresh, &first, &options, &minimize, &mut |_, _| calls += 1).unwrap();
