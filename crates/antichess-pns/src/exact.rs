@@ -42,7 +42,8 @@ struct Entry {
 /// The budget ran out: the search gives up.
 struct OutOfBudget;
 
-/// Exact minimum tree proofs, with the lower bounds learnt so far (kept between calls).
+/// Exact minimum proofs: one search at a time (what a search learns depends on its free
+/// positions, so each starts afresh); the terminal tests and the node count carry over.
 pub(crate) struct ExactSearch<'w, 's, 'a> {
     worker: &'w mut Worker<'s, 'a>,
     prover: Color,
@@ -98,7 +99,7 @@ impl<'w, 's, 'a> ExactSearch<'w, 's, 'a> {
         self.free.clear();
         self.root = pos.key();
         let mut bound = self.lower_bound(pos, free);
-        let found = loop {
+        loop {
             if bound > limit {
                 return None;
             }
@@ -106,11 +107,10 @@ impl<'w, 's, 'a> ExactSearch<'w, 's, 'a> {
             self.worker.history.clear();
             match result {
                 Err(OutOfBudget) => return None,
-                Ok(Ok(_)) => break true,
+                Ok(Ok(_)) => break,
                 Ok(Err(lb)) => bound = lb.max(bound + 1),
             }
-        };
-        debug_assert!(found);
+        }
         let mut builder = Builder { search: self };
         build_with(*pos, builder.search.prover, Vec::new(), &mut builder, ()).ok()
     }

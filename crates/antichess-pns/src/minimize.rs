@@ -526,7 +526,6 @@ fn exact_pass(
         if !dag.used(v) {
             continue;
         }
-        let ancestors = Dag::ancestors(&parents, v);
         let pos = *pool.position(v);
         let pool_ref = &*pool;
         let found = dag.detached(pool_ref, v, |dag, freed| {
@@ -536,6 +535,7 @@ fn exact_pass(
                 return None;
             }
             report.exact_searched += 1;
+            let ancestors = Dag::ancestors(&parents, v);
             let mut free = |p: &Position| {
                 pool_ref
                     .id(p)
