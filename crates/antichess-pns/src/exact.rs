@@ -294,7 +294,7 @@ impl Builder<'_, '_, '_, '_> {
         if key != self.search.root && self.search.free.get(&key) == Some(&true) {
             return Ok(true);
         }
-        match self.search.memo.get(&pos.key()) {
+        match self.search.memo.get(&key) {
             Some(e) if e.exact => Ok(e.size == 1),
             _ => Err(format!("no exact proof of {} in the memo", pos.fen())),
         }
