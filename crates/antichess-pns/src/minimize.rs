@@ -22,8 +22,9 @@
 //! Every subtree extracted on the way also goes into a [`ProofPool`], which then chooses
 //! the moves with the whole proof's sharing in view, and spends the time left on [`deepen`]:
 //! alternatives that were *almost* smaller get their own prover nodes' moves searched. The
-//! proof written is the pool's if it is smaller than the extractor's, so never larger than
-//! the one found. [`minimize_proof`] does the same for a proof given as a tree (a file, a
+//! extractor's passes stop at half the time at the latest, so that the pool always gets
+//! the other half. The proof written is the pool's if it is smaller than the extractor's,
+//! so never larger than the one found. [`minimize_proof`] does the same for a proof given as a tree (a file, a
 //! book's assembled proof), with passes of the pool itself instead of the extractor's.
 //! The pool's searches run over a table *seeded* with the proof's positions as proved
 //! ([`seed`]), so they stop where they reach the proof and find alternatives that join it;
@@ -126,7 +127,8 @@ pub struct MinimizeReport {
     pub passes: u64,
     /// Rounds with larger search budgets after the first.
     pub rounds: u64,
-    /// Whether the pass stopped at its time limit (else it ran out of nodes to revisit).
+    /// Whether the passes stopped at their time limit, half the minimisation time (else
+    /// they ran out of nodes to revisit).
     pub timed_out: bool,
     pub elapsed: Duration,
     /// What the proof pool (every subtree extracted during the pass) made of it.
@@ -183,6 +185,10 @@ pub(crate) fn minimize(
     // one made it smaller (only the first pass of a round searches).
     let mut round = options.clone();
     let mut searching = true;
+    // The passes stop at half the time, so that the pool's phase (its exact searches,
+    // passes and deepening) always gets its share: on proofs of 20,000 nodes and more the
+    // passes alone would take all of it.
+    let passes_deadline = start + options.time / 2;
     loop {
         let replaced_before = report.replaced;
         let whole_tree = match whole.take() {
@@ -197,7 +203,7 @@ pub(crate) fn minimize(
             whole_tree,
             &round,
             searching,
-            deadline,
+            passes_deadline,
             &mut report,
             &mut current_total,
         )?;

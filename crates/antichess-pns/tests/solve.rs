@@ -219,6 +219,28 @@ fn minimised_proofs_are_smaller_and_verify() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn minimisation_leaves_the_pool_half_the_time() {
+    // Two seconds are far too short for the passes over 1. e3 Na6's 3,739-node proof:
+    // they stop at one second, and the pool's phase (its exact searches first) gets the
+    // other.
+    let dir = temp("half");
+    let (pos, solver, options) = solved_na6();
+    let minimize = MinimizeOptions::new(std::time::Duration::from_secs(2));
+    let path = dir.join("half.proof");
+    let (written, _) = write_proof(&solver, &pos, &[], &options, Some(&minimize), &path).unwrap();
+    let report = written.minimized.expect("the minimiser ran");
+    assert!(
+        report.timed_out,
+        "the passes stopped at their limit: {report:?}"
+    );
+    let pool = report.pool.expect("the pool ran");
+    assert!(pool.exact_searched > 0, "{pool:?}");
+    assert!(report.nodes_after < report.nodes_before, "{report:?}");
+    assert_eq!(report.nodes_after, written.counts.total);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Writes `tree` and runs the verifier on the file; returns its node count.
 fn write_and_verify(tree: &ProofTree, path: &std::path::Path) -> u64 {
     write_proof_file(tree, path, Format::Compact, ByteOrder::Little).unwrap();
