@@ -71,7 +71,9 @@ pub struct SolveArgs {
 
     /// Before writing the proof, spend up to this long looking for smaller proofs: the
     /// prover's nodes with the largest subtrees are revisited and their other moves searched
-    /// (seconds, or with a unit: 30s, 5m; 0 = write the proof as found).
+    /// (for at most half the time), then the proof pool combines what was found, with exact
+    /// searches of small subtrees (seconds, or with a unit: 30s, 5m; 0 = write the proof as
+    /// found).
     #[arg(long, value_name = "T", default_value = "0", value_parser = parse_duration)]
     pub minimize: Duration,
 
