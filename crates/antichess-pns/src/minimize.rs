@@ -24,8 +24,9 @@
 //! alternatives that were *almost* smaller get their own prover nodes' moves searched. The
 //! extractor's passes stop at half the time at the latest, so that the pool always gets
 //! the other half. The proof written is the pool's if it is smaller than the extractor's,
-//! so never larger than the one found. [`minimize_proof`] does the same for a proof given as a tree (a file, a
-//! book's assembled proof), with passes of the pool itself instead of the extractor's.
+//! so never larger than the one found. [`minimize_proof`] does the same for a proof given
+//! as a tree (a file, a book's assembled proof), with passes of the pool itself instead of
+//! the extractor's.
 //! The pool's searches run over a table *seeded* with the proof's positions as proved
 //! ([`seed`]), so they stop where they reach the proof and find alternatives that join it;
 //! the proofs they find are cut off at positions the pool already has proofs of. Small
