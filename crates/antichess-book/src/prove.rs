@@ -400,6 +400,7 @@ pub fn assemble_proof(
             let (tree, report) = minimize_proof(
                 &assembler.solver,
                 &tree,
+                &[],
                 &search,
                 &MinimizeOptions::new(time),
                 &mut |r, size| {

@@ -269,6 +269,61 @@ fn rejections_and_errors() {
 }
 
 #[test]
+fn minimize_merges_other_proofs() {
+    let dir = temp_dir("merge");
+    let tree = proof(0);
+    let input = dir.join("p.proof");
+    write_atomic(&input, &encode_compact(&tree).unwrap()).unwrap();
+    let nodes = |path: &Path| {
+        let out = antichess(&["proof", "verify", path_str(path), "--json"]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        stats["counts"]["total"].as_u64().unwrap()
+    };
+    let minimize = |args: &[&str]| {
+        let mut all = vec!["proof", "minimize", "--tb-units", "0", "--hash", "16M"];
+        all.extend_from_slice(args);
+        antichess(&all)
+    };
+    let small = dir.join("small.proof");
+    let out = minimize(&[path_str(&input), "-o", path_str(&small), "--time", "20s"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    // No time at all: only the pool's starts and local passes, which take the merged
+    // proof's moves.
+    let merged = dir.join("merged.proof");
+    let out = minimize(&[
+        path_str(&input),
+        "--merge",
+        path_str(&small),
+        "-o",
+        path_str(&merged),
+        "--time",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("(merged: "), "{}", text(&out));
+    assert!(nodes(&merged) <= nodes(&small));
+    // A truncated file to merge is named, and nothing is written.
+    let bytes = std::fs::read(&small).unwrap();
+    let truncated = dir.join("truncated.proof");
+    std::fs::write(&truncated, &bytes[..bytes.len() - 3]).unwrap();
+    let none = dir.join("none.proof");
+    let out = minimize(&[
+        path_str(&input),
+        "--merge",
+        path_str(&truncated),
+        "-o",
+        path_str(&none),
+        "--time",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("truncated.proof"), "{}", text(&out));
+    assert!(!none.exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn minimize_writes_a_verified_proof_no_larger() {
     let dir = temp_dir("minimize");
     let tree = proof(0);

@@ -423,11 +423,15 @@ fn finish(pool: &ProofPool, dag: &mut Dag, report: &mut PoolReport) -> Result<Pr
 /// the moves the pool has no proof of (each child as a root of its own, with a budget
 /// proportional to the subtree it could replace, growing fourfold per round) and keep the
 /// move that makes the whole proof smallest; then the pool's last phase (near misses,
-/// kicks) until the time is up. The result is never larger than `tree`; it keeps `tree`'s
-/// prolog.
+/// kicks) until the time is up. `others` are more proofs (same prover and rules) of the
+/// same position or of positions below it that the pool may draw on, e.g. earlier
+/// minimisations from other first proofs. The result is never larger than `tree`, nor
+/// than any of `others` of the same position; it keeps `tree`'s prolog. Every proof given
+/// must be valid: the pool takes them as they are.
 pub fn minimize_proof(
     solver: &Solver<'_>,
     tree: &ProofTree,
+    others: &[ProofTree],
     search: &SearchOptions,
     options: &MinimizeOptions,
     progress: &mut dyn FnMut(&PoolReport, u64),
@@ -441,7 +445,17 @@ pub fn minimize_proof(
     let mut ex = Extractor::new(solver, &shared, &search_options);
     let mut pool = ProofPool::new(*tree.root(), tree.prover());
     pool.add(tree)?;
-    let (choice, mut report) = pool.start(tree)?;
+    for (i, other) in others.iter().enumerate() {
+        if other.prover() != tree.prover() || other.rules() != tree.rules() {
+            return Err(format!(
+                "proof {} to merge is for another prover or rule set",
+                i + 1
+            ));
+        }
+        pool.add(other)
+            .map_err(|e| format!("proof {} to merge: {e}", i + 1))?;
+    }
+    let (choice, mut report) = pool.start_from(tree, others)?;
     let mut dag = pool.dag(choice)?;
     let mut tried = HashSet::new();
     exact_pass(
@@ -656,7 +670,7 @@ fn top_alternatives(
             if found.len() as u64 > cone.saturating_mul(options.top_slack_percent as u64) / 100 {
                 continue;
             }
-            let (small, _) = minimize_proof(solver, &found, search, &inner, &mut |_, _| {})?;
+            let (small, _) = minimize_proof(solver, &found, &[], search, &inner, &mut |_, _| {})?;
             report.top_minimized += 1;
             let c = pool.add_tree(&small, false)?;
             pool.link(&pos, mv, c);

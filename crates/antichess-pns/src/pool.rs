@@ -103,8 +103,9 @@ pub struct PoolReport {
     pub positions: u64,
     /// Moves proved at prover positions, over all of them.
     pub prover_moves: u64,
-    /// Size of the best proof made of the first proof's own choices (after local passes),
-    /// and of the tree-cost start (after local passes); the result is the smaller.
+    /// Size of the best proof made of the first proof's own choices (after local passes;
+    /// the best over the given proofs when there are several), and of the tree-cost start
+    /// (after local passes); the result is the smaller.
     pub from_first: u64,
     pub from_tree_costs: u64,
     /// Moves switched by the local passes, over both starts.
@@ -343,6 +344,17 @@ impl ProofPool {
 
     /// The best choice of moves from the two starts (see the module documentation).
     pub(crate) fn start(&self, first: &ProofTree) -> Result<(Vec<u32>, PoolReport), String> {
+        self.start_from(first, &[])
+    }
+
+    /// [`ProofPool::start`] with more starts: the choices of each of `others` (proofs of
+    /// the pool's root that were added to it; proofs of other positions are skipped), and
+    /// the smallest after local passes wins. `from_first` reports the best of these.
+    pub(crate) fn start_from(
+        &self,
+        first: &ProofTree,
+        others: &[ProofTree],
+    ) -> Result<(Vec<u32>, PoolReport), String> {
         let root = self.root_node()?;
         let mut report = PoolReport {
             positions: self.kinds.len() as u64,
@@ -357,14 +369,22 @@ impl ProofPool {
             ..PoolReport::default()
         };
         let tree_costs = self.tree_cost_choices(root)?;
-        let starts = vec![self.choices_of(first, tree_costs.clone())?, tree_costs];
+        let mut starts = vec![self.choices_of(first, tree_costs.clone())?];
+        for other in others {
+            if PositionId::of(other.root()) == PositionId::of(&self.root) {
+                starts.push(self.choices_of(other, tree_costs.clone())?);
+            }
+        }
+        let from_proofs = starts.len();
+        starts.push(tree_costs);
         let mut best: Option<(u64, Vec<u32>)> = None;
+        report.from_first = u64::MAX;
         for (i, start) in starts.into_iter().enumerate() {
             let mut dag = Dag::new(self, root, start);
             report.switches += dag.local_passes(self);
             let size = dag.size();
-            if i == 0 {
-                report.from_first = size;
+            if i < from_proofs {
+                report.from_first = report.from_first.min(size);
             } else {
                 report.from_tree_costs = size;
             }
@@ -372,7 +392,7 @@ impl ProofPool {
                 best = Some((size, dag.choice));
             }
         }
-        Ok((best.expect("two starts").1, report))
+        Ok((best.expect("at least two starts").1, report))
     }
 
     /// The proof DAG of `choice` (extended to nodes added since with their first moves,
@@ -972,7 +992,7 @@ mod tests {
         let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(3));
         minimize.max_nodes_per_node = 4;
         let (smaller, _) =
-            minimize_proof(&solver, &first, &options, &minimize, &mut |_, _| {}).unwrap();
+            minimize_proof(&solver, &first, &[], &options, &minimize, &mut |_, _| {}).unwrap();
         let mut pool = ProofPool::new(pos, Color::White);
         pool.add(&first).unwrap();
         pool.add(&smaller).unwrap();

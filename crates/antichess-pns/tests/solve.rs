@@ -270,7 +270,10 @@ fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
     minimize.exact_max_subtree = 200;
     let mut calls = 0u64;
     let (smaller, report) =
-        minimize_proof(&fresh, &first, &options, &minimize, &mut |_, _| calls += 1).unwrap();
+        minimize_proof(&fresh, &first, &[], &options, &minimize, &mut |_, _| {
+            calls += 1
+        })
+        .unwrap();
     assert!(
         calls > 0 && report.proved > 0 && report.switches > 0,
         "{report:?}"
@@ -291,6 +294,51 @@ fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
         write_and_verify(&smaller, &dir.join("smaller.proof")),
         smaller.len() as u64
     );
+    // Given the smaller proof to merge, a minimisation with no time at all (the pool's
+    // starts and local passes only) of the first proof is no larger than the smaller one;
+    // alone it has only the first proof's moves.
+    let instant = MinimizeOptions::new(std::time::Duration::ZERO);
+    let (alone, _) =
+        minimize_proof(&fresh, &first, &[], &options, &instant, &mut |_, _| {}).unwrap();
+    let (with_merge, merge_report) = minimize_proof(
+        &fresh,
+        &first,
+        std::slice::from_ref(&smaller),
+        &options,
+        &instant,
+        &mut |_, _| {},
+    )
+    .unwrap();
+    assert!(
+        with_merge.len() <= smaller.len() && with_merge.len() < alone.len(),
+        "merged {}, smaller {}, alone {}: {merge_report:?}",
+        with_merge.len(),
+        smaller.len(),
+        alone.len()
+    );
+    assert_eq!(with_merge.prolog(), first.prolog());
+    assert_eq!(
+        write_and_verify(&with_merge, &dir.join("with_merge.proof")),
+        with_merge.len() as u64
+    );
+    // A proof for the other side is refused.
+    let other_side = ProofTree::from_parts(
+        *smaller.root(),
+        Color::Black,
+        Vec::new(),
+        smaller.nodes().to_vec(),
+    )
+    .unwrap();
+    assert!(minimize_proof(
+        &fresh,
+        &first,
+        &[other_side],
+        &options,
+        &instant,
+        &mut |_, _| {}
+    )
+    .unwrap_err()
+    .contains("another prover"));
     // A pool of both proofs gives one no larger than the proof it starts from (the local
     // passes only ever shrink it), and valid.
     let mut pool = ProofPool::new(pos, Color::White);

@@ -52,6 +52,13 @@ pub struct MinimizeArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub top_nodes: usize,
 
+    /// More proofs for the pool to draw on (repeat the option): of the same position (e.g.
+    /// minimisations that started from other first proofs) or of positions below it (e.g.
+    /// a subtree proved on its own), for the same prover and rule set. Each is verified
+    /// first; the result is never larger than any of them of the same position.
+    #[arg(long, value_name = "FILE")]
+    pub merge: Vec<PathBuf>,
+
     /// File format of the input (default: detected from the magic bytes).
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
@@ -88,14 +95,46 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     ) {
         bail!("{} is not a valid proof: {e}", args.input.display());
     }
+    let mut others = Vec::with_capacity(args.merge.len());
+    for path in &args.merge {
+        let other = read_proof_file(path, args.format.map(Into::into), &reference)
+            .with_context(|| format!("reading {}", path.display()))?;
+        if other.prover() != tree.prover() || other.rules() != tree.rules() {
+            bail!(
+                "{} proves a win for {} under {} rules, {} for {} under {}: they cannot be merged",
+                path.display(),
+                other.prover(),
+                other.rules(),
+                args.input.display(),
+                tree.prover(),
+                tree.rules()
+            );
+        }
+        if let Err(e) = verify_file(
+            path,
+            args.format.map(Into::into),
+            oracle,
+            &verify,
+            &mut |_| {},
+        ) {
+            bail!("{} is not a valid proof: {e}", path.display());
+        }
+        others.push(other);
+    }
     let mut search = SearchOptions::new(tree.prover());
     search.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::complete_units);
     let solver = Solver::new(args.hash, tablebase.as_ref());
     let before = tree.len();
     eprintln!(
-        "{}: {} nodes; minimising for {:.0} s",
+        "{}: {} nodes{}; minimising for {:.0} s",
         args.input.display(),
         before,
+        if others.is_empty() {
+            String::new()
+        } else {
+            let sizes: Vec<String> = others.iter().map(|t| t.len().to_string()).collect();
+            format!(" (merged: {})", sizes.join(", "))
+        },
         args.time.as_secs_f64()
     );
     let bar = ProgressBar::new(args.time.as_secs().max(1));
@@ -108,6 +147,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     let (out, report) = minimize_proof(
         &solver,
         &tree,
+        &others,
         &search,
         &MinimizeOptions {
             top_nodes: args.top_nodes,
