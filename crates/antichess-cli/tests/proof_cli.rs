@@ -303,6 +303,34 @@ fn minimize_merges_other_proofs() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(text(&out).contains("(merged: "), "{}", text(&out));
     assert!(nodes(&merged) <= nodes(&small));
+    // A file to merge in the reference format is detected as such, even when --format
+    // names the input's; its root comes from --fen like the input's would.
+    let theirs = dir.join("small.ref");
+    let out = antichess(&[
+        "proof",
+        "convert",
+        path_str(&small),
+        path_str(&theirs),
+        "--to",
+        "reference",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let mixed = dir.join("mixed.proof");
+    let out = minimize(&[
+        path_str(&input),
+        "--format",
+        "ours",
+        "--merge",
+        path_str(&theirs),
+        "--fen",
+        FEN,
+        "-o",
+        path_str(&mixed),
+        "--time",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(nodes(&mixed) <= nodes(&small));
     // A truncated file to merge is named, and nothing is written.
     let bytes = std::fs::read(&small).unwrap();
     let truncated = dir.join("truncated.proof");

@@ -59,7 +59,8 @@ pub struct MinimizeArgs {
     #[arg(long, value_name = "FILE")]
     pub merge: Vec<PathBuf>,
 
-    /// File format of the input (default: detected from the magic bytes).
+    /// File format of the input (default: detected from the magic bytes). Files to merge
+    /// are always detected, so the two formats can be mixed.
     #[arg(long, value_enum)]
     pub format: Option<FormatArg>,
 
@@ -97,7 +98,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     }
     let mut others = Vec::with_capacity(args.merge.len());
     for path in &args.merge {
-        let other = read_proof_file(path, args.format.map(Into::into), &reference)
+        let other = read_proof_file(path, None, &reference)
             .with_context(|| format!("reading {}", path.display()))?;
         if other.prover() != tree.prover() || other.rules() != tree.rules() {
             bail!(
@@ -110,13 +111,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
                 tree.rules()
             );
         }
-        if let Err(e) = verify_file(
-            path,
-            args.format.map(Into::into),
-            oracle,
-            &verify,
-            &mut |_| {},
-        ) {
+        if let Err(e) = verify_file(path, None, oracle, &verify, &mut |_| {}) {
             bail!("{} is not a valid proof: {e}", path.display());
         }
         others.push(other);
