@@ -370,10 +370,29 @@ fn minimize_writes_a_verified_proof_no_larger() {
         "0",
         "--hash",
         "16M",
+        "--top-nodes",
+        "2",
+        "--top-budget",
+        "100000",
+        "--top-time",
+        "1s",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("(verified)"), "{}", text(&out));
+    // The top alternatives' budget and time mean nothing without --top-nodes.
+    let out = antichess(&[
+        "proof",
+        "minimize",
+        path_str(&input),
+        "-o",
+        path_str(&dir.join("x.proof")),
+        "--top-budget",
+        "100000",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("--top-nodes"), "{}", text(&out));
+    assert!(!dir.join("x.proof").exists());
     let out = antichess(&["proof", "verify", path_str(&output), "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

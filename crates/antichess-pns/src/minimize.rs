@@ -67,8 +67,10 @@ pub struct MinimizeOptions {
     /// Prover nodes (largest subtrees first) whose other moves [`minimize_proof`] proves and
     /// minimises on their own before comparing them (0: none).
     pub top_nodes: usize,
-    /// Their search budget per node of the current subtree.
+    /// Their search budget per node of the current subtree (at most `max_search_nodes`)...
     pub top_nodes_per_node: u64,
+    /// ... but at least this many nodes for each (above `max_search_nodes` too).
+    pub top_min_budget: u64,
     /// Only proofs (as found) up to this percentage of the current subtree are minimised.
     pub top_slack_percent: usize,
     /// Time for each of those minimisations.
@@ -98,6 +100,7 @@ impl MinimizeOptions {
             deep_nodes_per_node: 64,
             top_nodes: 0,
             top_nodes_per_node: 4096,
+            top_min_budget: 0,
             top_slack_percent: 300,
             top_time: time / 16,
             exact_nodes: 1_000_000,
@@ -419,7 +422,9 @@ fn finish(pool: &ProofPool, dag: &mut Dag, report: &mut PoolReport) -> Result<Pr
 }
 
 /// Minimises a proof given as a tree (e.g. read from a file, or assembled from a book)
-/// with the proof pool alone: passes over its prover nodes, largest subtree first, search
+/// with the proof pool alone: exact searches of small subtrees ([`exact_pass`]); with
+/// `top_nodes`, the other moves at the largest subtrees proved and minimised on their own
+/// ([`top_alternatives`]); passes over its prover nodes, largest subtree first, search
 /// the moves the pool has no proof of (each child as a root of its own, with a budget
 /// proportional to the subtree it could replace, growing fourfold per round) and keep the
 /// move that makes the whole proof smallest; then the pool's last phase (near misses,
@@ -468,6 +473,22 @@ pub fn minimize_proof(
         &mut report,
     )?;
     progress(&report, dag.size());
+    if options.top_nodes > 0 {
+        // At most half the time left, so that the passes always get their turn.
+        let now = Instant::now();
+        let top_deadline = now + deadline.saturating_duration_since(now) / 2;
+        top_alternatives(
+            solver,
+            &mut ex,
+            &mut pool,
+            &mut dag,
+            search,
+            options,
+            top_deadline,
+            &mut report,
+            progress,
+        )?;
+    }
     pool_passes(
         &mut ex,
         &mut pool,
@@ -477,19 +498,6 @@ pub fn minimize_proof(
         &mut report,
         progress,
     )?;
-    if options.top_nodes > 0 {
-        top_alternatives(
-            solver,
-            &mut ex,
-            &mut pool,
-            &mut dag,
-            search,
-            options,
-            deadline,
-            &mut report,
-            progress,
-        )?;
-    }
     let explored = (0..pool.len() as u32).filter(|&v| dag.used(v)).collect();
     deepen(
         &mut ex,
@@ -622,12 +630,13 @@ fn pool_passes(
 }
 
 /// For the `options.top_nodes` prover nodes with the largest subtrees: every other move
-/// is proved with a large budget (`top_nodes_per_node` per node of the current subtree)
-/// and, if its proof as found is at most `top_slack_percent` of the current subtree,
-/// minimised on its own (this function's passes and [`deepen`], for `top_time`) before the
-/// pool compares it. A move near the root whose first proof is much larger than the
-/// current one can still be the better choice once both are minimised, and the passes
-/// alone never find that out.
+/// is proved with a large budget (`top_nodes_per_node` per node of the current subtree,
+/// at least `top_min_budget`) and, if its proof as found is at most `top_slack_percent` of
+/// the current subtree, minimised on its own (for `top_time`) before the pool compares it.
+/// A move near the root whose first proof is much larger than the current one can still be
+/// the better choice once both are minimised, and the passes alone never find that out.
+/// Runs before the passes, up to `deadline` (half the time left), while `top_time` is
+/// left.
 #[allow(clippy::too_many_arguments)]
 fn top_alternatives(
     solver: &Solver<'_>,
@@ -662,7 +671,8 @@ fn top_alternatives(
             }
             let budget = cone
                 .saturating_mul(options.top_nodes_per_node)
-                .min(options.max_search_nodes);
+                .min(options.max_search_nodes)
+                .max(options.top_min_budget);
             let Some(found) = prove_as_root(ex, None, &pos.play(mv), budget, report) else {
                 continue;
             };

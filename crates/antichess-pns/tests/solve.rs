@@ -190,6 +190,45 @@ fn solved_na6() -> (Position, Solver<'static>, SearchOptions) {
 }
 
 #[test]
+fn top_alternatives_are_proved_with_their_budget_and_minimised_on_their_own() {
+    let dir = temp("top");
+    // Deep in the proof of 1. e3 Na6, where several White moves win with proofs of about
+    // a thousand nodes.
+    let pos = after("e3 Na6 Bxa6 bxa6 Qe2 Bb7 Qxa6 Bxg2 Qxa7 Bxh1 Qxc7 Qxc7 e4 Qxc2 Kd1 Qxd1");
+    let solver = Solver::new(64 << 20, None);
+    let options = SearchOptions::new(Color::White);
+    assert_eq!(
+        solver.search(&pos, &options, &mut |_| {}).status,
+        SearchStatus::Proved
+    );
+    let (first, _) = extract_proof(&solver, &pos, &[], &options).unwrap();
+    let fresh = Solver::new(64 << 20, None);
+    // Only the top alternatives' phase: no exact searches, the passes' smallest budgets.
+    let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(8));
+    minimize.exact_nodes = 0;
+    minimize.max_nodes_per_node = 4;
+    minimize.deep_nodes_per_node = 4;
+    minimize.top_nodes = 3;
+    minimize.top_nodes_per_node = 1;
+    minimize.top_time = std::time::Duration::from_millis(200);
+    let run = |minimize: &MinimizeOptions| {
+        minimize_proof(&fresh, &first, &[], &options, minimize, &mut |_, _| {}).unwrap()
+    };
+    // One node per node of the subtree proves none of the other moves at the top...
+    let (_, starved) = run(&minimize);
+    assert_eq!(starved.top_minimized, 0, "{starved:?}");
+    // ... the floor does, and each is minimised on its own before the pool compares it.
+    minimize.top_min_budget = 300_000;
+    let (smaller, report) = run(&minimize);
+    assert!(report.top_minimized > 0, "{report:?}");
+    assert!(smaller.len() <= first.len());
+    assert_eq!(
+        write_and_verify(&smaller, &dir.join("top.proof")),
+        smaller.len() as u64
+    );
+}
+
+#[test]
 fn minimised_proofs_are_smaller_and_verify() {
     let dir = temp("minimise");
     let (pos, solver, options) = solved_na6();

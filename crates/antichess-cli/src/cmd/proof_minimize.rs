@@ -52,6 +52,16 @@ pub struct MinimizeArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub top_nodes: usize,
 
+    /// With --top-nodes: the search of each such move may use at least this many nodes
+    /// (default: 4,096 per node of the subtree it would replace, at most 50 million).
+    #[arg(long, value_name = "NODES", requires = "top_nodes")]
+    pub top_budget: Option<u64>,
+
+    /// With --top-nodes: how long each proved move is minimised on its own (default: a
+    /// sixteenth of --time). The moves are tried while this much time is left.
+    #[arg(long, value_parser = parse_duration, requires = "top_nodes")]
+    pub top_time: Option<Duration>,
+
     /// More proofs for the pool to draw on (repeat the option): of the same position (e.g.
     /// minimisations that started from other first proofs) or of positions below it (e.g.
     /// a subtree proved on its own), for the same prover and rule set. Each is verified
@@ -144,9 +154,12 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         &tree,
         &others,
         &search,
-        &MinimizeOptions {
-            top_nodes: args.top_nodes,
-            ..MinimizeOptions::new(args.time)
+        &{
+            let mut options = MinimizeOptions::new(args.time);
+            options.top_nodes = args.top_nodes;
+            options.top_min_budget = args.top_budget.unwrap_or(0);
+            options.top_time = args.top_time.unwrap_or(options.top_time);
+            options
         },
         &mut |r, size| {
             bar.set_position(started.elapsed().as_secs());
