@@ -202,16 +202,17 @@ fn top_alternatives_are_proved_with_their_budget_and_minimised_on_their_own() {
         SearchStatus::Proved
     );
     let (first, _) = extract_proof(&solver, &pos, &[], &options).unwrap();
-    let fresh = Solver::new(64 << 20, None);
     // Only the top alternatives' phase: no exact searches, the passes' smallest budgets.
-    let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(8));
+    let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(10));
     minimize.exact_nodes = 0;
     minimize.max_nodes_per_node = 4;
     minimize.deep_nodes_per_node = 4;
     minimize.top_nodes = 3;
     minimize.top_nodes_per_node = 1;
     minimize.top_time = std::time::Duration::from_millis(200);
+    // Each run with a table of its own, as for a proof read from a file.
     let run = |minimize: &MinimizeOptions| {
+        let fresh = Solver::new(64 << 20, None);
         minimize_proof(&fresh, &first, &[], &options, minimize, &mut |_, _| {}).unwrap()
     };
     // One node per node of the subtree proves none of the other moves at the top...
