@@ -179,8 +179,13 @@ fn proofs_of_easy_lines_verify() {
 
 /// 1. e3 Na6 solved for White without tables (64 MB table).
 fn solved_na6() -> (Position, Solver<'static>, SearchOptions) {
-    let pos = after("e3 Na6");
-    let solver = Solver::new(64 << 20, None);
+    solved("e3 Na6", 64 << 20)
+}
+
+/// The position after `moves` solved for White without tables, with a table of `bytes`.
+fn solved(moves: &str, bytes: usize) -> (Position, Solver<'static>, SearchOptions) {
+    let pos = after(moves);
+    let solver = Solver::new(bytes, None);
     let options = SearchOptions::new(Color::White);
     assert_eq!(
         solver.search(&pos, &options, &mut |_| {}).status,
@@ -194,12 +199,9 @@ fn top_alternatives_are_proved_with_their_budget_and_minimised_on_their_own() {
     let dir = temp("top");
     // Deep in the proof of 1. e3 Na6, where several White moves win with proofs of about
     // a thousand nodes.
-    let pos = after("e3 Na6 Bxa6 bxa6 Qe2 Bb7 Qxa6 Bxg2 Qxa7 Bxh1 Qxc7 Qxc7 e4 Qxc2 Kd1 Qxd1");
-    let solver = Solver::new(64 << 20, None);
-    let options = SearchOptions::new(Color::White);
-    assert_eq!(
-        solver.search(&pos, &options, &mut |_| {}).status,
-        SearchStatus::Proved
+    let (pos, solver, options) = solved(
+        "e3 Na6 Bxa6 bxa6 Qe2 Bb7 Qxa6 Bxg2 Qxa7 Bxh1 Qxc7 Qxc7 e4 Qxc2 Kd1 Qxd1",
+        64 << 20,
     );
     let (first, _) = extract_proof(&solver, &pos, &[], &options).unwrap();
     // Only the top alternatives' phase: no exact searches, the passes' smallest budgets.
@@ -227,6 +229,7 @@ fn top_alternatives_are_proved_with_their_budget_and_minimised_on_their_own() {
         write_and_verify(&smaller, &dir.join("top.proof")),
         smaller.len() as u64
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -445,13 +448,7 @@ fn proof_extraction_survives_seeds() {
 fn proof_extraction_survives_a_tiny_table() {
     // A 96 KB table cannot hold the proof: extraction must re-search the lost parts.
     let dir = temp("tiny");
-    let pos = after("e3 Na6");
-    let solver = Solver::new(96 << 10, None);
-    let options = SearchOptions::new(Color::White);
-    assert_eq!(
-        solver.search(&pos, &options, &mut |_| {}).status,
-        SearchStatus::Proved
-    );
+    let (pos, solver, options) = solved("e3 Na6", 96 << 10);
     let path = dir.join("tiny.proof");
     let (written, _) = write_proof(&solver, &pos, &[], &options, None, &path).unwrap();
     assert!(
