@@ -393,6 +393,29 @@ fn minimize_writes_a_verified_proof_no_larger() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("--top-nodes"), "{}", text(&out));
     assert!(!dir.join("x.proof").exists());
+    // The exact searches ran by default and are off with --exact-nodes 0.
+    assert!(!stdout.contains(" 0 exact searches"), "{stdout}");
+    let out = antichess(&[
+        "proof",
+        "minimize",
+        path_str(&input),
+        "-o",
+        path_str(&dir.join("x.proof")),
+        "--time",
+        "3s",
+        "--tb-units",
+        "0",
+        "--hash",
+        "16M",
+        "--exact-nodes",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(" 0 exact searches with 0 positions"),
+        "{}",
+        text(&out)
+    );
     let out = antichess(&["proof", "verify", path_str(&output), "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

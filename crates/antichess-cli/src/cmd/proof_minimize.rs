@@ -62,6 +62,18 @@ pub struct MinimizeArgs {
     #[arg(long, value_parser = parse_duration, requires = "top_nodes")]
     pub top_time: Option<Duration>,
 
+    /// Exact searches: at each prover node whose move frees at most --exact-max nodes, the
+    /// smallest proof that builds on the rest of the proof is searched for, with at most
+    /// this many positions per search (0: no exact searches). Larger budgets finish the
+    /// search at larger subtrees (default: 1 million).
+    #[arg(long, value_name = "NODES")]
+    pub exact_nodes: Option<u64>,
+
+    /// Exact searches only at nodes whose move frees at most this many nodes (default:
+    /// 1,000).
+    #[arg(long, value_name = "N")]
+    pub exact_max: Option<u64>,
+
     /// More proofs for the pool to draw on (repeat the option): of the same position (e.g.
     /// minimisations that started from other first proofs) or of positions below it (e.g.
     /// a subtree proved on its own), for the same prover and rule set. Each is verified
@@ -159,6 +171,8 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
             options.top_nodes = args.top_nodes;
             options.top_min_budget = args.top_budget.unwrap_or(0);
             options.top_time = args.top_time.unwrap_or(options.top_time);
+            options.exact_nodes = args.exact_nodes.unwrap_or(options.exact_nodes);
+            options.exact_max_subtree = args.exact_max.unwrap_or(options.exact_max_subtree);
             options
         },
         &mut |r, size| {
