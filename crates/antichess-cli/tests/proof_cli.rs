@@ -19,6 +19,13 @@ fn antichess(args: &[&str]) -> Output {
         .expect("runs")
 }
 
+/// Runs the binary and asserts that it succeeded.
+fn succeeds(args: &[&str]) -> Output {
+    let out = antichess(args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    out
+}
+
 fn text(out: &Output) -> String {
     format!(
         "status {:?}\nstdout:\n{}\nstderr:\n{}",
@@ -121,8 +128,7 @@ fn verify_stats_convert() {
     let ours = dir.join("p.proof");
     write_atomic(&ours, &encode_compact(&tree).unwrap()).unwrap();
 
-    let out = antichess(&["proof", "verify", path_str(&ours)]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = succeeds(&["proof", "verify", path_str(&ours)]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.starts_with("verified: white wins from 8/1p2p1p1"),
@@ -135,8 +141,7 @@ fn verify_stats_convert() {
         text(&out)
     );
 
-    let out = antichess(&["proof", "stats", path_str(&ours), "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = succeeds(&["proof", "stats", path_str(&ours), "--json"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["counts"]["total"], tree.len() as u64);
     assert_eq!(json["counts"]["references"], tree.counts().references);
@@ -151,7 +156,7 @@ fn verify_stats_convert() {
 
     // To the reference format and back.
     let theirs = dir.join("p.ref");
-    let out = antichess(&[
+    let out = succeeds(&[
         "proof",
         "convert",
         path_str(&ours),
@@ -159,7 +164,6 @@ fn verify_stats_convert() {
         "--to",
         "reference",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("--fen"),
         "{}",
@@ -169,15 +173,14 @@ fn verify_stats_convert() {
         std::fs::metadata(&theirs).unwrap().len(),
         6 * tree.len() as u64
     );
-    let out = antichess(&["proof", "verify", path_str(&theirs), "--fen", FEN]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = succeeds(&["proof", "verify", path_str(&theirs), "--fen", FEN]);
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("reference format"),
         "{}",
         text(&out)
     );
     let back = dir.join("back.proof");
-    let out = antichess(&[
+    succeeds(&[
         "proof",
         "convert",
         path_str(&theirs),
@@ -187,7 +190,6 @@ fn verify_stats_convert() {
         "--fen",
         FEN,
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&ours).unwrap());
     // Without --fen the reference file's root is the start position: rejected.
     let out = antichess(&[
@@ -258,8 +260,7 @@ fn rejections_and_errors() {
         text(&out)
     );
     // Stats still work on it.
-    let out = antichess(&["proof", "stats", path_str(&tb)]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = succeeds(&["proof", "stats", path_str(&tb)]);
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("tablebase units:   3"),
         "{}",
@@ -275,8 +276,7 @@ fn minimize_merges_other_proofs() {
     let input = dir.join("p.proof");
     write_atomic(&input, &encode_compact(&tree).unwrap()).unwrap();
     let nodes = |path: &Path| {
-        let out = antichess(&["proof", "verify", path_str(path), "--json"]);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        let out = succeeds(&["proof", "verify", path_str(path), "--json"]);
         let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         stats["counts"]["total"].as_u64().unwrap()
     };
@@ -306,7 +306,7 @@ fn minimize_merges_other_proofs() {
     // A file to merge in the reference format is detected as such, even when --format
     // names the input's; its root comes from --fen like the input's would.
     let theirs = dir.join("small.ref");
-    let out = antichess(&[
+    succeeds(&[
         "proof",
         "convert",
         path_str(&small),
@@ -314,7 +314,6 @@ fn minimize_merges_other_proofs() {
         "--to",
         "reference",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let mixed = dir.join("mixed.proof");
     let out = minimize(&[
         path_str(&input),
@@ -358,7 +357,7 @@ fn minimize_writes_a_verified_proof_no_larger() {
     let input = dir.join("p.proof");
     write_atomic(&input, &encode_compact(&tree).unwrap()).unwrap();
     let output = dir.join("m.proof");
-    let out = antichess(&[
+    let out = succeeds(&[
         "proof",
         "minimize",
         path_str(&input),
@@ -377,7 +376,6 @@ fn minimize_writes_a_verified_proof_no_larger() {
         "--top-time",
         "1s",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("(verified)"), "{}", text(&out));
     // The top alternatives' budget and time mean nothing without --top-nodes.
@@ -395,7 +393,7 @@ fn minimize_writes_a_verified_proof_no_larger() {
     assert!(!dir.join("x.proof").exists());
     // The exact searches ran by default and are off with --exact-nodes 0.
     assert!(!stdout.contains(" 0 exact searches"), "{stdout}");
-    let out = antichess(&[
+    let out = succeeds(&[
         "proof",
         "minimize",
         path_str(&input),
@@ -410,14 +408,12 @@ fn minimize_writes_a_verified_proof_no_larger() {
         "--exact-nodes",
         "0",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stdout).contains(" 0 exact searches with 0 positions"),
         "{}",
         text(&out)
     );
-    let out = antichess(&["proof", "verify", path_str(&output), "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let out = succeeds(&["proof", "verify", path_str(&output), "--json"]);
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let nodes = stats["counts"]["total"].as_u64().unwrap();
     assert!(nodes <= tree.len() as u64, "{nodes} > {}", tree.len());
@@ -430,7 +426,7 @@ fn minimize_writes_a_verified_proof_no_larger() {
     // tablebase leaves: smaller, and still verified (with the tables).
     let tables = dir.join("tables");
     let with_tables = dir.join("t.proof");
-    let out = antichess(&[
+    succeeds(&[
         "proof",
         "minimize",
         path_str(&input),
@@ -443,8 +439,7 @@ fn minimize_writes_a_verified_proof_no_larger() {
         "--tb-units",
         "3",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let out = antichess(&[
+    let out = succeeds(&[
         "proof",
         "verify",
         path_str(&with_tables),
@@ -452,7 +447,6 @@ fn minimize_writes_a_verified_proof_no_larger() {
         path_str(&tables),
         "--json",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(
         stats["counts"]["tablebase"].as_u64().unwrap() > 0,
