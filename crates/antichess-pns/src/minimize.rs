@@ -475,8 +475,7 @@ pub fn minimize_proof(
     progress(&report, dag.size());
     if options.top_nodes > 0 {
         // At most half the time left, so that the passes always get their turn.
-        let now = Instant::now();
-        let top_deadline = now + deadline.saturating_duration_since(now) / 2;
+        let top_deadline = halfway_to(deadline);
         top_alternatives(
             solver,
             &mut ex,
@@ -518,6 +517,12 @@ pub fn minimize_proof(
     Ok((out, report))
 }
 
+/// The instant halfway between now and `deadline` (now if it has passed).
+fn halfway_to(deadline: Instant) -> Instant {
+    let now = Instant::now();
+    now + deadline.saturating_duration_since(now) / 2
+}
+
 /// Offers the pool, for every prover node of the proof whose move frees at most
 /// `options.exact_max_subtree` nodes (smallest subtree first), the smallest proof that
 /// builds on the rest of the proof ([`ExactSearch`]: the positions the proof still uses
@@ -537,8 +542,7 @@ fn exact_pass(
         return Ok(());
     }
     // At most half the time left, so that the other searches always get their turn.
-    let now = Instant::now();
-    let deadline = now + deadline.saturating_duration_since(now) / 2;
+    let deadline = halfway_to(deadline);
     let mut worker = Worker::new(ex.shared, 0);
     let mut exact = ExactSearch::new(&mut worker, ex.prover);
     let mut parents = dag.parents(pool);
