@@ -318,7 +318,8 @@ impl Run<'_> {
 
     fn worker(&self, index: usize) -> Result<GrowEnd> {
         let mut store = open_store(self.location)?;
-        let solver = Solver::new(self.options.hash_bytes, self.tablebase);
+        let solver = Solver::try_new(self.options.hash_bytes, self.tablebase)
+            .map_err(crate::error::BookError::Input)?;
         let worker = worker_id(index);
         let mut rng = Rng::from_entropy(index as u64 + 1);
         loop {

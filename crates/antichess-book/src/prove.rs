@@ -373,7 +373,7 @@ pub fn assemble_proof(
     let prolog = book.meta().prolog.clone();
     let mut assembler = Assembler {
         book,
-        solver: Solver::new(options.hash_bytes, tablebase),
+        solver: Solver::try_new(options.hash_bytes, tablebase).map_err(BookError::Input)?,
         options: options.clone(),
         trees: Vec::new(),
         solved: HashMap::new(),

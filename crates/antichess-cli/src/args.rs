@@ -73,7 +73,7 @@ pub struct TablesArgs {
     pub rules: Rules,
 
     /// Worker threads for building (default: all cores).
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = crate::cmd::solve::parse_threads_or_all)]
     pub threads: usize,
 }
 

@@ -121,6 +121,24 @@ fn bad_input_is_a_clear_error() {
 }
 
 #[test]
+fn an_error_says_each_cause_once() {
+    // The move list's error carries the illegal move's error as its source and also writes it
+    // into its own message: the chain must not print it twice.
+    let out = antichess(&["moves", "--moves", "e4 e5 e6"]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = stderr(&out);
+    assert!(text.contains("ply 3 (2. e6)"), "{text}");
+    assert_eq!(text.matches("illegal move").count(), 1, "{text}");
+    // A directory opens but cannot be read: the I/O error is the source of our message.
+    let dir = std::env::temp_dir();
+    let out = antichess(&["proof", "verify", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = stderr(&out);
+    assert!(text.contains("reading "), "{text}");
+    assert_eq!(text.matches("os error").count(), 1, "{text}");
+}
+
+#[test]
 fn bench_movegen_asserts_its_counts() {
     let out = antichess(&["bench", "movegen", "--repeat", "1"]);
     assert!(out.status.success(), "{}", stderr(&out));

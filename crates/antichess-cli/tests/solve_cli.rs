@@ -166,6 +166,20 @@ fn bad_input_is_named() {
             "game is over",
         ),
         (vec!["bench", "solve", "--lines", "e3 Qh5"], "Qh5"),
+        // More threads than a system can start, and a table larger than any address space:
+        // errors that name the value, not a panic when the thread or the map fails.
+        (
+            vec!["solve", "--moves", "e3", "--threads", "100000"],
+            "\"100000\" is not a count from 1 to 1024",
+        ),
+        (
+            vec!["solve", "--moves", "e3", "--threads", "0"],
+            "\"0\" is not a count",
+        ),
+        (
+            vec!["solve", "--moves", "e3", "--hash", "1000000G"],
+            "cannot reserve 1024000000 MB for the transposition table (--hash)",
+        ),
     ] {
         let out = antichess(&args);
         assert!(

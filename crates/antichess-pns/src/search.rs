@@ -639,6 +639,20 @@ impl<'a> Solver<'a> {
         }
     }
 
+    /// As [`Solver::new`], but a table the system cannot reserve is an error.
+    ///
+    /// # Errors
+    /// When `hash_bytes` of memory cannot be reserved; the message names the size.
+    pub fn try_new(
+        hash_bytes: usize,
+        tablebase: Option<&'a Tablebase>,
+    ) -> Result<Solver<'a>, String> {
+        Ok(Solver {
+            tt: Arc::new(TranspositionTable::try_new(hash_bytes)?),
+            tablebase,
+        })
+    }
+
     #[must_use]
     pub fn table(&self) -> &TranspositionTable {
         &self.tt

@@ -90,19 +90,18 @@ unsafe impl Send for Words {}
 unsafe impl Sync for Words {}
 
 impl Words {
-    fn new(len: usize) -> Words {
-        let bytes = (len * 8).max(8);
-        let mut map = memmap2::MmapMut::map_anon(bytes)
-            .unwrap_or_else(|e| panic!("cannot reserve {bytes} bytes for the hash table: {e}"));
+    fn new(len: usize) -> std::io::Result<Words> {
+        let bytes = len.saturating_mul(8).max(8);
+        let mut map = memmap2::MmapMut::map_anon(bytes)?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
         // Page-aligned, zeroed, and AtomicU64 has the layout of u64.
         let ptr = map.as_mut_ptr().cast::<AtomicU64>().cast_const();
-        Words {
+        Ok(Words {
             ptr,
             len,
             _map: map,
-        }
+        })
     }
 }
 
@@ -145,8 +144,22 @@ impl std::fmt::Debug for TranspositionTable {
 impl TranspositionTable {
     /// A table using at most `bytes` of memory (at least one bucket). The memory is
     /// reserved at once but only touched as entries are stored.
+    ///
+    /// # Panics
+    /// If the system refuses to reserve the memory ([`TranspositionTable::try_new`] says so
+    /// instead).
     #[must_use]
     pub fn new(bytes: usize) -> TranspositionTable {
+        TranspositionTable::try_new(bytes).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// As [`TranspositionTable::new`], but a size the system cannot reserve is an error that
+    /// names it.
+    ///
+    /// # Errors
+    /// When the anonymous memory map of `bytes` cannot be made (e.g. more than the machine
+    /// allows).
+    pub fn try_new(bytes: usize) -> Result<TranspositionTable, String> {
         let mut buckets = (bytes / (ENTRY_BYTES * BUCKET)).max(1) as u64;
         let mut first = buckets;
         if buckets > FIRST_BUCKETS {
@@ -154,14 +167,20 @@ impl TranspositionTable {
             first = buckets >> doublings;
             buckets = first << doublings;
         }
-        TranspositionTable {
-            words: Words::new(buckets as usize * BUCKET * 3),
+        let words = Words::new(buckets as usize * BUCKET * 3).map_err(|e| {
+            format!(
+                "cannot reserve {} MB for the transposition table (--hash): {e}",
+                bytes >> 20
+            )
+        })?;
+        Ok(TranspositionTable {
+            words,
             buckets,
             first_buckets: first,
             active: AtomicU64::new(first),
             full: AtomicU64::new(0),
             grow: AtomicBool::new(false),
-        }
+        })
     }
 
     /// Whether the table has asked to double (half its entries in use).

@@ -52,7 +52,7 @@ pub struct TablebaseArgs {
     pub dir: Option<std::path::PathBuf>,
 
     /// Worker threads (default: all cores).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = crate::cmd::solve::parse_threads_or_all)]
     pub threads: usize,
 }
 

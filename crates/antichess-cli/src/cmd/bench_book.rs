@@ -28,7 +28,7 @@ pub struct BookBenchArgs {
     pub search_nodes: Vec<u64>,
 
     /// Worker counts to measure, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "1,2")]
+    #[arg(long, value_delimiter = ',', default_value = "1,2", value_parser = crate::cmd::solve::parse_threads)]
     pub workers: Vec<usize>,
 
     /// Give up on one configuration after this long.

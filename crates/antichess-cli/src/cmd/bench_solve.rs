@@ -35,7 +35,7 @@ pub struct SolveBenchArgs {
     pub hash: usize,
 
     /// Search threads.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::cmd::solve::parse_threads)]
     pub threads: usize,
 
     /// Directory of table files (default: ~/.cache/antichess/tables/international). A
@@ -142,7 +142,8 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
     );
     let minimize = (!args.minimize.is_zero()).then(|| MinimizeOptions::new(args.minimize));
     // One table for all lines, emptied before each: its pages are faulted in once.
-    let solver = antichess_pns::Solver::new(args.hash, tablebase.as_ref());
+    let solver = antichess_pns::Solver::try_new(args.hash, tablebase.as_ref())
+        .map_err(anyhow::Error::msg)?;
     let mut all_verified = true;
     let mut unfinished = Vec::new();
     let result = (|| -> anyhow::Result<()> {

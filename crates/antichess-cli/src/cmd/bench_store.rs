@@ -22,7 +22,7 @@ pub struct StoreBenchArgs {
     pub store: Option<String>,
 
     /// Worker processes (one worker each).
-    #[arg(long, value_name = "N", default_value_t = 8)]
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = crate::cmd::solve::parse_threads)]
     pub processes: usize,
 
     /// How long the workers run: seconds, or with a unit (20s, 1m).

@@ -90,7 +90,7 @@ pub struct GrowArgs {
     pub book: String,
 
     /// Worker threads, each with its own search and transposition table.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::cmd::solve::parse_threads)]
     pub workers: usize,
 
     /// Node budget of one leaf search.
@@ -423,9 +423,6 @@ fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
     let json_out = args.format == Format::Json;
     let mut book = open(&args.book)?;
     let rules = book.meta().rules;
-    if args.workers == 0 {
-        bail!("--workers 0: give at least one worker");
-    }
     if !(args.exponent.is_finite() && args.exponent >= 0.0) {
         bail!("--exponent {}: must be a number >= 0", args.exponent);
     }

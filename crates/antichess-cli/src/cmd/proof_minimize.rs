@@ -140,7 +140,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     }
     let mut search = SearchOptions::new(tree.prover());
     search.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::complete_units);
-    let solver = Solver::new(args.hash, tablebase.as_ref());
+    let solver = Solver::try_new(args.hash, tablebase.as_ref()).map_err(anyhow::Error::msg)?;
     let before = tree.len();
     eprintln!(
         "{}: {} nodes{}; minimising for {:.0} s",

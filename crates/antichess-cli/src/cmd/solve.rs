@@ -62,7 +62,7 @@ pub struct SolveArgs {
     pub hash: usize,
 
     /// Search threads sharing the table.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads)]
     pub threads: usize,
 
     /// Write the proof to this file (our compact format) and verify it.
@@ -127,6 +127,29 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         return Err(format!("\"{s}\" is not a duration"));
     }
     Ok(Duration::from_secs_f64(seconds))
+}
+
+/// Most threads (or workers, or processes) one run may start: far beyond any machine this
+/// runs on, and low enough that a typing slip (`--threads 100000`) is an error, not a system
+/// that runs out of threads.
+pub const MAX_THREADS: usize = 1024;
+
+/// Parses a thread count from 1 to [`MAX_THREADS`].
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!("\"{s}\" is not a count from 1 to {MAX_THREADS}")),
+    }
+}
+
+/// Parses a thread count from 0 (meaning: one per core) to [`MAX_THREADS`].
+pub fn parse_threads_or_all(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if n <= MAX_THREADS => Ok(n),
+        _ => Err(format!(
+            "\"{s}\" is not a count from 0 (one per core) to {MAX_THREADS}"
+        )),
+    }
 }
 
 /// Parses `512` (MB), `512M`, `4G`, `64K`.
@@ -425,7 +448,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         });
     }
     options.interrupt = Some(Arc::clone(&interrupt));
-    let solver = Solver::new(args.hash, tablebase.as_ref());
+    let solver = Solver::try_new(args.hash, tablebase.as_ref()).map_err(anyhow::Error::msg)?;
     let prover = options.prover;
     let (prior_nodes, prior_seconds) = match &args.checkpoint {
         Some(path) if path.exists() => {
@@ -477,7 +500,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                 eprintln!();
             }
             if let Err(e) = save(p.nodes, p.elapsed.as_secs_f64()) {
-                eprintln!("warning: {e:#}");
+                eprintln!("warning: {}", crate::describe(&e));
             }
             last_save = Instant::now();
         }

@@ -273,9 +273,9 @@ fn run_probe(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
                 failed = true;
                 match args.format {
                     Format::Json => {
-                        println!("{}", json!({ "fen": fen, "error": format!("{err:#}") }))
+                        println!("{}", json!({ "fen": fen, "error": crate::describe(&err) }))
                     }
-                    Format::Text => eprintln!("error: line {}: {err:#}", n + 1),
+                    Format::Text => eprintln!("error: line {}: {}", n + 1, crate::describe(&err)),
                 }
             }
         }
