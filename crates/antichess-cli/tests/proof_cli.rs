@@ -408,8 +408,30 @@ fn minimize_writes_a_verified_proof_no_larger() {
         "--exact-nodes",
         "0",
     ]);
+    let off = String::from_utf8_lossy(&out.stdout);
     assert!(
-        String::from_utf8_lossy(&out.stdout).contains(" 0 exact searches with 0 positions"),
+        off.contains(" 0 exact searches with 0 positions found 0 smaller;"),
+        "{}",
+        text(&out)
+    );
+    // With one position each, the exact searches give up, and the report says so.
+    let out = succeeds(&[
+        "proof",
+        "minimize",
+        path_str(&input),
+        "-o",
+        path_str(&dir.join("x.proof")),
+        "--time",
+        "3s",
+        "--tb-units",
+        "0",
+        "--hash",
+        "16M",
+        "--exact-nodes",
+        "1",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(" gave up (the smallest at a move freeing "),
         "{}",
         text(&out)
     );

@@ -42,6 +42,27 @@ struct Entry {
 /// The budget ran out: the search gives up.
 struct OutOfBudget;
 
+/// What an exact search ended with.
+#[derive(Debug)]
+pub(crate) enum Smallest {
+    /// The smallest proof (at most the limit).
+    Found(ProofTree),
+    /// The search finished: no proof has at most the limit's nodes.
+    NoneWithin,
+    /// The budget ran out first: nothing is known.
+    GaveUp,
+}
+
+impl Smallest {
+    /// The proof, if one was found.
+    pub(crate) fn found(self) -> Option<ProofTree> {
+        match self {
+            Smallest::Found(tree) => Some(tree),
+            Smallest::NoneWithin | Smallest::GaveUp => None,
+        }
+    }
+}
+
 /// Exact minimum proofs: one search at a time (what a search learns depends on its free
 /// positions, so each starts afresh); the terminal tests and the node count carry over.
 pub(crate) struct ExactSearch<'w, 's, 'a> {
@@ -82,16 +103,17 @@ impl<'w, 's, 'a> ExactSearch<'w, 's, 'a> {
     }
 
     /// The smallest proof of `pos` (sizes as in the module documentation) if it has at
-    /// most `limit` nodes and is found within `budget` more positions evaluated; `None`
-    /// otherwise. The proof ends in a tablebase leaf at each free position it reaches: a
-    /// stub for the caller (e.g. [`crate::ProofPool`] with stubs).
+    /// most `limit` nodes and is found within `budget` more positions evaluated; otherwise
+    /// whether the search showed that there is none or gave up. The proof ends in a
+    /// tablebase leaf at each free position it reaches: a stub for the caller (e.g.
+    /// [`crate::ProofPool`] with stubs).
     pub(crate) fn smallest(
         &mut self,
         pos: &Position,
         limit: u32,
         budget: u64,
         free: &mut Free<'_>,
-    ) -> Option<ProofTree> {
+    ) -> Smallest {
         self.budget = self.nodes.saturating_add(budget);
         debug_assert!(self.worker.history.is_empty());
         // What was learnt depends on the free positions: start afresh.
@@ -101,18 +123,22 @@ impl<'w, 's, 'a> ExactSearch<'w, 's, 'a> {
         let mut bound = self.lower_bound(pos, free);
         loop {
             if bound > limit {
-                return None;
+                return Smallest::NoneWithin;
             }
             let result = self.search(pos, bound, free);
             self.worker.history.clear();
             match result {
-                Err(OutOfBudget) => return None,
+                Err(OutOfBudget) => return Smallest::GaveUp,
                 Ok(Ok(_)) => break,
                 Ok(Err(lb)) => bound = lb.max(bound + 1),
             }
         }
         let mut builder = Builder { search: self };
-        build_with(*pos, builder.search.prover, Vec::new(), &mut builder, ()).ok()
+        match build_with(*pos, builder.search.prover, Vec::new(), &mut builder, ()) {
+            Ok(tree) => Smallest::Found(tree),
+            // Building follows the memo's exact entries, which a search just made.
+            Err(_) => Smallest::GaveUp,
+        }
     }
 
     /// The lower bound of a position (its static one if never searched).
@@ -392,6 +418,9 @@ mod tests {
             with_search(prover, |exact| {
                 let mut none = |_: &Position| false;
                 let found = exact.smallest(&pos, 30, 1_000_000, &mut none);
+                // Within a budget this large every search finishes.
+                assert!(!matches!(found, Smallest::GaveUp), "{fen}");
+                let found = found.found();
                 let size = found.as_ref().map(|_| exact.memo[&pos.key()].size);
                 assert_eq!(size, expected, "{fen}");
                 // The oracle: every line tried, to the depth a proof of that size can have.
@@ -404,9 +433,10 @@ mod tests {
                 if let (Some(tree), Some(size)) = (found, size) {
                     // Written with sharing, the proof is no larger, and it verifies.
                     assert!(verified(&tree) <= u64::from(size), "{fen}");
-                    assert!(exact
-                        .smallest(&pos, size - 1, 1_000_000, &mut none)
-                        .is_none());
+                    assert!(matches!(
+                        exact.smallest(&pos, size - 1, 1_000_000, &mut none),
+                        Smallest::NoneWithin
+                    ));
                 }
             });
         }
@@ -418,7 +448,10 @@ mod tests {
         let stub = position("8/8/8/3p4/4P3/8/8/8 w - - 0 2");
         with_search(Color::Black, |exact| {
             let mut free = |p: &Position| p.key() == stub.key();
-            let tree = exact.smallest(&pos, 30, 1_000_000, &mut free).unwrap();
+            let tree = exact
+                .smallest(&pos, 30, 1_000_000, &mut free)
+                .found()
+                .unwrap();
             // 1. e3 d6 2. e4 d5 (stub) and 1. e4 d5 (stub): seven nodes, not nine.
             assert_eq!(exact.memo[&pos.key()].size, 7);
             let mut stubs = 0;
@@ -433,8 +466,14 @@ mod tests {
             assert!(stubs >= 1);
             // The root is never free, and a budget too small gives up.
             let mut all = |_: &Position| true;
-            assert!(exact.smallest(&pos, 30, 1_000_000, &mut all).is_some());
-            assert!(exact.smallest(&pos, 30, 2, &mut none_free()).is_none());
+            assert!(matches!(
+                exact.smallest(&pos, 30, 1_000_000, &mut all),
+                Smallest::Found(_)
+            ));
+            assert!(matches!(
+                exact.smallest(&pos, 30, 2, &mut none_free()),
+                Smallest::GaveUp
+            ));
         });
     }
 

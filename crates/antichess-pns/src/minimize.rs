@@ -39,7 +39,7 @@ use std::time::{Duration, Instant};
 use antichess_core::{Move, Position};
 use antichess_proof::{build_with, Expander, NodeKind, ProofTree, Step};
 
-use crate::exact::ExactSearch;
+use crate::exact::{ExactSearch, Smallest};
 use crate::extract::{Ctx, Extractor};
 use crate::pool::{Dag, NearMiss, PoolReport, ProofPool};
 use crate::search::{SearchOptions, Solver, Worker, INF};
@@ -574,7 +574,14 @@ fn exact_pass(
                     .id(p)
                     .is_some_and(|u| dag.used(u) && !ancestors.contains(&u))
             };
-            exact.smallest(&pos, limit as u32, options.exact_nodes, &mut free)
+            let result = exact.smallest(&pos, limit as u32, options.exact_nodes, &mut free);
+            if matches!(result, Smallest::GaveUp) {
+                report.exact_gave_up += 1;
+                if report.exact_gave_up_min == 0 || limit < report.exact_gave_up_min {
+                    report.exact_gave_up_min = limit;
+                }
+            }
+            result.found()
         });
         if let Some(tree) = found {
             report.exact_found += 1;

@@ -132,6 +132,11 @@ pub struct PoolReport {
     pub exact_searched: u64,
     pub exact_nodes: u64,
     pub exact_found: u64,
+    /// Exact searches that ran out of their budget, and the smallest node weight (what the
+    /// node's move freed, plus one) at which one did (0 if none did): below it, every node
+    /// searched is known to have no smaller proof that builds on the rest of the proof.
+    pub exact_gave_up: u64,
+    pub exact_gave_up_min: u64,
 }
 
 impl ProofPool {

@@ -198,7 +198,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         &mut |_| {},
     );
     println!(
-        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} kicks, {} alternatives minimised on their own, {} exact searches with {} positions found {} smaller; pool of {} positions)",
+        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} kicks, {} alternatives minimised on their own, {} exact searches with {} positions found {} smaller{}; pool of {} positions)",
         before,
         out.len(),
         started.elapsed().as_secs_f64(),
@@ -213,6 +213,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         report.exact_searched,
         report.exact_nodes,
         report.exact_found,
+        gave_up(&report),
         report.positions
     );
     match verified {
@@ -231,5 +232,23 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
             let _ = std::fs::remove_file(&pending);
             bail!("the minimised proof does not verify ({e}); nothing written")
         }
+    }
+}
+
+/// How many exact searches gave up, and the smallest node weight at which one did (below
+/// it, every node searched has no smaller proof that builds on the rest of the proof).
+pub fn gave_up(report: &antichess_pns::PoolReport) -> String {
+    if report.exact_gave_up == 0 {
+        if report.exact_searched == 0 {
+            String::new()
+        } else {
+            ", every one finished".to_string()
+        }
+    } else {
+        format!(
+            ", {} gave up (the smallest at a move freeing {} nodes)",
+            report.exact_gave_up,
+            report.exact_gave_up_min - 1
+        )
     }
 }
