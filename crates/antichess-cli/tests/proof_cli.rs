@@ -393,47 +393,34 @@ fn minimize_writes_a_verified_proof_no_larger() {
     assert!(!dir.join("x.proof").exists());
     // The exact searches ran by default and are off with --exact-nodes 0.
     assert!(!stdout.contains(" 0 exact searches"), "{stdout}");
-    let out = succeeds(&[
-        "proof",
-        "minimize",
-        path_str(&input),
-        "-o",
-        path_str(&dir.join("x.proof")),
-        "--time",
-        "3s",
-        "--tb-units",
-        "0",
-        "--hash",
-        "16M",
-        "--exact-nodes",
-        "0",
-    ]);
-    let off = String::from_utf8_lossy(&out.stdout);
+    let with_exact_nodes = |n: &str| {
+        let out = succeeds(&[
+            "proof",
+            "minimize",
+            path_str(&input),
+            "-o",
+            path_str(&dir.join("x.proof")),
+            "--time",
+            "3s",
+            "--tb-units",
+            "0",
+            "--hash",
+            "16M",
+            "--exact-nodes",
+            n,
+        ]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let off = with_exact_nodes("0");
     assert!(
         off.contains(" 0 exact searches with 0 positions found 0 smaller;"),
-        "{}",
-        text(&out)
+        "{off}"
     );
     // With one position each, the exact searches give up, and the report says so.
-    let out = succeeds(&[
-        "proof",
-        "minimize",
-        path_str(&input),
-        "-o",
-        path_str(&dir.join("x.proof")),
-        "--time",
-        "3s",
-        "--tb-units",
-        "0",
-        "--hash",
-        "16M",
-        "--exact-nodes",
-        "1",
-    ]);
+    let starved = with_exact_nodes("1");
     assert!(
-        String::from_utf8_lossy(&out.stdout).contains(" gave up (the smallest at a move freeing "),
-        "{}",
-        text(&out)
+        starved.contains(" gave up (the smallest at a move freeing "),
+        "{starved}"
     );
     let out = succeeds(&["proof", "verify", path_str(&output), "--json"]);
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
