@@ -393,7 +393,7 @@ fn minimize_writes_a_verified_proof_no_larger() {
     assert!(!dir.join("x.proof").exists());
     // The exact searches ran by default and are off with --exact-nodes 0.
     assert!(!stdout.contains(" 0 exact searches"), "{stdout}");
-    let with_exact_nodes = |n: &str| {
+    let with_exact_nodes = |n: &str, time: &str| {
         let out = succeeds(&[
             "proof",
             "minimize",
@@ -401,7 +401,7 @@ fn minimize_writes_a_verified_proof_no_larger() {
             "-o",
             path_str(&dir.join("x.proof")),
             "--time",
-            "3s",
+            time,
             "--tb-units",
             "0",
             "--hash",
@@ -411,16 +411,23 @@ fn minimize_writes_a_verified_proof_no_larger() {
         ]);
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    let off = with_exact_nodes("0");
+    let off = with_exact_nodes("0", "3s");
     assert!(
         off.contains(" 0 exact searches with 0 positions found 0 smaller;"),
         "{off}"
     );
     // With one position each, the exact searches give up, and the report says so.
-    let starved = with_exact_nodes("1");
+    let starved = with_exact_nodes("1", "3s");
     assert!(
         starved.contains(" gave up (the smallest at a move freeing "),
         "{starved}"
+    );
+    // With no time the pass reaches no node, and the report says how many it left.
+    let no_time = with_exact_nodes("1000000", "0");
+    assert!(
+        no_time.contains(" 0 exact searches with 0 positions found 0 smaller, ")
+            && no_time.contains(" prover nodes not reached in time;"),
+        "{no_time}"
     );
     let out = succeeds(&["proof", "verify", path_str(&output), "--json"]);
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -548,12 +548,19 @@ fn exact_pass(
     let mut parents = dag.parents(pool);
     let mut nodes = dag.provers_by_size(pool);
     nodes.reverse();
-    for (cone, v) in nodes {
-        if Instant::now() >= deadline {
+    // What a move frees is at most the weight below it.
+    let max_cone = options.exact_max_subtree.saturating_mul(8);
+    report.exact_unreached = 0;
+    for (i, &(cone, v)) in nodes.iter().enumerate() {
+        if cone > max_cone {
             break;
         }
-        // What a move frees is at most the weight below it.
-        if cone > options.exact_max_subtree.saturating_mul(8) {
+        if Instant::now() >= deadline {
+            report.exact_unreached = nodes[i..]
+                .iter()
+                .take_while(|&&(cone, _)| cone <= max_cone)
+                .filter(|&&(_, u)| dag.used(u))
+                .count() as u64;
             break;
         }
         if !dag.used(v) {

@@ -137,6 +137,9 @@ pub struct PoolReport {
     /// searched is known to have no smaller proof that builds on the rest of the proof.
     pub exact_gave_up: u64,
     pub exact_gave_up_min: u64,
+    /// Prover nodes the last exact pass did not reach before its time ran out (those
+    /// whose subtree would have been looked at; what their moves free is not known).
+    pub exact_unreached: u64,
 }
 
 impl ProofPool {

@@ -237,8 +237,9 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
 
 /// How many exact searches gave up, and the smallest node weight at which one did (below
 /// it, every node searched has no smaller proof that builds on the rest of the proof).
+/// Also how many nodes the last pass did not reach in time.
 pub fn gave_up(report: &antichess_pns::PoolReport) -> String {
-    if report.exact_gave_up == 0 {
+    let mut text = if report.exact_gave_up == 0 {
         if report.exact_searched == 0 {
             String::new()
         } else {
@@ -250,5 +251,12 @@ pub fn gave_up(report: &antichess_pns::PoolReport) -> String {
             report.exact_gave_up,
             report.exact_gave_up_min - 1
         )
+    };
+    if report.exact_unreached > 0 {
+        text += &format!(
+            ", {} prover nodes not reached in time",
+            report.exact_unreached
+        );
     }
+    text
 }
