@@ -631,6 +631,9 @@ const STACK_BYTES: usize = 512 << 20;
 
 impl<'a> Solver<'a> {
     /// A solver with a table of `hash_bytes` and the given tablebases.
+    ///
+    /// # Panics
+    /// If the table's memory cannot be reserved ([`Solver::try_new`] says so instead).
     #[must_use]
     pub fn new(hash_bytes: usize, tablebase: Option<&'a Tablebase>) -> Solver<'a> {
         Solver {
