@@ -422,11 +422,11 @@ fn minimize_writes_a_verified_proof_no_larger() {
         starved.contains(" gave up (the smallest at a move freeing "),
         "{starved}"
     );
-    // With no time the pass reaches no node, and the report says how many it left.
+    // With no time no node is searched, and the report says how many were left.
     let no_time = with_exact_nodes("1000000", "0");
     assert!(
         no_time.contains(" 0 exact searches with 0 positions found 0 smaller, ")
-            && no_time.contains(" prover nodes not reached in time;"),
+            && no_time.contains(" prover nodes not searched in time;"),
         "{no_time}"
     );
     let out = succeeds(&["proof", "verify", path_str(&output), "--json"]);

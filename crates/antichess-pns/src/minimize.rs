@@ -556,10 +556,13 @@ fn exact_pass(
             break;
         }
         if Instant::now() >= deadline {
+            // Out of time: the nodes left that no exact search of this minimisation has
+            // looked at yet.
+            let searched: HashSet<u32> = tried.iter().map(|&(u, _)| u).collect();
             report.exact_unreached = nodes[i..]
                 .iter()
                 .take_while(|&&(cone, _)| cone <= max_cone)
-                .filter(|&&(_, u)| dag.used(u))
+                .filter(|&&(_, u)| dag.used(u) && !searched.contains(&u))
                 .count() as u64;
             break;
         }

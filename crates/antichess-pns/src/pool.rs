@@ -137,8 +137,8 @@ pub struct PoolReport {
     /// searched is known to have no smaller proof that builds on the rest of the proof.
     pub exact_gave_up: u64,
     pub exact_gave_up_min: u64,
-    /// Prover nodes the last exact pass did not reach before its time ran out (those
-    /// whose subtree would have been looked at; what their moves free is not known).
+    /// Prover nodes of the proof that no exact search had looked at when the last exact
+    /// pass ran out of time (among those whose subtree it would have looked at).
     pub exact_unreached: u64,
 }
 

@@ -237,7 +237,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
 
 /// How many exact searches gave up, and the smallest node weight at which one did (below
 /// it, every node searched has no smaller proof that builds on the rest of the proof).
-/// Also how many nodes the last pass did not reach in time.
+/// Also how many prover nodes no exact search looked at before the time ran out.
 pub fn gave_up(report: &antichess_pns::PoolReport) -> String {
     let mut text = if report.exact_gave_up == 0 {
         if report.exact_searched == 0 {
@@ -254,7 +254,7 @@ pub fn gave_up(report: &antichess_pns::PoolReport) -> String {
     };
     if report.exact_unreached > 0 {
         text += &format!(
-            ", {} prover nodes not reached in time",
+            ", {} prover nodes not searched in time",
             report.exact_unreached
         );
     }
