@@ -136,18 +136,20 @@ pub const MAX_THREADS: usize = 1024;
 
 /// Parses a thread count from 1 to [`MAX_THREADS`].
 pub fn parse_threads(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
-        _ => Err(format!("\"{s}\" is not a count from 1 to {MAX_THREADS}")),
-    }
+    parse_count(s, 1, "1")
 }
 
 /// Parses a thread count from 0 (meaning: one per core) to [`MAX_THREADS`].
 pub fn parse_threads_or_all(s: &str) -> Result<usize, String> {
+    parse_count(s, 0, "0 (one per core)")
+}
+
+/// A count from `min` (written `min_text` in the error) to [`MAX_THREADS`].
+fn parse_count(s: &str, min: usize, min_text: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
-        Ok(n) if n <= MAX_THREADS => Ok(n),
+        Ok(n) if (min..=MAX_THREADS).contains(&n) => Ok(n),
         _ => Err(format!(
-            "\"{s}\" is not a count from 0 (one per core) to {MAX_THREADS}"
+            "\"{s}\" is not a count from {min_text} to {MAX_THREADS}"
         )),
     }
 }
