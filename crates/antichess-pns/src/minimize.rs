@@ -543,6 +543,7 @@ fn exact_pass(
     }
     // At most half the time left, so that the other searches always get their turn.
     let deadline = halfway_to(deadline);
+    let started = Instant::now();
     let mut worker = Worker::new(ex.shared, 0);
     let mut exact = ExactSearch::new(&mut worker, ex.prover);
     let mut parents = dag.parents(pool);
@@ -604,6 +605,7 @@ fn exact_pass(
         }
     }
     report.exact_nodes += exact.nodes();
+    report.exact_millis += started.elapsed().as_millis() as u64;
     Ok(())
 }
 

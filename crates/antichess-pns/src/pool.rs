@@ -128,9 +128,11 @@ pub struct PoolReport {
     /// Alternatives near the root minimised on their own ([`crate::minimize_proof`]).
     pub top_minimized: u64,
     /// Exact searches for the smallest proof of a prover node that builds on the rest of
-    /// the proof, positions they evaluated, and smaller proofs they found.
+    /// the proof, positions they evaluated, milliseconds they took, and smaller proofs they
+    /// found.
     pub exact_searched: u64,
     pub exact_nodes: u64,
+    pub exact_millis: u64,
     pub exact_found: u64,
     /// Exact searches that ran out of their budget, and the smallest node weight (what the
     /// node's move freed, plus one) at which one did (0 if none did): below it, every node

@@ -198,7 +198,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         &mut |_| {},
     );
     println!(
-        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} kicks, {} alternatives minimised on their own, {} exact searches with {} positions found {} smaller{}; pool of {} positions)",
+        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} kicks, {} alternatives minimised on their own, {} exact searches in {:.1} s with {} positions found {} smaller{}; pool of {} positions)",
         before,
         out.len(),
         started.elapsed().as_secs_f64(),
@@ -211,6 +211,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         report.kicks,
         report.top_minimized,
         report.exact_searched,
+        report.exact_millis as f64 / 1000.0,
         report.exact_nodes,
         report.exact_found,
         gave_up(&report),

@@ -378,10 +378,10 @@ pub fn minimize_summary(m: &MinimizeReport) -> String {
         if m.timed_out { "; stopped at half the time" } else { "" }
     ) + &m.pool.map_or(String::new(), |p| {
         format!(
-            "\nproof pool: {} positions, {} prover moves; best DAG from the minimiser's choices {} nodes, from tree costs {} nodes ({} switches); then {} near misses and {} kicks in {} rounds, {} nodes explored, {} searches with {} nodes, {} proved, {} exact searches with {} nodes found {} smaller{}: {} nodes",
+            "\nproof pool: {} positions, {} prover moves; best DAG from the minimiser's choices {} nodes, from tree costs {} nodes ({} switches); then {} near misses and {} kicks in {} rounds, {} nodes explored, {} searches with {} nodes, {} proved, {} exact searches in {:.1} s with {} nodes found {} smaller{}: {} nodes",
             p.positions, p.prover_moves, p.from_first, p.from_tree_costs, p.switches,
             p.near_misses, p.kicks, p.deep_rounds + 1, p.explored, p.searched, p.search_nodes, p.proved,
-            p.exact_searched, p.exact_nodes, p.exact_found,
+            p.exact_searched, p.exact_millis as f64 / 1000.0, p.exact_nodes, p.exact_found,
             crate::cmd::proof_minimize::gave_up(&p), p.after_deepening
         )
     })
