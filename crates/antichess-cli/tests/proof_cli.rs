@@ -499,3 +499,15 @@ fn minimize_writes_a_verified_proof_no_larger() {
     assert!(!refused.exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The proofs shipped in `proofs/` verify, with the node counts `proofs/README.md` gives.
+#[test]
+fn the_shipped_proofs_verify() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs");
+    for (file, nodes) in [("e3-g6.proof", 4541)] {
+        let out = succeeds(&["proof", "verify", path_str(&dir.join(file)), "--json"]);
+        let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(stats["counts"]["total"].as_u64(), Some(nodes), "{file}");
+        assert_eq!(stats["prover"], "white", "{file}");
+    }
+}
