@@ -407,37 +407,10 @@ mod tests {
     use antichess_core::{Outcome, Rules};
     use antichess_proof::NodeKind;
 
-    /// The smallest tree proof within `depth` plies, by trying everything (no bounds, no
-    /// memo); `INF` if there is none. Draws by repetition on the path fail.
-    fn brute(pos: &Position, prover: Color, depth: u32, path: &mut Vec<u64>) -> u32 {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if pos.no_move_outcome() == Outcome::Win(prover) {
-                1
-            } else {
-                INF
-            };
-        }
-        if depth == 0 || path.contains(&pos.key()) {
-            return INF;
-        }
-        path.push(pos.key());
-        let sizes = moves
-            .iter()
-            .map(|&m| brute(&pos.play(m), prover, depth - 1, path));
-        let size = if pos.turn() == prover {
-            sizes.min().unwrap_or(INF)
-        } else {
-            sizes.fold(0u32, u32::saturating_add)
-        };
-        path.pop();
-        size.saturating_add(1)
-    }
-
     /// The smallest tree proof within `depth` plies, every line tried, memoised by position
     /// and depth. Lines are not cut at repetitions: a smallest proof never repeats a
     /// position on a line (the later subtree could stand in for the earlier one).
-    fn brute_memo(
+    fn brute(
         pos: &Position,
         prover: Color,
         depth: u32,
@@ -459,7 +432,7 @@ mod tests {
         }
         let sizes = moves
             .iter()
-            .map(|&m| brute_memo(&pos.play(m), prover, depth - 1, memo));
+            .map(|&m| brute(&pos.play(m), prover, depth - 1, memo));
         let size = if pos.turn() == prover {
             sizes.min().unwrap_or(INF)
         } else {
@@ -530,7 +503,7 @@ mod tests {
         let (mut found, mut none) = (0, 0);
         for pos in random_positions(100) {
             for prover in Color::ALL {
-                let expected = brute_memo(&pos, prover, LIMIT, &mut HashMap::new());
+                let expected = brute(&pos, prover, LIMIT, &mut HashMap::new());
                 with_search(prover, |exact| {
                     let fen = pos.fen();
                     match exact.smallest(&pos, LIMIT, 10_000_000, &mut none_free()) {
@@ -591,7 +564,7 @@ mod tests {
                 // The oracle: every line tried, to the depth a proof of that size can have.
                 let depth = expected.unwrap_or(8);
                 assert_eq!(
-                    brute(&pos, prover, depth, &mut Vec::new()),
+                    brute(&pos, prover, depth, &mut HashMap::new()),
                     size.unwrap_or(INF),
                     "{fen}"
                 );
