@@ -504,7 +504,8 @@ fn minimize_writes_a_verified_proof_no_larger() {
 #[test]
 fn the_shipped_proofs_verify() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs");
-    for (file, nodes) in [("e3-g6.proof", 4541)] {
+    let shipped: &[(&str, u64)] = &[("e3-g6.proof", 4541)];
+    for &(file, nodes) in shipped {
         let out = succeeds(&["proof", "verify", path_str(&dir.join(file)), "--json"]);
         let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(stats["counts"]["total"].as_u64(), Some(nodes), "{file}");
