@@ -21,7 +21,7 @@
 //! (tried first) only repeated the work below it, and a prover node's bound of 2 let every
 //! move through. `proof minimize P --exact-max 400 --exact-nodes 20000000` on the
 //! 4,541-node proof of 1. e3 g6: 1,421 searches in 12.3 s with 39 million positions
-//! before, 0.8 s with 4.3 million after (all finish either way).
+//! before, 1.0 s with 3.2 million after (all finish either way).
 //!
 //! The terminal tests are the solver's ([`Worker::evaluate`]): a repetition on the path,
 //! a dead draw or the lone-bishop rule fail. A bound raised by a repetition may be too high
@@ -183,27 +183,17 @@ impl<'w, 's, 'a> ExactSearch<'w, 's, 'a> {
         self.worker.evaluate(pos)
     }
 
-    /// One plus the least static bound of the children of a prover position: 1 for a free
-    /// or won child, one plus its number of moves for another (an opponent node), none for
-    /// a lost one. The children are looked at without the path (no repetition fails them),
+    /// One plus the least static bound of the children of a prover position (opponent
+    /// nodes: 1 for a free or won child, one plus its number of moves for another, none for
+    /// a lost one). The children are looked at without the path (no repetition fails them),
     /// so the bound holds wherever the position occurs.
     fn prover_bound(&mut self, pos: &Position, free: &mut Free<'_>) -> u32 {
         let history = std::mem::take(&mut self.worker.history);
         let mut least = INF;
         for &mv in pos.legal_moves().iter() {
-            let child = pos.play(mv);
-            let bound = if self.is_free(&child, free) {
-                1
-            } else if let Some(e) = self.memo.get(&child.key()) {
-                e.size
-            } else {
-                match self.evaluate(&child) {
-                    (0, _) => 1,
-                    (_, 0) => INF,
-                    (proof, _) => 1 + proof,
-                }
-            };
-            least = least.min(bound);
+            // An opponent node: its static bound needs no lookahead, and is kept for when
+            // this node is searched.
+            least = least.min(self.lower_bound(&pos.play(mv), free));
             if least == 1 {
                 break;
             }
@@ -404,7 +394,7 @@ mod tests {
     use super::*;
     use crate::testing::verified;
     use crate::{SearchOptions, Solver};
-    use antichess_core::{Outcome, Rules};
+    use antichess_core::{Board, Outcome, Piece, Role, Rules, Setup, Square};
     use antichess_proof::NodeKind;
 
     /// The smallest tree proof within `depth` plies, every line tried, memoised by position
@@ -455,40 +445,23 @@ mod tests {
         };
         let mut out = Vec::new();
         while out.len() < count {
-            let mut board = [b'.'; 64];
+            let mut board = Board::default();
             for _ in 0..3 + next(2) {
-                let sq = next(64) as usize;
-                let piece = b"PNKpnk"[next(6) as usize];
-                let back_rank = !(8..56).contains(&sq);
-                if !(back_rank && piece.eq_ignore_ascii_case(&b'p')) {
-                    board[sq] = piece;
+                let sq = Square::from_index(next(64) as u32);
+                let piece = Piece::from_char(['P', 'N', 'K', 'p', 'n', 'k'][next(6) as usize])
+                    .expect("a piece letter");
+                let pawn_on_back_rank = piece.role == Role::Pawn && !(8..56).contains(&sq.index());
+                if !(board.occupied().contains(sq) || pawn_on_back_rank) {
+                    board.put_unchecked(sq, piece);
                 }
             }
-            let ranks: Vec<String> = (0..8)
-                .rev()
-                .map(|r| {
-                    let mut text = String::new();
-                    let mut empty = 0;
-                    for &c in &board[r * 8..r * 8 + 8] {
-                        if c == b'.' {
-                            empty += 1;
-                        } else {
-                            if empty > 0 {
-                                text += &empty.to_string();
-                                empty = 0;
-                            }
-                            text.push(c as char);
-                        }
-                    }
-                    if empty > 0 {
-                        text += &empty.to_string();
-                    }
-                    text
-                })
-                .collect();
-            let turn = if next(2) == 0 { 'w' } else { 'b' };
-            let fen = format!("{} {turn} - - 0 1", ranks.join("/"));
-            if let Ok(pos) = Position::from_fen(&fen, Rules::INTERNATIONAL) {
+            let turn = if next(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let setup = Setup::new(board, turn);
+            if let Ok(pos) = Position::from_setup(setup, Rules::INTERNATIONAL) {
                 if !pos.legal_moves().is_empty() {
                     out.push(pos);
                 }
