@@ -392,9 +392,9 @@ impl Expander for Builder<'_, '_, '_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::verified;
+    use crate::testing::{random_positions, verified};
     use crate::{SearchOptions, Solver};
-    use antichess_core::{Board, Outcome, Piece, Role, Rules, Setup, Square};
+    use antichess_core::{Outcome, Rules};
     use antichess_proof::NodeKind;
 
     /// The smallest tree proof within `depth` plies, every line tried, memoised by position
@@ -433,48 +433,11 @@ mod tests {
         size
     }
 
-    /// Random positions of three or four units (pawns, knights, kings; no bishops, so no
-    /// dead draws), from a fixed seed.
-    fn random_positions(count: usize) -> Vec<Position> {
-        let mut state = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
-        let mut out = Vec::new();
-        while out.len() < count {
-            let mut board = Board::default();
-            for _ in 0..3 + next(2) {
-                let sq = Square::from_index(next(64) as u32);
-                let piece = Piece::from_char(['P', 'N', 'K', 'p', 'n', 'k'][next(6) as usize])
-                    .expect("a piece letter");
-                let pawn_on_back_rank = piece.role == Role::Pawn && !(8..56).contains(&sq.index());
-                if !(board.occupied().contains(sq) || pawn_on_back_rank) {
-                    board.put_unchecked(sq, piece);
-                }
-            }
-            let turn = if next(2) == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
-            let setup = Setup::new(board, turn);
-            if let Ok(pos) = Position::from_setup(setup, Rules::INTERNATIONAL) {
-                if !pos.legal_moves().is_empty() {
-                    out.push(pos);
-                }
-            }
-        }
-        out
-    }
-
     #[test]
     fn smallest_proofs_agree_with_every_line_on_random_positions() {
         const LIMIT: u32 = 9;
         let (mut found, mut none) = (0, 0);
-        for pos in random_positions(100) {
+        for pos in random_positions(100, 3..5) {
             for prover in Color::ALL {
                 let expected = brute(&pos, prover, LIMIT, &mut HashMap::new());
                 with_search(prover, |exact| {

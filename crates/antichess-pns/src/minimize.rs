@@ -31,7 +31,9 @@
 //! ([`seed`]), so they stop where they reach the proof and find alternatives that join it;
 //! the proofs they find are cut off at positions the pool already has proofs of. Small
 //! subtrees get exact searches ([`exact_pass`]): the smallest proof of the node that builds
-//! on the rest of the proof, which df-pn's first proofs seldom are.
+//! on the rest of the proof, which df-pn's first proofs seldom are. With a time for it,
+//! [`global_phase`] ends [`minimize_proof`]: exact searches of the other moves fill the
+//! pool, and [`crate::global`] chooses over all of it at once (an integer program).
 
 use std::collections::{BinaryHeap, HashSet};
 use std::time::{Duration, Instant};
@@ -41,6 +43,7 @@ use antichess_proof::{build_with, Expander, NodeKind, ProofTree, Step};
 
 use crate::exact::{ExactSearch, Smallest};
 use crate::extract::{Ctx, Extractor};
+use crate::global;
 use crate::pool::{Dag, NearMiss, PoolReport, ProofPool};
 use crate::search::{SearchOptions, Solver, Worker, INF};
 use crate::tt::SEED;
@@ -83,6 +86,11 @@ pub struct MinimizeOptions {
     /// move may free for the node to be searched.
     pub exact_nodes: u64,
     pub exact_max_subtree: u64,
+    /// The global phase after the passes ([`global_phase`]; needs the `mip` feature): at
+    /// most this long (`None`: no global phase); the other moves' exact searches look for
+    /// proofs up to `global_slack` nodes larger than what the node's move frees.
+    pub global_time: Option<Duration>,
+    pub global_slack: u64,
 }
 
 impl MinimizeOptions {
@@ -105,6 +113,8 @@ impl MinimizeOptions {
             top_time: time / 16,
             exact_nodes: 1_000_000,
             exact_max_subtree: 1_000,
+            global_time: None,
+            global_slack: 12,
         }
     }
 }
@@ -428,7 +438,7 @@ fn finish(pool: &ProofPool, dag: &mut Dag, report: &mut PoolReport) -> Result<Pr
 /// the moves the pool has no proof of (each child as a root of its own, with a budget
 /// proportional to the subtree it could replace, growing fourfold per round) and keep the
 /// move that makes the whole proof smallest; then the pool's last phase (near misses,
-/// kicks) until the time is up. `others` are more proofs (same prover and rules) of the
+/// kicks) until the time is up; with `global_time`, then [`global_phase`]. `others` are more proofs (same prover and rules) of the
 /// same position or of positions below it that the pool may draw on, e.g. earlier
 /// minimisations from other first proofs. The result is never larger than `tree`, nor
 /// than any of `others` of the same position; it keeps `tree`'s prolog. Every proof given
@@ -508,6 +518,18 @@ pub fn minimize_proof(
         deadline,
         &mut report,
     )?;
+    if let Some(time) = options.global_time {
+        global_phase(
+            &ex,
+            &mut pool,
+            &mut dag,
+            &mut tried,
+            options,
+            Instant::now() + time,
+            &mut report,
+            progress,
+        )?;
+    }
     let mut out = finish(&pool, &mut dag, &mut report)?;
     progress(&report, dag.size());
     if out.len() >= tree.len() {
@@ -515,6 +537,129 @@ pub fn minimize_proof(
     }
     out.set_prolog(tree.prolog().to_vec());
     Ok((out, report))
+}
+
+/// The global phase: rounds of [`alternatives_pass`] (other moves' smallest proofs for the
+/// pool) and [`crate::global`]'s exact choice over the whole pool, each followed by an
+/// [`exact_pass`] and local passes over the new proof (its changes open new ones), while a
+/// round makes the proof smaller and time is left. The local passes change one move at a
+/// time; the global choice changes any number at once, so it finds the proofs whose
+/// changes pay only together, through the positions they share.
+fn global_phase(
+    ex: &Extractor<'_, '_>,
+    pool: &mut ProofPool,
+    dag: &mut Dag,
+    tried: &mut HashSet<(u32, u64)>,
+    options: &MinimizeOptions,
+    deadline: Instant,
+    report: &mut PoolReport,
+    progress: &mut dyn FnMut(&PoolReport, u64),
+) -> Result<(), String> {
+    let mut searched = HashSet::new();
+    loop {
+        let before = dag.size();
+        alternatives_pass(
+            ex,
+            pool,
+            dag,
+            &mut searched,
+            options,
+            halfway_to(deadline),
+            report,
+        )?;
+        dag.grow(pool);
+        report.switches += dag.local_passes(pool);
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        let outcome = global::choose(pool, dag, left)?;
+        report.global_runs += 1;
+        report.global_millis += outcome.millis;
+        report.global_positions = outcome.positions;
+        report.global_bound = outcome.bound;
+        report.global_optimal = outcome.optimal;
+        if outcome.size < before {
+            report.global_found += 1;
+        }
+        progress(report, dag.size());
+        exact_pass(ex, pool, dag, tried, options, deadline, report)?;
+        dag.grow(pool);
+        report.switches += dag.local_passes(pool);
+        progress(report, dag.size());
+        if dag.size() >= before || Instant::now() >= deadline {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// At each prover node of the proof whose move frees at most `exact_max_subtree` nodes
+/// (smallest first), and for each other legal move the pool has no proof of, the smallest
+/// proof of the move that builds on the rest of the proof ([`ExactSearch`], `exact_nodes`
+/// positions) if it has at most `global_slack` nodes more than the move frees; found
+/// proofs join the pool. Such a proof is no smaller on its own (the exact pass would have
+/// taken it), but one that shares positions with another may be, which is for the global
+/// choice to see. A node is searched again only when what it frees has changed
+/// (`searched`).
+fn alternatives_pass(
+    ex: &Extractor<'_, '_>,
+    pool: &mut ProofPool,
+    dag: &mut Dag,
+    searched: &mut HashSet<(u32, u64)>,
+    options: &MinimizeOptions,
+    deadline: Instant,
+    report: &mut PoolReport,
+) -> Result<(), String> {
+    if options.exact_nodes == 0 {
+        return Ok(());
+    }
+    let mut worker = Worker::new(ex.shared, 0);
+    let mut exact = ExactSearch::new(&mut worker, ex.prover);
+    let parents = dag.parents(pool);
+    let mut nodes = dag.provers_by_size(pool);
+    nodes.reverse();
+    let max_cone = options.exact_max_subtree.saturating_mul(8);
+    let mut found = Vec::new();
+    for &(cone, v) in &nodes {
+        if cone > max_cone || Instant::now() >= deadline {
+            break;
+        }
+        let pos = *pool.position(v);
+        let pool_ref = &*pool;
+        let ancestors = Dag::ancestors(&parents, v);
+        dag.detached(pool_ref, v, |dag, freed| {
+            if freed > options.exact_max_subtree || !searched.insert((v, freed)) {
+                return;
+            }
+            let limit = (freed + options.global_slack).min(u64::from(INF - 1)) as u32;
+            for &mv in pos.legal_moves().iter() {
+                if pool_ref.has_move(v, mv) || Instant::now() >= deadline {
+                    continue;
+                }
+                let mut free = |p: &Position| {
+                    pool_ref
+                        .id(p)
+                        .is_some_and(|u| dag.used(u) && !ancestors.contains(&u))
+                };
+                report.alternatives_searched += 1;
+                if let Some(tree) = exact
+                    .smallest(&pos.play(mv), limit, options.exact_nodes, &mut free)
+                    .found()
+                {
+                    found.push((pos, mv, tree));
+                }
+            }
+        });
+    }
+    report.alternatives_nodes += exact.nodes();
+    report.alternatives_found += found.len() as u64;
+    for (pos, mv, tree) in found {
+        let child = pool.add_tree(&tree, true)?;
+        pool.link(&pos, mv, child);
+    }
+    dag.grow(pool);
+    Ok(())
 }
 
 /// The instant halfway between now and `deadline` (now if it has passed).

@@ -44,7 +44,7 @@ use antichess_proof::{build_with, Expander, NodeKind, PositionId, ProofTree, Ste
 type Child = u32;
 
 /// The child of a move that ends the game (no legal move).
-const TERMINAL: Child = u32::MAX;
+pub(crate) const TERMINAL: Child = u32::MAX;
 
 /// What the pool knows about a position.
 #[derive(Debug, Clone)]
@@ -67,6 +67,19 @@ impl Kind {
             Kind::Leaf => true,
         }
     }
+}
+
+/// A pool node as [`crate::global`] sees it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum View<'p> {
+    /// The prover's moves proved here, with their children.
+    Prover(&'p [(Move, Child)]),
+    /// One child per legal move of the opponent.
+    Opponent(&'p [Child]),
+    /// A tablebase win.
+    Leaf,
+    /// No proof has expanded the position.
+    Unproved,
 }
 
 /// The union of proofs from one root. See the module documentation.
@@ -142,6 +155,21 @@ pub struct PoolReport {
     /// Prover nodes of the proof that no exact search had looked at when the last exact
     /// pass ran out of time (among those whose subtree it would have looked at).
     pub exact_unreached: u64,
+    /// The global phase ([`crate::minimize_proof`] with `global_time`): exact searches of
+    /// the other moves at the proof's prover nodes, the positions they evaluated and the
+    /// proofs they found; global
+    /// choices made, how many made the proof smaller, their time; the last one's program
+    /// (positions), its lower bound on the smallest proof the pool can make, and whether it
+    /// proved its choice optimal over the pool.
+    pub alternatives_searched: u64,
+    pub alternatives_nodes: u64,
+    pub alternatives_found: u64,
+    pub global_runs: u64,
+    pub global_found: u64,
+    pub global_millis: u64,
+    pub global_positions: u64,
+    pub global_bound: u64,
+    pub global_optimal: bool,
 }
 
 impl ProofPool {
@@ -319,6 +347,16 @@ impl ProofPool {
         self.ids.get(&PositionId::of(pos)).copied()
     }
 
+    /// What the pool knows of node `v`.
+    pub(crate) fn view(&self, v: u32) -> View<'_> {
+        match &self.kinds[v as usize] {
+            Kind::Leaf => View::Leaf,
+            kind if kind.is_empty() => View::Unproved,
+            Kind::Prover(moves) => View::Prover(moves),
+            Kind::Opponent(children) => View::Opponent(children),
+        }
+    }
+
     /// The position of a pool node.
     pub(crate) fn position(&self, v: u32) -> &Position {
         &self.positions[v as usize]
@@ -338,7 +376,7 @@ impl ProofPool {
         }
     }
 
-    fn root_node(&self) -> Result<u32, String> {
+    pub(crate) fn root_node(&self) -> Result<u32, String> {
         self.id(&self.root)
             .ok_or_else(|| "the pool holds no proof of its root".to_string())
     }
@@ -652,6 +690,59 @@ impl Dag {
             self.refs.iter_mut().for_each(|r| *r = 0);
             self.total = 1 + self.add_ref(pool, self.root, None);
         }
+    }
+
+    /// The root's pool node.
+    pub(crate) fn root(&self) -> u32 {
+        self.root
+    }
+
+    /// Cycles of the used nodes' choices (at most `limit`), each as its nodes in order
+    /// along the cycle: depth-first from the root, one cycle per edge back to a node on
+    /// the current path.
+    #[cfg_attr(not(feature = "mip"), allow(dead_code))]
+    pub(crate) fn cycles(&self, pool: &ProofPool, limit: usize) -> Vec<Vec<u32>> {
+        // 0: not visited, 1: on the path, 2: done.
+        let mut state = vec![0u8; pool.kinds.len()];
+        let mut work: Vec<(u32, Vec<Child>, usize)> = Vec::new();
+        let mut cycles = Vec::new();
+        let children = |dag: &Dag, v: u32| {
+            let mut list = Vec::new();
+            dag.for_children(pool, v, |c| {
+                if c != TERMINAL {
+                    list.push(c);
+                }
+            });
+            list
+        };
+        state[self.root as usize] = 1;
+        work.push((self.root, children(self, self.root), 0));
+        while let Some((v, kids, i)) = work.pop() {
+            let Some(&c) = kids.get(i) else {
+                state[v as usize] = 2;
+                continue;
+            };
+            work.push((v, kids, i + 1));
+            match state[c as usize] {
+                0 => {
+                    state[c as usize] = 1;
+                    let grand = children(self, c);
+                    work.push((c, grand, 0));
+                }
+                1 => {
+                    let from = work
+                        .iter()
+                        .position(|w| w.0 == c)
+                        .expect("c is on the path");
+                    cycles.push(work[from..].iter().map(|w| w.0).collect());
+                    if cycles.len() >= limit {
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        cycles
     }
 
     /// Nodes the proof file would have.
@@ -1067,5 +1158,52 @@ mod tests {
             assert!(freed < dag.size() && freed <= dag.cone(&pool, v));
             assert_eq!(dag.used_nodes(), used);
         }
+    }
+}
+
+#[cfg(all(test, feature = "mip"))]
+mod global_tests {
+    use super::*;
+    use crate::global::choose;
+    use antichess_core::Rules;
+    use std::time::Duration;
+
+    /// A pool made by hand where the cheapest choice is a cycle (node 2's only move leads
+    /// back to node 1): the global choice must cut it and take the real proof.
+    #[test]
+    fn a_cycle_is_cut_and_the_real_proof_chosen() {
+        let start = Position::start(Rules::INTERNATIONAL);
+        let m: Vec<Move> = start.legal_moves().iter().copied().take(3).collect();
+        let kinds = vec![
+            // 0: the root, with a move into the cycle, a proof of 6 and one of 8 nodes.
+            Kind::Prover(vec![(m[0], 1), (m[1], 3), (m[2], 6)]),
+            Kind::Opponent(vec![2]),
+            Kind::Prover(vec![(m[0], 1)]),
+            Kind::Opponent(vec![4, 5]),
+            Kind::Prover(vec![(m[0], TERMINAL)]),
+            Kind::Prover(vec![(m[0], TERMINAL)]),
+            Kind::Opponent(vec![7, 8, 9]),
+            Kind::Prover(vec![(m[0], TERMINAL)]),
+            Kind::Prover(vec![(m[0], TERMINAL)]),
+            Kind::Prover(vec![(m[0], TERMINAL)]),
+        ];
+        let pool = ProofPool {
+            root: start,
+            prover: Color::White,
+            ids: HashMap::new(),
+            positions: vec![start; kinds.len()],
+            kinds,
+            conversions: 0,
+        };
+        let mut dag = Dag::new(&pool, 0, vec![2, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(dag.size(), 8);
+        let outcome = choose(&pool, &mut dag, Duration::from_secs(30)).unwrap();
+        assert_eq!(outcome.cuts, 1, "{outcome:?}");
+        assert!(outcome.optimal, "{outcome:?}");
+        assert_eq!((dag.choice[0], dag.size(), outcome.bound), (1, 6, 6));
+        assert!(dag.cycles(&pool, 1).is_empty());
+        // The cycle itself, as the check sees it.
+        let cyclic = Dag::new(&pool, 0, vec![0; 10]);
+        assert_eq!(cyclic.cycles(&pool, 8), vec![vec![1, 2]]);
     }
 }

@@ -1,13 +1,15 @@
 //! `antichess proof minimize`: makes a proof file smaller with the solver's help (any proof
 //! of either format, e.g. one assembled from a book or written without minimisation): the
 //! proof pool of `antichess-pns` searches other prover moves and keeps the combination that
-//! makes the whole proof (with shared positions) smallest. The result is verified.
+//! makes the whole proof (with shared positions) smallest; with `--global` (the `mip`
+//! feature) it also chooses over the whole pool at once as an integer program. The result
+//! is verified.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use antichess_pns::{minimize_proof, MinimizeOptions, SearchOptions, Solver};
+use antichess_pns::{minimize_proof, MinimizeOptions, SearchOptions, Solver, GLOBAL_CHOICE};
 use antichess_proof::{
     read_proof_file, verify_file, write_proof_file, ByteOrder, Format, LeafOracle, NoTablebases,
     TablebaseOracle, VerifyOptions,
@@ -74,6 +76,21 @@ pub struct MinimizeArgs {
     #[arg(long, value_name = "N")]
     pub exact_max: Option<u64>,
 
+    /// After the passes, a global phase of at most this long (seconds, or 30s, 5m, ...):
+    /// exact searches of the other moves at every prover node whose move frees at most
+    /// --exact-max nodes (proofs up to --global-slack nodes larger than what the move
+    /// frees), then the smallest proof the whole pool can make, solved exactly as an
+    /// integer program (HiGHS), repeated while it makes the proof smaller. It finds the
+    /// smaller proofs that need changes at several nodes at once, which pay only through
+    /// the positions they share. Needs a build with `--features mip`.
+    #[arg(long, value_parser = parse_duration, value_name = "T")]
+    pub global: Option<Duration>,
+
+    /// With --global: the other moves' proofs may be this many nodes larger than what the
+    /// node's move frees (default: 12).
+    #[arg(long, value_name = "N", requires = "global")]
+    pub global_slack: Option<u64>,
+
     /// More proofs for the pool to draw on (repeat the option): of the same position (e.g.
     /// minimisations that started from other first proofs) or of positions below it (e.g.
     /// a subtree proved on its own), for the same prover and rule set. Each is verified
@@ -91,6 +108,13 @@ pub struct MinimizeArgs {
 }
 
 pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
+    if args.global.is_some() && !GLOBAL_CHOICE {
+        bail!(
+            "--global needs an integer-programming solver, and this antichess was built \
+             without one: build it with `cargo build --release --features mip` (HiGHS, \
+             compiled from source: needs cmake and a C++ compiler)"
+        );
+    }
     let reference = args.reference.options()?;
     let tree = read_proof_file(&args.input, args.format.map(Into::into), &reference)
         .with_context(|| format!("reading {}", args.input.display()))?;
@@ -143,7 +167,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     let solver = Solver::try_new(args.hash, tablebase.as_ref()).map_err(anyhow::Error::msg)?;
     let before = tree.len();
     eprintln!(
-        "{}: {} nodes{}; minimising for {:.0} s",
+        "{}: {} nodes{}; minimising for {:.0} s{}",
         args.input.display(),
         before,
         if others.is_empty() {
@@ -152,9 +176,14 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
             let sizes: Vec<String> = others.iter().map(|t| t.len().to_string()).collect();
             format!(" (merged: {})", sizes.join(", "))
         },
-        args.time.as_secs_f64()
+        args.time.as_secs_f64(),
+        args.global.map_or(String::new(), |t| format!(
+            ", then a global phase of at most {:.0} s",
+            t.as_secs_f64()
+        ))
     );
-    let bar = ProgressBar::new(args.time.as_secs().max(1));
+    let total = args.time + args.global.unwrap_or_default();
+    let bar = ProgressBar::new(total.as_secs().max(1));
     bar.set_style(
         ProgressStyle::with_template("{spinner} [{bar:30}] {elapsed}/{len}s {msg}")
             .expect("valid template")
@@ -173,6 +202,8 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
             options.top_time = args.top_time.unwrap_or(options.top_time);
             options.exact_nodes = args.exact_nodes.unwrap_or(options.exact_nodes);
             options.exact_max_subtree = args.exact_max.unwrap_or(options.exact_max_subtree);
+            options.global_time = args.global;
+            options.global_slack = args.global_slack.unwrap_or(options.global_slack);
             options
         },
         &mut |r, size| {
@@ -198,7 +229,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         &mut |_| {},
     );
     println!(
-        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} kicks, {} alternatives minimised on their own, {} exact searches in {:.1} s with {} positions found {} smaller{}; pool of {} positions)",
+        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} kicks, {} alternatives minimised on their own, {} exact searches in {:.1} s with {} positions found {} smaller{}{}; pool of {} positions)",
         before,
         out.len(),
         started.elapsed().as_secs_f64(),
@@ -215,6 +246,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         report.exact_nodes,
         report.exact_found,
         gave_up(&report),
+        global_summary(&report),
         report.positions
     );
     match verified {
@@ -234,6 +266,29 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
             bail!("the minimised proof does not verify ({e}); nothing written")
         }
     }
+}
+
+/// What the global phase did (empty if it did not run).
+pub fn global_summary(report: &antichess_pns::PoolReport) -> String {
+    if report.global_runs == 0 && report.alternatives_searched == 0 {
+        return String::new();
+    }
+    format!(
+        "; global phase: {} other moves searched with {} positions, {} proved; {} integer programs in {:.1} s made it smaller {} times (the last: {} positions, {}; no proof from the pool has fewer than {} nodes)",
+        report.alternatives_searched,
+        report.alternatives_nodes,
+        report.alternatives_found,
+        report.global_runs,
+        report.global_millis as f64 / 1000.0,
+        report.global_found,
+        report.global_positions,
+        if report.global_optimal {
+            "optimal over the pool"
+        } else {
+            "stopped by its time limit"
+        },
+        report.global_bound
+    )
 }
 
 /// How many exact searches gave up, and the smallest node weight at which one did (below
