@@ -617,12 +617,9 @@ fn alternatives_pass(
     let mut worker = Worker::new(ex.shared, 0);
     let mut exact = ExactSearch::new(&mut worker, ex.prover);
     let parents = dag.parents(pool);
-    let mut nodes = dag.provers_by_size(pool);
-    nodes.reverse();
-    let max_cone = options.exact_max_subtree.saturating_mul(8);
     let mut found = Vec::new();
-    for &(cone, v) in &nodes {
-        if cone > max_cone || Instant::now() >= deadline {
+    for (_, v) in small_provers(pool, dag, options) {
+        if Instant::now() >= deadline {
             break;
         }
         let pos = *pool.position(v);
@@ -637,11 +634,7 @@ fn alternatives_pass(
                 if pool_ref.has_move(v, mv) || Instant::now() >= deadline {
                     continue;
                 }
-                let mut free = |p: &Position| {
-                    pool_ref
-                        .id(p)
-                        .is_some_and(|u| dag.used(u) && !ancestors.contains(&u))
-                };
+                let mut free = in_rest(pool_ref, dag, &ancestors);
                 report.alternatives_searched += 1;
                 if let Some(tree) = exact
                     .smallest(&pos.play(mv), limit, options.exact_nodes, &mut free)
@@ -660,6 +653,31 @@ fn alternatives_pass(
     }
     dag.grow(pool);
     Ok(())
+}
+
+/// The prover nodes of the proof an exact search may look at, smallest subtree first: those
+/// whose subtree (as a proof of its own) weighs at most eight times `exact_max_subtree`.
+/// What a move frees is at most that weight, and often much less where the subtree shares
+/// positions with the rest of the proof; the cap keeps the list short.
+fn small_provers(pool: &ProofPool, dag: &mut Dag, options: &MinimizeOptions) -> Vec<(u64, u32)> {
+    let max_cone = options.exact_max_subtree.saturating_mul(8);
+    let mut nodes = dag.provers_by_size(pool);
+    nodes.reverse();
+    nodes.retain(|&(cone, _)| cone <= max_cone);
+    nodes
+}
+
+/// Whether a position is part of the rest of the proof (used, and not one of `ancestors`,
+/// the node searched and the nodes above it): an exact search counts it as one node.
+fn in_rest<'a>(
+    pool: &'a ProofPool,
+    dag: &'a Dag,
+    ancestors: &'a HashSet<u32>,
+) -> impl FnMut(&Position) -> bool + 'a {
+    move |p: &Position| {
+        pool.id(p)
+            .is_some_and(|u| dag.used(u) && !ancestors.contains(&u))
+    }
 }
 
 /// The instant halfway between now and `deadline` (now if it has passed).
@@ -692,22 +710,15 @@ fn exact_pass(
     let mut worker = Worker::new(ex.shared, 0);
     let mut exact = ExactSearch::new(&mut worker, ex.prover);
     let mut parents = dag.parents(pool);
-    let mut nodes = dag.provers_by_size(pool);
-    nodes.reverse();
-    // What a move frees is at most the weight below it.
-    let max_cone = options.exact_max_subtree.saturating_mul(8);
+    let nodes = small_provers(pool, dag, options);
     report.exact_unreached = 0;
-    for (i, &(cone, v)) in nodes.iter().enumerate() {
-        if cone > max_cone {
-            break;
-        }
+    for (i, &(_, v)) in nodes.iter().enumerate() {
         if Instant::now() >= deadline {
             // Out of time: the nodes left that no exact search of this minimisation has
             // looked at yet.
             let searched: HashSet<u32> = tried.iter().map(|&(u, _)| u).collect();
             report.exact_unreached = nodes[i..]
                 .iter()
-                .take_while(|&&(cone, _)| cone <= max_cone)
                 .filter(|&&(_, u)| dag.used(u) && !searched.contains(&u))
                 .count() as u64;
             break;
@@ -725,11 +736,7 @@ fn exact_pass(
             }
             report.exact_searched += 1;
             let ancestors = Dag::ancestors(&parents, v);
-            let mut free = |p: &Position| {
-                pool_ref
-                    .id(p)
-                    .is_some_and(|u| dag.used(u) && !ancestors.contains(&u))
-            };
+            let mut free = in_rest(pool_ref, dag, &ancestors);
             let result = exact.smallest(&pos, limit as u32, options.exact_nodes, &mut free);
             if matches!(result, Smallest::GaveUp) {
                 report.exact_gave_up += 1;
