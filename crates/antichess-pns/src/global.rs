@@ -52,6 +52,8 @@ pub struct GlobalOutcome {
     pub millis: u64,
     /// Cycles cut (solutions that were not proofs, solved again).
     pub cuts: u64,
+    /// The solver failed (the proof is then unchanged).
+    pub failed: bool,
 }
 
 /// Whether this build can make a global choice (the `mip` feature).
@@ -90,6 +92,10 @@ impl Graph {
             weight: Vec::new(),
         };
         let expanded = |v: u32| matches!(pool.view(v), View::Prover(_) | View::Opponent(_));
+        if !expanded(root) {
+            // A tablebase leaf at the root: nothing to choose.
+            return g;
+        }
         let mut stack = vec![root];
         g.local[root as usize] = 0;
         g.nodes.push(root);
@@ -156,7 +162,8 @@ impl Graph {
 }
 
 /// The smallest proof the pool can make, within `time`: replaces `dag` by it when it is
-/// smaller. Errors only if the solver fails outright (or the feature is missing).
+/// smaller. Errors only if the feature is missing; if the solver fails, the outcome says so
+/// and the proof is unchanged.
 pub(crate) fn choose(
     pool: &ProofPool,
     dag: &mut Dag,
@@ -164,6 +171,14 @@ pub(crate) fn choose(
 ) -> Result<GlobalOutcome, String> {
     let started = Instant::now();
     let graph = Graph::new(pool, dag.root());
+    if graph.len() == 0 {
+        return Ok(GlobalOutcome {
+            size: dag.size(),
+            bound: dag.size(),
+            optimal: true,
+            ..GlobalOutcome::default()
+        });
+    }
     let mut outcome = solve(pool, dag, &graph, time)?;
     outcome.positions = graph.len() as u64;
     outcome.millis = started.elapsed().as_millis() as u64;
@@ -195,9 +210,6 @@ fn solve(
 
     let started = Instant::now();
     let n = graph.len();
-    if !graph.usable[0] {
-        return Err("the pool has no proof of its root".into());
-    }
     let mut problem = RowProblem::default();
     // Columns: x per node, then y per usable move.
     let x: Vec<_> = (0..n)
@@ -277,9 +289,10 @@ fn solve(
         model.set_option("mip_abs_gap", 0.0);
         // A starting solution the solver rejects only costs the warm start.
         let _ = model.try_set_solution(Some(&start), None, None, None);
-        let solved = model
-            .try_solve()
-            .map_err(|e| format!("the integer-programming solver failed: {e:?}"))?;
+        let Ok(solved) = model.try_solve() else {
+            outcome.failed = true;
+            return Ok(outcome);
+        };
         let bound = solved
             .double_info_value(c"mip_dual_bound")
             .unwrap_or(0.0)

@@ -575,10 +575,13 @@ fn global_phase(
         }
         let outcome = global::choose(pool, dag, left)?;
         report.global_runs += 1;
+        report.global_failed += u64::from(outcome.failed);
         report.global_millis += outcome.millis;
-        report.global_positions = outcome.positions;
-        report.global_bound = outcome.bound;
-        report.global_optimal = outcome.optimal;
+        if !outcome.failed {
+            report.global_positions = outcome.positions;
+            report.global_bound = outcome.bound;
+            report.global_optimal = outcome.optimal;
+        }
         if outcome.size < before {
             report.global_found += 1;
         }

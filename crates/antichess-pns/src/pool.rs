@@ -158,13 +158,15 @@ pub struct PoolReport {
     /// The global phase ([`crate::minimize_proof`] with `global_time`): exact searches of
     /// the other moves at the proof's prover nodes, the positions they evaluated and the
     /// proofs they found; global
-    /// choices made, how many made the proof smaller, their time; the last one's program
+    /// choices made, how many the solver failed at (the proof unchanged), how many made the
+    /// proof smaller, their time; the last one's program
     /// (positions), its lower bound on the smallest proof the pool can make, and whether it
     /// proved its choice optimal over the pool.
     pub alternatives_searched: u64,
     pub alternatives_nodes: u64,
     pub alternatives_found: u64,
     pub global_runs: u64,
+    pub global_failed: u64,
     pub global_found: u64,
     pub global_millis: u64,
     pub global_positions: u64,

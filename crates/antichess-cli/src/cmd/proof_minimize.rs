@@ -273,8 +273,13 @@ pub fn global_summary(report: &antichess_pns::PoolReport) -> String {
     if report.global_runs == 0 && report.alternatives_searched == 0 {
         return String::new();
     }
+    let failed = if report.global_failed > 0 {
+        format!(" ({} failed in the solver)", report.global_failed)
+    } else {
+        String::new()
+    };
     format!(
-        "; global phase: {} other moves searched with {} positions, {} proved; {} integer programs in {:.1} s made it smaller {} times (the last: {} positions, {}; no proof from the pool has fewer than {} nodes)",
+        "; global phase: {} other moves searched with {} positions, {} proved; {} integer programs{failed} in {:.1} s made it smaller {} times (the last: {} positions, {}; no proof from the pool has fewer than {} nodes)",
         report.alternatives_searched,
         report.alternatives_nodes,
         report.alternatives_found,
