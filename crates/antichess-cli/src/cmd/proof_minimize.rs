@@ -279,7 +279,7 @@ pub fn global_summary(report: &antichess_pns::PoolReport) -> String {
         String::new()
     };
     format!(
-        "; global phase: {} other moves searched with {} positions, {} proved; {} integer programs{failed} in {:.1} s made it smaller {} times (the last: {} positions, {}; no proof from the pool has fewer than {} nodes)",
+        "; global phase: {} other moves searched with {} positions, {} proved; {} integer programs{failed} in {:.1} s made it smaller {} times (the last: {} positions, {})",
         report.alternatives_searched,
         report.alternatives_nodes,
         report.alternatives_found,
@@ -288,11 +288,18 @@ pub fn global_summary(report: &antichess_pns::PoolReport) -> String {
         report.global_found,
         report.global_positions,
         if report.global_optimal {
-            "optimal over the pool"
+            format!(
+                "optimal over the pool: no proof from the pool has fewer than {} nodes",
+                report.global_bound
+            )
+        } else if report.global_bound > 1 {
+            format!(
+                "stopped by its time limit; no proof from the pool has fewer than {} nodes",
+                report.global_bound
+            )
         } else {
-            "stopped by its time limit"
-        },
-        report.global_bound
+            "stopped by its time limit before a lower bound".to_string()
+        }
     )
 }
 
