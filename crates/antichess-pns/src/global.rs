@@ -37,12 +37,9 @@ use crate::pool::{Dag, ProofPool, View, TERMINAL};
 
 /// What one global choice did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct GlobalOutcome {
-    /// Positions in the integer program (expanded ones reachable from the root), and its
-    /// columns and rows.
+pub(crate) struct GlobalOutcome {
+    /// Positions in the integer program (expanded ones reachable from the root).
     pub positions: u64,
-    pub columns: u64,
-    pub rows: u64,
     /// Size of the proof chosen (file nodes), and the solver's lower bound on the smallest
     /// proof the pool can make.
     pub size: u64,
@@ -69,13 +66,14 @@ struct Graph {
     nodes: Vec<u32>,
     /// Local index of each pool node (`NONE` if not in the program).
     local: Vec<u32>,
-    /// Per local node, the local indices of its children that are positions of the program
-    /// (with the index of the move at a prover node); a child that is a leaf or terminal
-    /// needs no column. `usable[i]` is false where a child has no proof.
-    children: Vec<Vec<(u32, u32)>>,
+    /// Per opponent node, the local indices of its children that are positions of the
+    /// program (a leaf or terminal child needs no column); `usable[i]` is false where a
+    /// child has no proof, or a prover node has no move to choose.
+    children: Vec<Vec<u32>>,
     usable: Vec<bool>,
-    /// Per prover node, the indices of the moves that can be chosen (children proved).
-    moves: Vec<Vec<u32>>,
+    /// Per prover node, the moves that can be chosen (children proved): the index of the
+    /// move in the pool and its child's local index (`None` for a leaf or terminal).
+    moves: Vec<Vec<(u32, Option<u32>)>>,
     prover: Vec<bool>,
     weight: Vec<u64>,
 }
@@ -103,27 +101,26 @@ impl Graph {
             let mut kids = Vec::new();
             let mut moves = Vec::new();
             let mut usable = true;
-            let mut visit = |c: u32, k: u32, g: &mut Graph| -> Option<bool> {
-                // Some(true): fine without a column; Some(false): unproved; None: a position.
+            // Err: no proof; Ok(None): a leaf or terminal; Ok(Some(i)): position i.
+            let mut visit = |c: u32, g: &mut Graph| -> Result<Option<u32>, ()> {
                 if c == TERMINAL || matches!(pool.view(c), View::Leaf) {
-                    return Some(true);
+                    return Ok(None);
                 }
                 if !expanded(c) {
-                    return Some(false);
+                    return Err(());
                 }
                 if g.local[c as usize] == NONE {
                     g.local[c as usize] = g.nodes.len() as u32;
                     g.nodes.push(c);
                     stack.push(c);
                 }
-                kids.push((g.local[c as usize], k));
-                None
+                Ok(Some(g.local[c as usize]))
             };
             let (prover, weight) = match pool.view(v) {
                 View::Prover(list) => {
                     for (k, &(_, c)) in list.iter().enumerate() {
-                        if visit(c, k as u32, &mut g) != Some(false) {
-                            moves.push(k as u32);
+                        if let Ok(child) = visit(c, &mut g) {
+                            moves.push((k as u32, child));
                         }
                     }
                     usable = !moves.is_empty();
@@ -131,8 +128,10 @@ impl Graph {
                 }
                 View::Opponent(list) => {
                     for &c in list {
-                        if visit(c, 0, &mut g) == Some(false) {
-                            usable = false;
+                        match visit(c, &mut g) {
+                            Ok(Some(child)) => kids.push(child),
+                            Ok(None) => {}
+                            Err(()) => usable = false,
                         }
                     }
                     (false, list.len() as u64)
@@ -223,33 +222,24 @@ fn solve(
     let mut y_of: Vec<Vec<(u32, highs::Col)>> = vec![Vec::new(); n];
     for i in 0..n {
         if graph.prover[i] {
-            for &k in &graph.moves[i] {
-                y_of[i].push((k, problem.add_integer_column(0.0, 0.0..=1.0)));
-            }
-        }
-    }
-    for i in 0..n {
-        if graph.prover[i] {
             let mut one = vec![(x[i], -1.0)];
-            for &(k, y) in &y_of[i] {
+            for &(k, child) in &graph.moves[i] {
+                let y = problem.add_integer_column(0.0, 0.0..=1.0);
+                y_of[i].push((k, y));
                 one.push((y, 1.0));
-                for &(c, kc) in &graph.children[i] {
-                    if kc == k {
-                        problem.add_row(..=0.0, [(y, 1.0), (x[c as usize], -1.0)]);
-                    }
+                if let Some(c) = child {
+                    problem.add_row(..=0.0, [(y, 1.0), (x[c as usize], -1.0)]);
                 }
             }
             problem.add_row(0.0..=0.0, one);
         } else {
-            for &(c, _) in &graph.children[i] {
+            for &c in &graph.children[i] {
                 problem.add_row(..=0.0, [(x[i], 1.0), (x[c as usize], -1.0)]);
             }
         }
     }
     let column_count = problem.num_cols();
     let mut outcome = GlobalOutcome {
-        columns: column_count as u64,
-        rows: problem.num_rows() as u64,
         size: dag.size(),
         ..GlobalOutcome::default()
     };
@@ -343,7 +333,6 @@ fn solve(
                 outcome.cuts += 1;
             }
         }
-        outcome.rows = model.num_rows() as u64;
     }
 }
 
@@ -414,14 +403,14 @@ mod tests {
         let mut choice = vec![0u32; pool.len()];
         for i in 0..graph.len() {
             if graph.prover[i] {
-                choice[graph.nodes[i] as usize] = graph.moves[i][0];
+                choice[graph.nodes[i] as usize] = graph.moves[i][0].0;
             }
         }
         let local = |v: u32| graph.local[v as usize] as usize;
         let mut best = u64::MAX;
         for mut code in 0..combos {
             for &(v, k) in &multi {
-                choice[v as usize] = graph.moves[local(v)][code % k as usize];
+                choice[v as usize] = graph.moves[local(v)][code % k as usize].0;
                 code /= k as usize;
             }
             let dag = Dag::new(pool, root, choice.clone());

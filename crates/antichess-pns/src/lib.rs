@@ -17,7 +17,7 @@ pub use checkpoint::{
     load_checkpoint, read_checkpoint_info, save_checkpoint, CheckpointError, CheckpointInfo,
 };
 pub use extract::{extract_minimized, extract_proof, write_proof, ExtractError, WrittenProof};
-pub use global::{GlobalOutcome, GLOBAL_CHOICE};
+pub use global::GLOBAL_CHOICE;
 pub use minimize::{minimize_proof, MinimizeOptions, MinimizeReport};
 pub use pool::{PoolReport, ProofPool};
 pub use search::{

@@ -567,7 +567,6 @@ fn global_phase(
             halfway_to(deadline),
             report,
         )?;
-        dag.grow(pool);
         report.switches += dag.local_passes(pool);
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
