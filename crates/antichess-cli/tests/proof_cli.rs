@@ -533,7 +533,7 @@ fn minimize_global_phase() {
             stdout.contains("; global phase: ")
                 && stdout.contains(" integer programs in ")
                 && (stdout.contains("optimal over the pool")
-                    || stdout.contains("stopped by its time limit"))
+                    || stdout.contains("stopped by its time limit or Ctrl-C"))
                 && stdout.contains("(verified)"),
             "{}",
             text(&out)
@@ -585,4 +585,96 @@ fn the_shipped_proofs_verify() {
         assert_eq!(stats["counts"]["total"].as_u64(), Some(nodes), "{file}");
         assert_eq!(stats["prover"], "white", "{file}");
     }
+}
+
+/// Runs the binary with `args`, sends it SIGINT (Ctrl-C) after `after`, and waits for it to
+/// end. The runs given are set times far beyond the test's, so that only the interrupt
+/// ends them: a run still going five minutes after it fails the test.
+#[cfg(unix)]
+fn interrupted(args: &[&str], after: std::time::Duration) -> Output {
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    std::thread::sleep(after);
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill -INT failed");
+    let waited = Instant::now();
+    while child.try_wait().expect("waits").is_none() {
+        if waited.elapsed() > Duration::from_secs(300) {
+            let _ = child.kill();
+            panic!(
+                "`antichess {}` still runs 5 minutes after Ctrl-C",
+                args.join(" ")
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    child.wait_with_output().expect("output")
+}
+
+/// Ctrl-C ends `proof minimize` early, here in its global phase's integer program (the
+/// library's tests interrupt the passes): the smallest proof found so far is verified and
+/// written.
+#[cfg(unix)]
+#[test]
+fn minimize_ctrl_c_writes_the_proof_so_far() {
+    use std::time::Duration;
+    if !cfg!(feature = "mip") {
+        return;
+    }
+    let dir = temp_dir("ctrl-c");
+    let tree = proof(0);
+    let input = dir.join("p.proof");
+    write_atomic(&input, &encode_compact(&tree).unwrap()).unwrap();
+    let output = dir.join("global.proof");
+    // The passes over this pool and the other moves' searches end within a second; its
+    // program does not finish within an hour (see `minimize_global_phase`), so the
+    // interrupt finds it running.
+    let out = interrupted(
+        &[
+            "proof",
+            "minimize",
+            path_str(&input),
+            "-o",
+            path_str(&output),
+            "--time",
+            "1s",
+            "--global",
+            "1h",
+            "--global-slack",
+            "4",
+            "--tb-units",
+            "0",
+            "--hash",
+            "16M",
+        ],
+        Duration::from_secs(5),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("interrupted after ")
+            && stdout.contains("1 integer programs in ")
+            && stdout.contains("(verified)"),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("interrupted: finishing"),
+        "{}",
+        text(&out)
+    );
+    let out = succeeds(&["proof", "verify", path_str(&output), "--json"]);
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let nodes = stats["counts"]["total"].as_u64().unwrap();
+    assert!(nodes <= tree.len() as u64, "{nodes} > {}", tree.len());
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -29,6 +29,8 @@
 //! (its sizes strictly decrease from parent to child, so it has no cycle).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use antichess_core::{Color, Move, Position};
 use antichess_proof::{build_with, Expander, ProofTree, Step};
@@ -85,6 +87,8 @@ pub(crate) struct ExactSearch<'w, 's, 'a> {
     root: u64,
     nodes: u64,
     budget: u64,
+    /// Raised, the search under way gives up (checked every 4,096 positions).
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl<'w, 's, 'a> ExactSearch<'w, 's, 'a> {
@@ -98,7 +102,13 @@ impl<'w, 's, 'a> ExactSearch<'w, 's, 'a> {
             root: 0,
             nodes: 0,
             budget: 0,
+            stop: None,
         }
+    }
+
+    /// Searches give up once `stop` is raised.
+    pub(crate) fn stop_on(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
     }
 
     /// Whether `pos` is free (never the root).
@@ -224,7 +234,13 @@ impl<'w, 's, 'a> ExactSearch<'w, 's, 'a> {
             }
         }
         self.nodes += 1;
-        if self.nodes > self.budget {
+        if self.nodes > self.budget
+            || (self.nodes % 4096 == 0
+                && self
+                    .stop
+                    .as_ref()
+                    .is_some_and(|f| f.load(Ordering::Relaxed)))
+        {
             return Err(OutOfBudget);
         }
         let (proof, disproof) = self.worker.evaluate(pos);

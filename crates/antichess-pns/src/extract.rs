@@ -8,6 +8,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use antichess_core::{Color, Move, Position};
 use antichess_proof::{
@@ -76,6 +78,9 @@ pub(crate) struct Extractor<'s, 'a> {
     /// Record every prover move chosen in `overrides` (the minimiser sets this so that the
     /// choices of the proof do not change when its searches add new proved entries).
     pub(crate) pin_choices: bool,
+    /// The minimiser's stop flag: its searches for other moves stop when it is raised (the
+    /// extractor's own re-searches never do, so that a proof is always complete).
+    pub(crate) stop: Option<Arc<AtomicBool>>,
 }
 
 impl<'s, 'a> Extractor<'s, 'a> {
@@ -92,6 +97,7 @@ impl<'s, 'a> Extractor<'s, 'a> {
             researched: 0,
             overrides: HashMap::new(),
             pin_choices: false,
+            stop: None,
         }
     }
 
@@ -275,8 +281,11 @@ pub fn extract_minimized(
     let mut search_options = options.clone();
     search_options.max_nodes = None;
     search_options.max_time = None;
+    // The search's Ctrl-C must not cut short the re-searches of lost parts of the proof.
+    search_options.interrupt = None;
     let shared = solver.shared_for(root, search_options);
     let mut extractor = Extractor::new(solver, &shared, options);
+    extractor.stop = minimize.and_then(|m| m.stop.clone());
     let root_ctx = extractor.root_ctx(root);
     if solver
         .table()

@@ -22,8 +22,9 @@
 //! position and big-M rows; cycles are rare in a smallest proof.)
 //!
 //! The current choice is given to the solver as a starting solution, so a run cut short by
-//! its time limit still returns a proof no larger than the current one; the result says
-//! whether it is optimal over the pool. How hard the program is depends on how much the
+//! its time limit (or by the stop flag, through HiGHS's interrupt callback) still returns a
+//! proof no larger than the current one; the result says whether it is optimal over the
+//! pool. How hard the program is depends on how much the
 //! alternatives share: a fractional choice pays for a position shared by two moves only
 //! once, in part. Where the alternatives share little the relaxation is nearly tight: the
 //! 446,414 positions a 10-minute minimisation of the 1. e3 g6 proof reaches (678,007
@@ -31,8 +32,9 @@
 //! king walks among pawns (the 8,939-position pool of the CLI's test), 60 seconds leave a
 //! bound of 44 against a proof of 89: there the time limit decides.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use crate::minimize::Deadline;
 use crate::pool::{Dag, ProofPool, View, TERMINAL};
 
 /// What one global choice did.
@@ -160,13 +162,14 @@ impl Graph {
     }
 }
 
-/// The smallest proof the pool can make, within `time`: replaces `dag` by it when it is
-/// smaller. Errors only if the feature is missing; if the solver fails, the outcome says so
-/// and the proof is unchanged.
+/// The smallest proof the pool can make, by `deadline` (the solver stops at its time or
+/// when its stop flag is raised, with the best proof it has): replaces `dag` by it when it
+/// is smaller. Errors only if the feature is missing; if the solver fails, the outcome says
+/// so and the proof is unchanged.
 pub(crate) fn choose(
     pool: &ProofPool,
     dag: &mut Dag,
-    time: Duration,
+    deadline: &Deadline,
 ) -> Result<GlobalOutcome, String> {
     let started = Instant::now();
     let graph = Graph::new(pool, dag.root());
@@ -178,7 +181,7 @@ pub(crate) fn choose(
             ..GlobalOutcome::default()
         });
     }
-    let mut outcome = solve(pool, dag, &graph, time)?;
+    let mut outcome = solve(pool, dag, &graph, deadline)?;
     outcome.positions = graph.len() as u64;
     outcome.millis = started.elapsed().as_millis() as u64;
     Ok(outcome)
@@ -189,7 +192,7 @@ fn solve(
     _pool: &ProofPool,
     _dag: &mut Dag,
     _graph: &Graph,
-    _time: Duration,
+    _deadline: &Deadline,
 ) -> Result<GlobalOutcome, String> {
     Err(
         "this build has no integer-programming solver: build with `--features mip` \
@@ -203,11 +206,10 @@ fn solve(
     pool: &ProofPool,
     dag: &mut Dag,
     graph: &Graph,
-    time: Duration,
+    deadline: &Deadline,
 ) -> Result<GlobalOutcome, String> {
     use highs::{HighsModelStatus, HighsSolutionStatus, Model, RowProblem, Sense};
 
-    let started = Instant::now();
     let n = graph.len();
     let mut problem = RowProblem::default();
     // Columns: x per node, then y per usable move.
@@ -272,9 +274,12 @@ fn solve(
     };
     let mut model = problem.optimise(Sense::Minimise);
     loop {
-        let left = time.saturating_sub(started.elapsed());
+        if deadline.stopped() {
+            return Ok(outcome);
+        }
         model.make_quiet();
-        model.set_option("time_limit", left.as_secs_f64().max(1.0));
+        model.set_option("time_limit", deadline.left().as_secs_f64().max(1.0));
+        interrupt::install(&mut model, deadline);
         model.set_option("mip_rel_gap", 0.0);
         model.set_option("mip_abs_gap", 0.0);
         // A starting solution the solver rejects only costs the warm start.
@@ -319,7 +324,7 @@ fn solve(
         // Not a proof: cut its cycles and solve again (the bound holds for the cut program
         // too, but the choice is not known to be optimal until a solution has no cycle).
         outcome.optimal = false;
-        if started.elapsed() >= time {
+        if deadline.passed() {
             return Ok(outcome);
         }
         model = Model::from(solved);
@@ -336,6 +341,64 @@ fn solve(
     }
 }
 
+/// Ctrl-C for HiGHS: a callback that asks the solver to stop once the deadline's stop flag
+/// is raised (it then returns its best solution, as at its time limit).
+#[cfg(feature = "mip")]
+mod interrupt {
+    use std::ffi::{c_char, c_int, c_void};
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    use highs_sys::{
+        kHighsCallbackIpmInterrupt, kHighsCallbackMipInterrupt, kHighsCallbackSimplexInterrupt,
+        HighsCallbackDataIn, HighsCallbackDataOut, Highs_setCallback, Highs_startCallback,
+    };
+
+    use crate::minimize::Deadline;
+
+    /// Called by HiGHS at its interrupt points; `flag` is the stop flag given to
+    /// [`install`].
+    unsafe extern "C" fn check(
+        _kind: c_int,
+        _message: *const c_char,
+        _out: *const HighsCallbackDataOut,
+        data_in: *mut HighsCallbackDataIn,
+        flag: *mut c_void,
+    ) {
+        if data_in.is_null() || flag.is_null() {
+            return;
+        }
+        // SAFETY: `flag` is the `AtomicBool` of the deadline's `Arc`, which outlives the
+        // solve (see `install`); `data_in` is HiGHS's, valid during the call.
+        unsafe {
+            if (*flag.cast::<AtomicBool>()).load(Ordering::Relaxed) {
+                (*data_in).user_interrupt = 1;
+            }
+        }
+    }
+
+    /// Makes `model`'s next solve stop when `deadline`'s stop flag is raised. The flag must
+    /// outlive the solve: the caller keeps `deadline` borrowed across it.
+    pub(super) fn install(model: &mut highs::Model, deadline: &Deadline) {
+        let Some(flag) = deadline.stop_flag() else {
+            return;
+        };
+        let ptr = model.as_mut_ptr();
+        // SAFETY: `ptr` is the model's live HiGHS instance; the flag pointer stays valid
+        // while the caller's `deadline` (which holds the `Arc`) is borrowed.
+        unsafe {
+            let data = std::ptr::from_ref(flag).cast_mut().cast::<c_void>();
+            Highs_setCallback(ptr, Some(check), data);
+            for kind in [
+                kHighsCallbackMipInterrupt,
+                kHighsCallbackSimplexInterrupt,
+                kHighsCallbackIpmInterrupt,
+            ] {
+                Highs_startCallback(ptr, kind);
+            }
+        }
+    }
+}
+
 #[cfg(all(test, feature = "mip"))]
 mod tests {
     use super::*;
@@ -343,6 +406,7 @@ mod tests {
     use crate::{extract_proof, SearchOptions, SearchStatus, Solver};
     use antichess_core::{Color, Position};
     use antichess_proof::NodeKind;
+    use std::time::Duration;
 
     /// A pool with choices: the first proof of `pos`, and at each of its prover positions a
     /// proof of every other move the solver proves (each on its own).
@@ -438,7 +502,12 @@ mod tests {
                 // From the first choices, and from the local passes' best.
                 let mut dag = Dag::new(&pool, root, vec![0; pool.len()]);
                 let first = dag.size();
-                let outcome = choose(&pool, &mut dag, Duration::from_secs(60)).unwrap();
+                let outcome = choose(
+                    &pool,
+                    &mut dag,
+                    &Deadline::new(Duration::from_secs(60), None),
+                )
+                .unwrap();
                 assert!(outcome.optimal, "{fen} {prover:?}");
                 if outcome.cuts > 0 {
                     cyclic += 1;

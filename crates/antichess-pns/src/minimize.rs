@@ -34,8 +34,13 @@
 //! on the rest of the proof, which df-pn's first proofs seldom are. With a time for it,
 //! [`global_phase`] ends [`minimize_proof`]: exact searches of the other moves fill the
 //! pool, and [`crate::global`] chooses over all of it at once (an integer program).
+//! Every phase ends at its [`Deadline`]: its share of the time, or sooner when the stop flag
+//! (`MinimizeOptions::stop`, Ctrl-C in the CLI) is raised; the searches under way then stop
+//! too (not the extractor's re-searches, so the proof returned is always whole).
 
 use std::collections::{BinaryHeap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use antichess_core::{Move, Position};
@@ -91,6 +96,9 @@ pub struct MinimizeOptions {
     /// proofs up to `global_slack` nodes larger than what the node's move frees.
     pub global_time: Option<Duration>,
     pub global_slack: u64,
+    /// Raised (e.g. by Ctrl-C), the minimisation stops as if its time were up: the searches
+    /// under way stop, and the smallest proof found so far is returned.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl MinimizeOptions {
@@ -115,6 +123,7 @@ impl MinimizeOptions {
             exact_max_subtree: 1_000,
             global_time: None,
             global_slack: 12,
+            stop: None,
         }
     }
 }
@@ -186,7 +195,7 @@ pub(crate) fn minimize(
     options: &MinimizeOptions,
 ) -> Result<(MinimizeReport, ProofTree), String> {
     let start = Instant::now();
-    let deadline = start + options.time;
+    let deadline = Deadline::after(options.time, options);
     let mut report = MinimizeReport::default();
     ex.pin_choices = true;
     let whole = subtree(ex, root, root_ctx)?;
@@ -202,7 +211,7 @@ pub(crate) fn minimize(
     // The passes stop at half the time, so that the pool's phase (its exact searches,
     // passes and deepening) always gets its share: on proofs of 20,000 nodes and more the
     // passes alone would take all of it.
-    let passes_deadline = start + options.time / 2;
+    let passes_deadline = deadline.at(start + options.time / 2);
     loop {
         let replaced_before = report.replaced;
         let whole_tree = match whole.take() {
@@ -217,7 +226,7 @@ pub(crate) fn minimize(
             whole_tree,
             &round,
             searching,
-            passes_deadline,
+            &passes_deadline,
             &mut report,
             &mut current_total,
         )?;
@@ -249,7 +258,7 @@ pub(crate) fn minimize(
         &mut dag,
         &mut tried,
         options,
-        deadline,
+        &deadline,
         &mut pool_report,
     )?;
     let mut explored: HashSet<u32> = HashSet::new();
@@ -268,7 +277,7 @@ pub(crate) fn minimize(
         &mut pool,
         &mut dag,
         options,
-        deadline,
+        &deadline,
         &mut pool_report,
         &mut |_, _| {},
     )?;
@@ -280,7 +289,7 @@ pub(crate) fn minimize(
         explored,
         &mut tried,
         options,
-        deadline,
+        &deadline,
         &mut pool_report,
     )?;
     ex.pin_choices = false;
@@ -300,7 +309,7 @@ fn one_pass(
     whole: ProofTree,
     options: &MinimizeOptions,
     searching: bool,
-    deadline: Instant,
+    deadline: &Deadline,
     report: &mut MinimizeReport,
     current_total: &mut usize,
 ) -> Result<(), String> {
@@ -318,7 +327,7 @@ fn one_pass(
     }
     drop(whole);
     while let Some((_, index)) = queue.pop() {
-        if Instant::now() >= deadline {
+        if deadline.passed() {
             report.timed_out = true;
             break;
         }
@@ -353,7 +362,7 @@ fn one_pass(
         let current = best.0.len();
         let mut proved: Vec<(usize, Move, Position, Ctx)> = Vec::new();
         for (proof, mv, child, cctx) in candidates {
-            if Instant::now() >= deadline {
+            if deadline.passed() {
                 report.timed_out = true;
                 break;
             }
@@ -389,7 +398,7 @@ fn one_pass(
         let limit = current.saturating_mul(options.slack_percent) / 100;
         let mut chosen = mv0;
         for (len, mv, _, _) in proved.iter().take(options.whole_checks) {
-            if *len > limit || Instant::now() >= deadline {
+            if *len > limit || deadline.passed() {
                 break;
             }
             ex.overrides.insert(ctx.key, *mv);
@@ -451,13 +460,14 @@ pub fn minimize_proof(
     options: &MinimizeOptions,
     progress: &mut dyn FnMut(&PoolReport, u64),
 ) -> Result<(ProofTree, PoolReport), String> {
-    let start = Instant::now();
-    let deadline = start + options.time;
+    let deadline = Deadline::after(options.time, options);
     let mut search_options = search.clone();
     search_options.max_nodes = None;
     search_options.max_time = None;
+    search_options.interrupt = None;
     let shared = solver.shared_for(tree.root(), search_options.clone());
     let mut ex = Extractor::new(solver, &shared, &search_options);
+    ex.stop = options.stop.clone();
     let mut pool = ProofPool::new(*tree.root(), tree.prover());
     pool.add(tree)?;
     for (i, other) in others.iter().enumerate() {
@@ -479,13 +489,13 @@ pub fn minimize_proof(
         &mut dag,
         &mut tried,
         options,
-        deadline,
+        &deadline,
         &mut report,
     )?;
     progress(&report, dag.size());
     if options.top_nodes > 0 {
         // At most half the time left, so that the passes always get their turn.
-        let top_deadline = halfway_to(deadline);
+        let top_deadline = deadline.halfway();
         top_alternatives(
             solver,
             &mut ex,
@@ -493,7 +503,7 @@ pub fn minimize_proof(
             &mut dag,
             search,
             options,
-            top_deadline,
+            &top_deadline,
             &mut report,
             progress,
         )?;
@@ -503,7 +513,7 @@ pub fn minimize_proof(
         &mut pool,
         &mut dag,
         options,
-        deadline,
+        &deadline,
         &mut report,
         progress,
     )?;
@@ -515,7 +525,7 @@ pub fn minimize_proof(
         explored,
         &mut tried,
         options,
-        deadline,
+        &deadline,
         &mut report,
     )?;
     if let Some(time) = options.global_time {
@@ -525,7 +535,7 @@ pub fn minimize_proof(
             &mut dag,
             &mut tried,
             options,
-            Instant::now() + time,
+            &Deadline::after(time, options),
             &mut report,
             progress,
         )?;
@@ -551,7 +561,7 @@ fn global_phase(
     dag: &mut Dag,
     tried: &mut HashSet<(u32, u64)>,
     options: &MinimizeOptions,
-    deadline: Instant,
+    deadline: &Deadline,
     report: &mut PoolReport,
     progress: &mut dyn FnMut(&PoolReport, u64),
 ) -> Result<(), String> {
@@ -564,15 +574,14 @@ fn global_phase(
             dag,
             &mut searched,
             options,
-            halfway_to(deadline),
+            &deadline.halfway(),
             report,
         )?;
         report.switches += dag.local_passes(pool);
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
+        if deadline.passed() {
             break;
         }
-        let outcome = global::choose(pool, dag, left)?;
+        let outcome = global::choose(pool, dag, deadline)?;
         report.global_runs += 1;
         report.global_failed += u64::from(outcome.failed);
         report.global_millis += outcome.millis;
@@ -589,7 +598,7 @@ fn global_phase(
         dag.grow(pool);
         report.switches += dag.local_passes(pool);
         progress(report, dag.size());
-        if dag.size() >= before || Instant::now() >= deadline {
+        if dag.size() >= before || deadline.passed() {
             break;
         }
     }
@@ -610,7 +619,7 @@ fn alternatives_pass(
     dag: &mut Dag,
     searched: &mut HashSet<(u32, u64)>,
     options: &MinimizeOptions,
-    deadline: Instant,
+    deadline: &Deadline,
     report: &mut PoolReport,
 ) -> Result<(), String> {
     if options.exact_nodes == 0 {
@@ -618,10 +627,11 @@ fn alternatives_pass(
     }
     let mut worker = Worker::new(ex.shared, 0);
     let mut exact = ExactSearch::new(&mut worker, ex.prover);
+    exact.stop_on(options.stop.clone());
     let parents = dag.parents(pool);
     let mut found = Vec::new();
     for (_, v) in small_provers(pool, dag, options) {
-        if Instant::now() >= deadline {
+        if deadline.passed() {
             break;
         }
         let pos = *pool.position(v);
@@ -633,7 +643,7 @@ fn alternatives_pass(
             }
             let limit = (freed + options.global_slack).min(u64::from(INF - 1)) as u32;
             for &mv in pos.legal_moves().iter() {
-                if pool_ref.has_move(v, mv) || Instant::now() >= deadline {
+                if pool_ref.has_move(v, mv) || deadline.passed() {
                     continue;
                 }
                 let mut free = in_rest(pool_ref, dag, &ancestors);
@@ -682,10 +692,68 @@ fn in_rest<'a>(
     }
 }
 
-/// The instant halfway between now and `deadline` (now if it has passed).
-fn halfway_to(deadline: Instant) -> Instant {
-    let now = Instant::now();
-    now + deadline.saturating_duration_since(now) / 2
+/// When a minimisation (or one of its phases) ends: at an instant, or sooner when the
+/// options' `stop` flag is raised.
+#[derive(Debug, Clone)]
+pub(crate) struct Deadline {
+    at: Instant,
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl Deadline {
+    /// `time` from now, or when `stop` is raised.
+    pub(crate) fn new(time: Duration, stop: Option<Arc<AtomicBool>>) -> Deadline {
+        Deadline {
+            at: Instant::now() + time,
+            stop,
+        }
+    }
+
+    /// `time` from now, for `options`' stop flag.
+    fn after(time: Duration, options: &MinimizeOptions) -> Deadline {
+        Deadline::new(time, options.stop.clone())
+    }
+
+    /// Whether the stop flag was raised.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    }
+
+    /// The stop flag, if any.
+    #[cfg_attr(not(feature = "mip"), allow(dead_code))]
+    pub(crate) fn stop_flag(&self) -> Option<&AtomicBool> {
+        self.stop.as_deref()
+    }
+
+    /// Whether the time is up (or the stop flag raised).
+    pub(crate) fn passed(&self) -> bool {
+        self.stopped() || Instant::now() >= self.at
+    }
+
+    /// The time left (none once stopped).
+    pub(crate) fn left(&self) -> Duration {
+        if self.stopped() {
+            Duration::ZERO
+        } else {
+            self.at.saturating_duration_since(Instant::now())
+        }
+    }
+
+    /// The same stop flag, at `at`.
+    fn at(&self, at: Instant) -> Deadline {
+        Deadline {
+            at,
+            stop: self.stop.clone(),
+        }
+    }
+
+    /// Halfway between now and this deadline (now if it has passed).
+    fn halfway(&self) -> Deadline {
+        let now = Instant::now();
+        self.at(now + self.at.saturating_duration_since(now) / 2)
+    }
 }
 
 /// Offers the pool, for every prover node of the proof whose move frees at most
@@ -700,22 +768,23 @@ fn exact_pass(
     dag: &mut Dag,
     tried: &mut HashSet<(u32, u64)>,
     options: &MinimizeOptions,
-    deadline: Instant,
+    deadline: &Deadline,
     report: &mut PoolReport,
 ) -> Result<(), String> {
     if options.exact_nodes == 0 {
         return Ok(());
     }
     // At most half the time left, so that the other searches always get their turn.
-    let deadline = halfway_to(deadline);
+    let deadline = deadline.halfway();
     let started = Instant::now();
     let mut worker = Worker::new(ex.shared, 0);
     let mut exact = ExactSearch::new(&mut worker, ex.prover);
+    exact.stop_on(options.stop.clone());
     let mut parents = dag.parents(pool);
     let nodes = small_provers(pool, dag, options);
     report.exact_unreached = 0;
     for (i, &(_, v)) in nodes.iter().enumerate() {
-        if Instant::now() >= deadline {
+        if deadline.passed() {
             // Out of time: the nodes left that no exact search of this minimisation has
             // looked at yet.
             let searched: HashSet<u32> = tried.iter().map(|&(u, _)| u).collect();
@@ -772,7 +841,7 @@ fn pool_passes(
     pool: &mut ProofPool,
     dag: &mut Dag,
     options: &MinimizeOptions,
-    deadline: Instant,
+    deadline: &Deadline,
     report: &mut PoolReport,
     progress: &mut dyn FnMut(&PoolReport, u64),
 ) -> Result<(), String> {
@@ -780,7 +849,7 @@ fn pool_passes(
     'rounds: loop {
         seed(ex, pool, dag.used_nodes());
         for (cone, v) in dag.provers_by_size(pool) {
-            if Instant::now() >= deadline {
+            if deadline.passed() {
                 break 'rounds;
             }
             if !dag.used(v) || (cone as usize) < options.min_subtree {
@@ -822,7 +891,7 @@ fn top_alternatives(
     dag: &mut Dag,
     search: &SearchOptions,
     options: &MinimizeOptions,
-    deadline: Instant,
+    deadline: &Deadline,
     report: &mut PoolReport,
     progress: &mut dyn FnMut(&PoolReport, u64),
 ) -> Result<(), String> {
@@ -840,7 +909,7 @@ fn top_alternatives(
         }
         let pos = *pool.position(v);
         for mv in pos.legal_moves() {
-            if Instant::now() + options.top_time >= deadline {
+            if deadline.left() <= options.top_time {
                 return Ok(());
             }
             if pool.has_move(v, mv) {
@@ -884,7 +953,7 @@ fn deepen(
     first_explored: HashSet<u32>,
     exact_tried: &mut HashSet<(u32, u64)>,
     options: &MinimizeOptions,
-    deadline: Instant,
+    deadline: &Deadline,
     report: &mut PoolReport,
 ) -> Result<(), String> {
     let mut per_node = options.deep_nodes_per_node;
@@ -892,7 +961,7 @@ fn deepen(
     let mut kicked: HashSet<(u32, u32)> = HashSet::new();
     // The proof changes only by switches: seed again only then.
     let mut seeded_at = None;
-    'outer: while Instant::now() < deadline {
+    'outer: while !deadline.passed() {
         dag.grow(pool);
         report.switches += dag.local_passes(pool);
         if seeded_at != Some(report.switches) {
@@ -922,7 +991,7 @@ fn deepen(
             progressed = true;
             report.near_misses += 1;
             for u in fresh {
-                if Instant::now() >= deadline {
+                if deadline.passed() {
                     break 'outer;
                 }
                 explored.insert(u);
@@ -964,13 +1033,13 @@ fn kick(
     dag: &mut Dag,
     misses: &[NearMiss],
     kicked: &mut HashSet<(u32, u32)>,
-    deadline: Instant,
+    deadline: &Deadline,
     report: &mut PoolReport,
 ) -> Kicks {
     const KICKS_PER_ROUND: usize = 16;
     let mut tried = 0;
     for miss in misses {
-        if tried == KICKS_PER_ROUND || Instant::now() >= deadline {
+        if tried == KICKS_PER_ROUND || deadline.passed() {
             break;
         }
         if !kicked.insert((miss.node, miss.k)) {
@@ -1044,6 +1113,7 @@ fn prove_as_root(
     let mut options = ex.shared.options().clone();
     options.max_nodes = Some(budget.max(1));
     options.max_time = None;
+    options.interrupt = ex.stop.clone();
     let shared = ex.solver.shared_for(pos, options);
     let mut worker = Extractor::worker_for(&shared, &ctx);
     let (proof, _, _) = worker.mid(pos, ctx.key, INF, INF, 0);
@@ -1162,6 +1232,7 @@ fn search_child(
     let mut options = ex.shared.options().clone();
     options.max_nodes = Some(budget.max(1));
     options.max_time = None;
+    options.interrupt = ex.stop.clone();
     let shared = ex.solver.shared_for(child, options);
     let mut worker = Extractor::worker_for(&shared, parent_ctx);
     worker.history.push(parent.key());

@@ -1167,7 +1167,10 @@ mod tests {
 mod global_tests {
     use super::*;
     use crate::global::choose;
+    use crate::minimize::Deadline;
     use antichess_core::Rules;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
     use std::time::Duration;
 
     /// A pool made by hand where the cheapest choice is a cycle (node 2's only move leads
@@ -1199,7 +1202,21 @@ mod global_tests {
         };
         let mut dag = Dag::new(&pool, 0, vec![2, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
         assert_eq!(dag.size(), 8);
-        let outcome = choose(&pool, &mut dag, Duration::from_secs(30)).unwrap();
+        // Stopped (Ctrl-C) before it starts: the proof stays as it is.
+        let raised = Some(Arc::new(AtomicBool::new(true)));
+        let stopped = choose(
+            &pool,
+            &mut dag,
+            &Deadline::new(Duration::from_secs(30), raised),
+        );
+        assert_eq!(stopped.unwrap().size, 8);
+        assert_eq!((dag.choice[0], dag.size()), (2, 8));
+        let outcome = choose(
+            &pool,
+            &mut dag,
+            &Deadline::new(Duration::from_secs(30), None),
+        )
+        .unwrap();
         assert_eq!(outcome.cuts, 1, "{outcome:?}");
         assert!(outcome.optimal, "{outcome:?}");
         assert_eq!((dag.choice[0], dag.size(), outcome.bound), (1, 6, 6));

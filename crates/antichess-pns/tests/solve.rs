@@ -284,6 +284,63 @@ fn minimisation_leaves_the_pool_half_the_time() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A raised stop flag (Ctrl-C) ends a minimisation early with a valid proof no larger than
+/// the first: in `solve`'s path, where the same flag stops the search too (the extraction's
+/// re-searches must not stop with it), raised before the proof is written; and in
+/// `minimize_proof`'s, raised two seconds into a two-hour run.
+#[test]
+fn a_raised_stop_flag_ends_the_minimisation_with_a_valid_proof() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+    let dir = temp("stop");
+    let started = Instant::now();
+    let (pos, solver, mut options) = solved_na6();
+    let stop = Arc::new(AtomicBool::new(true));
+    options.interrupt = Some(Arc::clone(&stop));
+    let mut minimize = MinimizeOptions::new(Duration::from_secs(7200));
+    minimize.stop = Some(Arc::clone(&stop));
+    let path = dir.join("stopped.proof");
+    let (written, _) = write_proof(&solver, &pos, &[], &options, Some(&minimize), &path).unwrap();
+    let report = written.minimized.expect("the minimiser ran");
+    assert!(report.nodes_after <= report.nodes_before, "{report:?}");
+    let stats = verify_file(
+        &path,
+        Some(Format::Compact),
+        &NoTablebases,
+        &VerifyOptions::default(),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(stats.counts.total, written.counts.total);
+    // Raised while it runs.
+    stop.store(false, Ordering::Relaxed);
+    let (first, _) = extract_proof(&solver, &pos, &[], &options).unwrap();
+    let fresh = Solver::new(64 << 20, None);
+    let raise = {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_secs(2));
+            stop.store(true, Ordering::Relaxed);
+        })
+    };
+    let (smaller, _) =
+        minimize_proof(&fresh, &first, &[], &options, &minimize, &mut |_, _| {}).unwrap();
+    raise.join().unwrap();
+    assert!(smaller.len() <= first.len());
+    assert_eq!(
+        write_and_verify(&smaller, &dir.join("smaller.proof")),
+        smaller.len() as u64
+    );
+    // Both minimisations had two hours; the flag ended them.
+    assert!(
+        started.elapsed() < Duration::from_secs(1800),
+        "{:?}",
+        started.elapsed()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Writes `tree` and runs the verifier on the file; returns its node count.
 fn write_and_verify(tree: &ProofTree, path: &std::path::Path) -> u64 {
     write_proof_file(tree, path, Format::Compact, ByteOrder::Little).unwrap();

@@ -30,6 +30,7 @@ pub enum ProofCommand {
     Convert(ConvertArgs),
     /// Make a proof smaller: search other prover moves and keep the combination that makes
     /// the whole proof (shared positions counted once) smallest; the result is verified.
+    /// Ctrl-C ends it early with the smallest proof found so far.
     Minimize(crate::cmd::proof_minimize::MinimizeArgs),
 }
 

@@ -3,10 +3,12 @@
 //! proof pool of `antichess-pns` searches other prover moves and keeps the combination that
 //! makes the whole proof (with shared positions) smallest; with `--global` (the `mip`
 //! feature) it also chooses over the whole pool at once as an integer program. The result
-//! is verified.
+//! is verified. Ctrl-C ends the minimisation early with the smallest proof found so far.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use antichess_pns::{minimize_proof, MinimizeOptions, SearchOptions, Solver, GLOBAL_CHOICE};
@@ -32,7 +34,8 @@ pub struct MinimizeArgs {
     #[arg(long, short)]
     pub output: PathBuf,
 
-    /// How long to search for smaller proofs (seconds, or with a unit: 30s, 5m, 2h).
+    /// How long to search for smaller proofs (seconds, or with a unit: 30s, 5m, 2h). Ctrl-C
+    /// ends it sooner: the smallest proof found so far is verified and written.
     #[arg(long, value_parser = parse_duration, default_value = "5m")]
     pub time: Duration,
 
@@ -189,6 +192,23 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
             .expect("valid template")
             .progress_chars("=> "),
     );
+    // Ctrl-C ends the minimisation as if its time were up: the smallest proof found so far
+    // is verified and written. A second Ctrl-C quits at once (nothing written).
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let flag = Arc::clone(&stop);
+        let bar = bar.clone();
+        let _ = ctrlc::set_handler(move || {
+            if flag.swap(true, Ordering::Relaxed) {
+                std::process::exit(130);
+            }
+            bar.suspend(|| {
+                eprintln!(
+                    "\ninterrupted: finishing with the smallest proof found so far (Ctrl-C again to quit at once)"
+                );
+            });
+        });
+    }
     let started = std::time::Instant::now();
     let (out, report) = minimize_proof(
         &solver,
@@ -204,6 +224,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
             options.exact_max_subtree = args.exact_max.unwrap_or(options.exact_max_subtree);
             options.global_time = args.global;
             options.global_slack = args.global_slack.unwrap_or(options.global_slack);
+            options.stop = Some(Arc::clone(&stop));
             options
         },
         &mut |r, size| {
@@ -228,6 +249,12 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         &VerifyOptions::default(),
         &mut |_| {},
     );
+    if stop.load(Ordering::Relaxed) {
+        println!(
+            "interrupted after {:.1} s: the proof below is the smallest found so far",
+            started.elapsed().as_secs_f64()
+        );
+    }
     println!(
         "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} kicks, {} alternatives minimised on their own, {} exact searches in {:.1} s with {} positions found {} smaller{}{}; pool of {} positions)",
         before,
@@ -294,11 +321,11 @@ pub fn global_summary(report: &antichess_pns::PoolReport) -> String {
             )
         } else if report.global_bound > 1 {
             format!(
-                "stopped by its time limit; no proof from the pool has fewer than {} nodes",
+                "stopped by its time limit or Ctrl-C; no proof from the pool has fewer than {} nodes",
                 report.global_bound
             )
         } else {
-            "stopped by its time limit before a lower bound".to_string()
+            "stopped by its time limit or Ctrl-C before a lower bound".to_string()
         }
     )
 }

@@ -73,7 +73,7 @@ pub struct SolveArgs {
     /// prover's nodes with the largest subtrees are revisited and their other moves searched
     /// (for at most half the time), then the proof pool combines what was found, with exact
     /// searches of small subtrees (seconds, or with a unit: 30s, 5m; 0 = write the proof as
-    /// found).
+    /// found). Ctrl-C ends it sooner, and the proof is written.
     #[arg(long, value_name = "T", default_value = "0", value_parser = parse_duration)]
     pub minimize: Duration,
 
@@ -439,7 +439,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     options.epsilon = args.epsilon;
     options.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::complete_units);
     // Ctrl-C stops the search as if its budget ran out (the numbers are printed and the
-    // checkpoint saved); a second Ctrl-C exits at once.
+    // checkpoint saved), or the proof's minimisation as if its time were up (the proof is
+    // written); a second Ctrl-C exits at once.
     let interrupt = Arc::new(AtomicBool::new(false));
     {
         let flag = Arc::clone(&interrupt);
@@ -447,7 +448,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             if flag.swap(true, Ordering::Relaxed) {
                 std::process::exit(130);
             }
-            eprintln!("\ninterrupted: stopping the search (Ctrl-C again to quit at once)");
+            eprintln!(
+                "\ninterrupted: stopping the search or the proof's minimisation (Ctrl-C again to quit at once)"
+            );
         });
     }
     options.interrupt = Some(Arc::clone(&interrupt));
@@ -536,7 +539,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         &options,
         args.proof.as_deref(),
         (!args.minimize.is_zero())
-            .then(|| MinimizeOptions::new(args.minimize))
+            .then(|| {
+                // Ctrl-C during the minimisation ends it with the smallest proof so far.
+                let mut minimize = MinimizeOptions::new(args.minimize);
+                minimize.stop = Some(Arc::clone(&interrupt));
+                minimize
+            })
             .as_ref(),
         &mut progress,
     )
@@ -545,7 +553,12 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         eprintln!();
     }
     save(solved.result.nodes, solved.result.elapsed.as_secs_f64())?;
-    if interrupt.load(Ordering::Relaxed) && args.checkpoint.is_none() && !json {
+    // (Interrupted after the search ended, in the proof's minimisation: nothing to resume.)
+    if interrupt.load(Ordering::Relaxed)
+        && solved.result.status == SearchStatus::Unknown
+        && args.checkpoint.is_none()
+        && !json
+    {
         eprintln!("interrupted; with --checkpoint FILE a search can be resumed later");
     }
     if json {
