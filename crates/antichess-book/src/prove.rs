@@ -11,6 +11,8 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use antichess_core::{Move, Position};
@@ -39,6 +41,9 @@ pub struct ProveOptions {
     pub lone_bishop_rule: bool,
     /// Time for `antichess_pns::minimize_proof` on the assembled proof (`None`: none).
     pub minimize: Option<Duration>,
+    /// Raised (Ctrl-C), the minimisation ends as if its time were up (at once if raised
+    /// before it starts): the proof is written as it then is.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for ProveOptions {
@@ -49,6 +54,7 @@ impl Default for ProveOptions {
             tablebase_units: 0,
             lone_bishop_rule: true,
             minimize: None,
+            stop: None,
         }
     }
 }
@@ -402,7 +408,11 @@ pub fn assemble_proof(
                 &tree,
                 &[],
                 &search,
-                &MinimizeOptions::new(time),
+                &{
+                    let mut minimize = MinimizeOptions::new(time);
+                    minimize.stop.clone_from(&options.stop);
+                    minimize
+                },
                 &mut |r, size| {
                     progress(ProveEvent::Minimizing {
                         proof_nodes: size,

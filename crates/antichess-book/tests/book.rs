@@ -126,6 +126,24 @@ fn grows_until_solved_then_proves_and_verifies() {
             .is_some_and(|m| m.searched + m.exact_searched > 0),
         "{small:?}"
     );
+    // Stopped (Ctrl-C) before its two hours begin: the assembled proof, valid.
+    let (stopped, verified) = prove_to_file(
+        &mut book,
+        None,
+        &ProveOptions {
+            hash_bytes: 32 << 20,
+            minimize: Some(std::time::Duration::from_secs(7200)),
+            stop: Some(Arc::new(AtomicBool::new(true))),
+            ..ProveOptions::default()
+        },
+        &dir.join("stopped.proof"),
+        &mut |_| {},
+    )
+    .unwrap();
+    let stats = verified.verdict.expect("the verifier accepts it");
+    assert_eq!(stats.counts, stopped.counts);
+    assert!(stopped.seconds < 1800.0, "{stopped:?}");
+    assert!(stopped.counts.total <= report.counts.total, "{stopped:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

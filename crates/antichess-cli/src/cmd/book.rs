@@ -283,7 +283,8 @@ pub struct ProveArgs {
     pub no_bishop_rule: bool,
 
     /// Then spend up to this long making the proof smaller, as `antichess proof minimize`
-    /// does (seconds, or with a unit: 90s, 10m).
+    /// does (seconds, or with a unit: 90s, 10m). Ctrl-C ends it sooner, and the proof is
+    /// written.
     #[arg(long, value_name = "T", value_parser = crate::cmd::solve::parse_duration)]
     pub minimize: Option<std::time::Duration>,
 
@@ -860,6 +861,23 @@ fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             .map_or(0, antichess_tb::Tablebase::complete_units),
         lone_bishop_rule: !args.no_bishop_rule,
         minimize: args.minimize,
+        stop: args.minimize.map(|_| {
+            // Ctrl-C ends the minimisation (at once if it has not begun): the proof is
+            // written as it then is. A second Ctrl-C quits.
+            let stop = Arc::new(AtomicBool::new(false));
+            let flag = Arc::clone(&stop);
+            let _ = ctrlc::set_handler(move || {
+                if INTERRUPTS.fetch_add(1, Relaxed) == 0 {
+                    flag.store(true, Relaxed);
+                    eprintln!(
+                        "\ninterrupted: the proof is written without further minimisation (Ctrl-C again to quit at once)"
+                    );
+                } else {
+                    std::process::exit(130);
+                }
+            });
+            stop
+        }),
     };
     let tty = std::io::stderr().is_terminal() && !json_out;
     let mut progress = |e: ProveEvent| {
