@@ -413,10 +413,10 @@ pub fn assemble_proof(
                     minimize.stop.clone_from(&options.stop);
                     minimize
                 },
-                &mut |r, size| {
+                &mut |p| {
                     progress(ProveEvent::Minimizing {
-                        proof_nodes: size,
-                        searches: r.searched,
+                        proof_nodes: p.size,
+                        searches: p.report.searched,
                     });
                 },
             )

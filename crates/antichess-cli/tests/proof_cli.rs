@@ -678,3 +678,94 @@ fn minimize_ctrl_c_writes_the_proof_so_far() {
     assert!(nodes <= tree.len() as u64, "{nodes} > {}", tree.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `proof minimize --save-every` saves the smallest proof so far to the output as it goes:
+/// killed outright (SIGKILL) after a save, the output holds a verified proof smaller than
+/// the input, and a second run goes on from it.
+#[test]
+fn minimize_saves_the_proof_as_it_goes() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    use std::time::Duration;
+    let dir = temp_dir("save-every");
+    let input = dir.join("na6.proof");
+    succeeds(&[
+        "solve",
+        "--moves",
+        "e3 Na6",
+        "--tb-units",
+        "0",
+        "--hash",
+        "64M",
+        "--proof",
+        path_str(&input),
+    ]);
+    let nodes = |path: &Path| {
+        let out = succeeds(&["proof", "verify", path_str(path), "--json"]);
+        let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        stats["counts"]["total"].as_u64().unwrap()
+    };
+    let first = nodes(&input);
+    let output = dir.join("saved.proof");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args([
+            "proof",
+            "minimize",
+            path_str(&input),
+            "-o",
+            path_str(&output),
+            "--time",
+            "1h",
+            "--save-every",
+            "1s",
+            "--tb-units",
+            "0",
+            "--hash",
+            "64M",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let stderr = child.stderr.take().unwrap();
+    let (send, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    loop {
+        match lines.recv_timeout(Duration::from_secs(300)) {
+            Ok(line) if line.starts_with("saved the proof so far") => break,
+            Ok(line) => seen.push(line),
+            Err(e) => {
+                let _ = child.kill();
+                panic!("no save in 5 minutes ({e}); stderr: {seen:?}");
+            }
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let saved = nodes(&output);
+    assert!(saved < first, "{saved} >= {first}");
+    // Going on from the saved proof.
+    let again = dir.join("again.proof");
+    succeeds(&[
+        "proof",
+        "minimize",
+        path_str(&output),
+        "-o",
+        path_str(&again),
+        "--time",
+        "2s",
+        "--tb-units",
+        "0",
+        "--hash",
+        "64M",
+    ]);
+    assert!(nodes(&again) <= saved);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -18,7 +18,7 @@ pub use checkpoint::{
 };
 pub use extract::{extract_minimized, extract_proof, write_proof, ExtractError, WrittenProof};
 pub use global::GLOBAL_CHOICE;
-pub use minimize::{minimize_proof, MinimizeOptions, MinimizeReport};
+pub use minimize::{minimize_proof, MinimizeOptions, MinimizeProgress, MinimizeReport};
 pub use pool::{PoolReport, ProofPool};
 pub use search::{
     MoveNumbers, NodeNumbers, Progress, SearchOptions, SearchResult, SearchStatus, Solver, INF,

@@ -158,6 +158,43 @@ pub struct MinimizeReport {
     pub pool: Option<PoolReport>,
 }
 
+/// How a minimisation stands, told to its caller now and then (after each phase, and
+/// each round of the last phase): its figures, the proof's size, and the proof itself on
+/// demand, e.g. to save it as it goes.
+#[derive(Debug)]
+pub struct MinimizeProgress<'a> {
+    pub report: &'a PoolReport,
+    /// Nodes of the current proof.
+    pub size: u64,
+    pool: &'a ProofPool,
+    dag: &'a Dag,
+}
+
+impl MinimizeProgress<'_> {
+    /// The current proof (no prolog); a proof as long as the minimiser's choices are, which
+    /// a caller that writes it should still verify.
+    pub fn proof(&self) -> Result<ProofTree, String> {
+        let mut choice = self.dag.choice.clone();
+        choice.resize(self.pool.len(), 0);
+        self.pool.build_choice(&choice, Vec::new())
+    }
+}
+
+/// Tells `progress` how the minimisation stands.
+fn tell(
+    progress: &mut dyn FnMut(&MinimizeProgress<'_>),
+    report: &PoolReport,
+    pool: &ProofPool,
+    dag: &Dag,
+) {
+    progress(&MinimizeProgress {
+        report,
+        size: dag.size(),
+        pool,
+        dag,
+    });
+}
+
 /// One step of [`skip`]: how many children a node has in preorder.
 fn children(kind: &NodeKind) -> usize {
     match kind {
@@ -279,7 +316,7 @@ pub(crate) fn minimize(
         options,
         &deadline,
         &mut pool_report,
-        &mut |_, _| {},
+        &mut |_| {},
     )?;
     explored.extend((0..pool.len() as u32).filter(|&v| dag.used(v)));
     deepen(
@@ -291,6 +328,7 @@ pub(crate) fn minimize(
         options,
         &deadline,
         &mut pool_report,
+        &mut |_| {},
     )?;
     ex.pin_choices = false;
     let tree = finish(&pool, &mut dag, &mut pool_report)?;
@@ -458,7 +496,7 @@ pub fn minimize_proof(
     others: &[ProofTree],
     search: &SearchOptions,
     options: &MinimizeOptions,
-    progress: &mut dyn FnMut(&PoolReport, u64),
+    progress: &mut dyn FnMut(&MinimizeProgress<'_>),
 ) -> Result<(ProofTree, PoolReport), String> {
     let deadline = Deadline::after(options.time, options);
     let mut search_options = search.clone();
@@ -492,7 +530,7 @@ pub fn minimize_proof(
         &deadline,
         &mut report,
     )?;
-    progress(&report, dag.size());
+    tell(progress, &report, &pool, &dag);
     if options.top_nodes > 0 {
         // At most half the time left, so that the passes always get their turn.
         let top_deadline = deadline.halfway();
@@ -527,6 +565,7 @@ pub fn minimize_proof(
         options,
         &deadline,
         &mut report,
+        progress,
     )?;
     if let Some(time) = options.global_time {
         global_phase(
@@ -541,7 +580,7 @@ pub fn minimize_proof(
         )?;
     }
     let mut out = finish(&pool, &mut dag, &mut report)?;
-    progress(&report, dag.size());
+    tell(progress, &report, &pool, &dag);
     if out.len() >= tree.len() {
         return Ok((tree.clone(), report));
     }
@@ -563,7 +602,7 @@ fn global_phase(
     options: &MinimizeOptions,
     deadline: &Deadline,
     report: &mut PoolReport,
-    progress: &mut dyn FnMut(&PoolReport, u64),
+    progress: &mut dyn FnMut(&MinimizeProgress<'_>),
 ) -> Result<(), String> {
     let mut searched = HashSet::new();
     loop {
@@ -593,11 +632,11 @@ fn global_phase(
         if outcome.size < before {
             report.global_found += 1;
         }
-        progress(report, dag.size());
+        tell(progress, report, pool, dag);
         exact_pass(ex, pool, dag, tried, options, deadline, report)?;
         dag.grow(pool);
         report.switches += dag.local_passes(pool);
-        progress(report, dag.size());
+        tell(progress, report, pool, dag);
         if dag.size() >= before || deadline.passed() {
             break;
         }
@@ -843,7 +882,7 @@ fn pool_passes(
     options: &MinimizeOptions,
     deadline: &Deadline,
     report: &mut PoolReport,
-    progress: &mut dyn FnMut(&PoolReport, u64),
+    progress: &mut dyn FnMut(&MinimizeProgress<'_>),
 ) -> Result<(), String> {
     let mut per_node = options.nodes_per_node;
     'rounds: loop {
@@ -864,7 +903,7 @@ fn pool_passes(
                 report.switches += 1;
                 seed(ex, pool, dag.nodes_below(pool, v));
             }
-            progress(report, dag.size());
+            tell(progress, report, pool, dag);
         }
         if per_node >= options.max_nodes_per_node {
             break;
@@ -893,7 +932,7 @@ fn top_alternatives(
     options: &MinimizeOptions,
     deadline: &Deadline,
     report: &mut PoolReport,
-    progress: &mut dyn FnMut(&PoolReport, u64),
+    progress: &mut dyn FnMut(&MinimizeProgress<'_>),
 ) -> Result<(), String> {
     let tops: Vec<(u64, u32)> = dag
         .provers_by_size(pool)
@@ -926,7 +965,7 @@ fn top_alternatives(
             if found.len() as u64 > cone.saturating_mul(options.top_slack_percent as u64) / 100 {
                 continue;
             }
-            let (small, _) = minimize_proof(solver, &found, &[], search, &inner, &mut |_, _| {})?;
+            let (small, _) = minimize_proof(solver, &found, &[], search, &inner, &mut |_| {})?;
             report.top_minimized += 1;
             let c = pool.add_tree(&small, false)?;
             pool.link(&pos, mv, c);
@@ -934,7 +973,7 @@ fn top_alternatives(
             if dag.improve_node(pool, v) {
                 report.switches += 1;
             }
-            progress(report, dag.size());
+            tell(progress, report, pool, dag);
         }
     }
     Ok(())
@@ -955,6 +994,7 @@ fn deepen(
     options: &MinimizeOptions,
     deadline: &Deadline,
     report: &mut PoolReport,
+    progress: &mut dyn FnMut(&MinimizeProgress<'_>),
 ) -> Result<(), String> {
     let mut per_node = options.deep_nodes_per_node;
     let mut explored = first_explored.clone();
@@ -964,6 +1004,7 @@ fn deepen(
     'outer: while !deadline.passed() {
         dag.grow(pool);
         report.switches += dag.local_passes(pool);
+        tell(progress, report, pool, dag);
         if seeded_at != Some(report.switches) {
             exact_pass(ex, pool, dag, exact_tried, options, deadline, report)?;
             report.switches += dag.local_passes(pool);

@@ -1095,7 +1095,7 @@ mod tests {
         let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(3));
         minimize.max_nodes_per_node = 4;
         let (smaller, _) =
-            minimize_proof(&solver, &first, &[], &options, &minimize, &mut |_, _| {}).unwrap();
+            minimize_proof(&solver, &first, &[], &options, &minimize, &mut |_| {}).unwrap();
         let mut pool = ProofPool::new(pos, Color::White);
         pool.add(&first).unwrap();
         pool.add(&smaller).unwrap();

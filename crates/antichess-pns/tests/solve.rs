@@ -215,7 +215,7 @@ fn top_alternatives_are_proved_with_their_budget_and_minimised_on_their_own() {
     // Each run with a table of its own, as for a proof read from a file.
     let run = |minimize: &MinimizeOptions| {
         let fresh = Solver::new(64 << 20, None);
-        minimize_proof(&fresh, &first, &[], &options, minimize, &mut |_, _| {}).unwrap()
+        minimize_proof(&fresh, &first, &[], &options, minimize, &mut |_| {}).unwrap()
     };
     // One node per node of the subtree proves none of the other moves at the top...
     let (_, starved) = run(&minimize);
@@ -325,7 +325,7 @@ fn a_raised_stop_flag_ends_the_minimisation_with_a_valid_proof() {
         })
     };
     let (smaller, _) =
-        minimize_proof(&fresh, &first, &[], &options, &minimize, &mut |_, _| {}).unwrap();
+        minimize_proof(&fresh, &first, &[], &options, &minimize, &mut |_| {}).unwrap();
     raise.join().unwrap();
     assert!(smaller.len() <= first.len());
     assert_eq!(
@@ -368,16 +368,24 @@ fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
     minimize.max_nodes_per_node = 4;
     minimize.deep_nodes_per_node = 4;
     minimize.exact_max_subtree = 200;
-    let mut calls = 0u64;
-    let (smaller, report) =
-        minimize_proof(&fresh, &first, &[], &options, &minimize, &mut |_, _| {
-            calls += 1
-        })
-        .unwrap();
+    // The proofs it tells of as it goes (what `proof minimize --save-every` saves).
+    let mut told: Vec<ProofTree> = Vec::new();
+    let (smaller, report) = minimize_proof(&fresh, &first, &[], &options, &minimize, &mut |p| {
+        let proof = p.proof().unwrap();
+        assert_eq!(proof.len() as u64, p.size);
+        told.push(proof);
+    })
+    .unwrap();
     assert!(
-        calls > 0 && report.proved > 0 && report.switches > 0,
+        told.len() > 1 && report.proved > 0 && report.switches > 0,
         "{report:?}"
     );
+    for (i, proof) in told.iter().enumerate() {
+        let path = dir.join(format!("told-{i}.proof"));
+        assert_eq!(write_and_verify(proof, &path), proof.len() as u64);
+    }
+    assert!(told.iter().all(|t| t.len() <= first.len()));
+    assert_eq!(told.last().map(ProofTree::len), Some(smaller.len()));
     // The exact searches found smaller proofs of small subtrees that join the proof.
     assert!(
         report.exact_searched > 0 && report.exact_found > 0,
@@ -398,15 +406,14 @@ fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
     // starts and local passes only) of the first proof is no larger than the smaller one;
     // alone it has only the first proof's moves.
     let instant = MinimizeOptions::new(std::time::Duration::ZERO);
-    let (alone, _) =
-        minimize_proof(&fresh, &first, &[], &options, &instant, &mut |_, _| {}).unwrap();
+    let (alone, _) = minimize_proof(&fresh, &first, &[], &options, &instant, &mut |_| {}).unwrap();
     let (with_merge, merge_report) = minimize_proof(
         &fresh,
         &first,
         std::slice::from_ref(&smaller),
         &options,
         &instant,
-        &mut |_, _| {},
+        &mut |_| {},
     )
     .unwrap();
     assert!(
@@ -435,7 +442,7 @@ fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
         &[other_side],
         &options,
         &instant,
-        &mut |_, _| {}
+        &mut |_| {}
     )
     .unwrap_err()
     .contains("another prover"));

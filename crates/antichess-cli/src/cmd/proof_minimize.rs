@@ -5,7 +5,7 @@
 //! feature) it also chooses over the whole pool at once as an integer program. The result
 //! is verified. Ctrl-C ends the minimisation early with the smallest proof found so far.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -14,7 +14,7 @@ use std::time::Duration;
 use antichess_pns::{minimize_proof, MinimizeOptions, SearchOptions, Solver, GLOBAL_CHOICE};
 use antichess_proof::{
     read_proof_file, verify_file, write_proof_file, ByteOrder, Format, LeafOracle, NoTablebases,
-    TablebaseOracle, VerifyOptions,
+    ProofTree, TablebaseOracle, VerifyOptions,
 };
 use antichess_tb::Tablebase;
 use anyhow::{bail, Context};
@@ -38,6 +38,12 @@ pub struct MinimizeArgs {
     /// ends it sooner: the smallest proof found so far is verified and written.
     #[arg(long, value_parser = parse_duration, default_value = "5m")]
     pub time: Duration,
+
+    /// While it runs, save the smallest proof so far to the output (verified, atomically)
+    /// at most this often, so that a run killed outright keeps it: run again from the
+    /// output to go on (seconds, or with a unit: 30s, 10m; 0: only at the end).
+    #[arg(long, value_name = "T", value_parser = parse_duration, default_value = "10m")]
+    pub save_every: Duration,
 
     /// Directory of table files (default: ~/.cache/antichess/tables/<rules>).
     #[arg(long, value_name = "DIR")]
@@ -210,6 +216,8 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         });
     }
     let started = std::time::Instant::now();
+    let mut last_save = started;
+    let mut saved_size = before as u64;
     let (out, report) = minimize_proof(
         &solver,
         &tree,
@@ -227,28 +235,38 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
             options.stop = Some(Arc::clone(&stop));
             options
         },
-        &mut |r, size| {
+        &mut |p| {
             bar.set_position(started.elapsed().as_secs());
             bar.set_message(format!(
-                "{size} nodes, {} positions in the pool, {} searches, {} proved",
-                r.positions, r.searched, r.proved
+                "{} nodes, {} positions in the pool, {} searches, {} proved",
+                p.size, p.report.positions, p.report.searched, p.report.proved
             ));
+            if !args.save_every.is_zero()
+                && last_save.elapsed() >= args.save_every
+                && p.size < saved_size
+            {
+                last_save = std::time::Instant::now();
+                let saved = p.proof().map_err(anyhow::Error::msg).and_then(|mut t| {
+                    t.set_prolog(tree.prolog().to_vec());
+                    write_verified(&t, &args.output, oracle)
+                });
+                if saved.is_ok() {
+                    saved_size = p.size;
+                }
+                bar.suspend(|| match saved {
+                    Ok(()) => eprintln!(
+                        "saved the proof so far ({} nodes) to {}",
+                        p.size,
+                        args.output.display()
+                    ),
+                    Err(e) => eprintln!("warning: the proof so far was not saved: {e:#}"),
+                });
+            }
         },
     )
     .map_err(|e| anyhow::anyhow!("minimising {}: {e}", args.input.display()))?;
     bar.finish_and_clear();
-    // Written beside the output and verified there; renamed over it only if valid.
-    let mut pending = args.output.clone().into_os_string();
-    pending.push(".unverified");
-    let pending = PathBuf::from(pending);
-    write_proof_file(&out, &pending, Format::Compact, ByteOrder::Little)?;
-    let verified = verify_file(
-        &pending,
-        Some(Format::Compact),
-        oracle,
-        &VerifyOptions::default(),
-        &mut |_| {},
-    );
+    let written = write_verified(&out, &args.output, oracle);
     if stop.load(Ordering::Relaxed) {
         println!(
             "interrupted after {:.1} s: the proof below is the smallest found so far",
@@ -276,23 +294,34 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         global_summary(&report),
         report.positions
     );
-    match verified {
-        Ok(_) => {
-            std::fs::rename(&pending, &args.output).with_context(|| {
-                format!(
-                    "renaming {} to {}",
-                    pending.display(),
-                    args.output.display()
-                )
-            })?;
+    match written {
+        Ok(()) => {
             println!("wrote {} (verified)", args.output.display());
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) => {
-            let _ = std::fs::remove_file(&pending);
-            bail!("the minimised proof does not verify ({e}); nothing written")
-        }
+        Err(e) => bail!("{e:#}; the output is left as it was"),
     }
+}
+
+/// Writes `tree` beside `output`, verifies it there, and renames it over `output` only if
+/// it is valid.
+fn write_verified(tree: &ProofTree, output: &Path, oracle: &dyn LeafOracle) -> anyhow::Result<()> {
+    let mut pending = output.to_path_buf().into_os_string();
+    pending.push(".unverified");
+    let pending = PathBuf::from(pending);
+    write_proof_file(tree, &pending, Format::Compact, ByteOrder::Little)?;
+    if let Err(e) = verify_file(
+        &pending,
+        Some(Format::Compact),
+        oracle,
+        &VerifyOptions::default(),
+        &mut |_| {},
+    ) {
+        let _ = std::fs::remove_file(&pending);
+        bail!("the minimised proof does not verify ({e})");
+    }
+    std::fs::rename(&pending, output)
+        .with_context(|| format!("renaming {} to {}", pending.display(), output.display()))
 }
 
 /// What the global phase did (empty if it did not run).
