@@ -26,6 +26,13 @@ fn succeeds(args: &[&str]) -> Output {
     out
 }
 
+/// Runs `proof verify --json` on `path`, which must pass; returns its node count.
+fn verified_nodes(path: &Path) -> u64 {
+    let out = succeeds(&["proof", "verify", path_str(path), "--json"]);
+    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    stats["counts"]["total"].as_u64().unwrap()
+}
+
 fn text(out: &Output) -> String {
     format!(
         "status {:?}\nstdout:\n{}\nstderr:\n{}",
@@ -275,11 +282,6 @@ fn minimize_merges_other_proofs() {
     let tree = proof(0);
     let input = dir.join("p.proof");
     write_atomic(&input, &encode_compact(&tree).unwrap()).unwrap();
-    let nodes = |path: &Path| {
-        let out = succeeds(&["proof", "verify", path_str(path), "--json"]);
-        let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        stats["counts"]["total"].as_u64().unwrap()
-    };
     let minimize = |args: &[&str]| {
         let mut all = vec!["proof", "minimize", "--tb-units", "0", "--hash", "16M"];
         all.extend_from_slice(args);
@@ -302,7 +304,7 @@ fn minimize_merges_other_proofs() {
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(text(&out).contains("(merged: "), "{}", text(&out));
-    assert!(nodes(&merged) <= nodes(&small));
+    assert!(verified_nodes(&merged) <= verified_nodes(&small));
     // A file to merge in the reference format is detected as such, even when --format
     // names the input's; its root comes from --fen like the input's would.
     let theirs = dir.join("small.ref");
@@ -329,7 +331,7 @@ fn minimize_merges_other_proofs() {
         "0",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    assert!(nodes(&mixed) <= nodes(&small));
+    assert!(verified_nodes(&mixed) <= verified_nodes(&small));
     // A truncated file to merge is named, and nothing is written.
     let bytes = std::fs::read(&small).unwrap();
     let truncated = dir.join("truncated.proof");
@@ -431,9 +433,7 @@ fn minimize_writes_a_verified_proof_no_larger() {
             && no_time.contains(" prover nodes not searched in time;"),
         "{no_time}"
     );
-    let out = succeeds(&["proof", "verify", path_str(&output), "--json"]);
-    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let nodes = stats["counts"]["total"].as_u64().unwrap();
+    let nodes = verified_nodes(&output);
     assert!(nodes <= tree.len() as u64, "{nodes} > {}", tree.len());
     assert!(
         stdout.contains(&format!("{} -> {nodes} nodes", tree.len())),
@@ -538,9 +538,7 @@ fn minimize_global_phase() {
             "{}",
             text(&out)
         );
-        let out = succeeds(&["proof", "verify", path_str(&output), "--json"]);
-        let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let nodes = stats["counts"]["total"].as_u64().unwrap();
+        let nodes = verified_nodes(&output);
         assert!(nodes <= tree.len() as u64, "{nodes} > {}", tree.len());
         // A bound it reports is a lower bound on the proof written.
         if let Some(bound) = stdout
@@ -672,9 +670,7 @@ fn minimize_ctrl_c_writes_the_proof_so_far() {
         "{}",
         text(&out)
     );
-    let out = succeeds(&["proof", "verify", path_str(&output), "--json"]);
-    let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let nodes = stats["counts"]["total"].as_u64().unwrap();
+    let nodes = verified_nodes(&output);
     assert!(nodes <= tree.len() as u64, "{nodes} > {}", tree.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -700,12 +696,7 @@ fn minimize_saves_the_proof_as_it_goes() {
         "--proof",
         path_str(&input),
     ]);
-    let nodes = |path: &Path| {
-        let out = succeeds(&["proof", "verify", path_str(path), "--json"]);
-        let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        stats["counts"]["total"].as_u64().unwrap()
-    };
-    let first = nodes(&input);
+    let first = verified_nodes(&input);
     let output = dir.join("saved.proof");
     let mut child = Command::new(env!("CARGO_BIN_EXE_antichess"))
         .args([
@@ -749,7 +740,7 @@ fn minimize_saves_the_proof_as_it_goes() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    let saved = nodes(&output);
+    let saved = verified_nodes(&output);
     assert!(saved < first, "{saved} >= {first}");
     // Going on from the saved proof.
     let again = dir.join("again.proof");
@@ -766,6 +757,6 @@ fn minimize_saves_the_proof_as_it_goes() {
         "--hash",
         "64M",
     ]);
-    assert!(nodes(&again) <= saved);
+    assert!(verified_nodes(&again) <= saved);
     let _ = std::fs::remove_dir_all(&dir);
 }

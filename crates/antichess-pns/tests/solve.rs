@@ -249,15 +249,7 @@ fn minimised_proofs_are_smaller_and_verify() {
     assert!(report.replaced > 0, "{report:?}");
     assert!(report.nodes_after < report.nodes_before, "{report:?}");
     assert_eq!(report.nodes_after, written.counts.total);
-    let stats = verify_file(
-        &path,
-        Some(Format::Compact),
-        &NoTablebases,
-        &VerifyOptions::default(),
-        &mut |_| {},
-    )
-    .unwrap();
-    assert_eq!(stats.counts.total, written.counts.total);
+    assert_eq!(verified_nodes(&path), written.counts.total);
     eprintln!("minimised {report:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -304,15 +296,7 @@ fn a_raised_stop_flag_ends_the_minimisation_with_a_valid_proof() {
     let (written, _) = write_proof(&solver, &pos, &[], &options, Some(&minimize), &path).unwrap();
     let report = written.minimized.expect("the minimiser ran");
     assert!(report.nodes_after <= report.nodes_before, "{report:?}");
-    let stats = verify_file(
-        &path,
-        Some(Format::Compact),
-        &NoTablebases,
-        &VerifyOptions::default(),
-        &mut |_| {},
-    )
-    .unwrap();
-    assert_eq!(stats.counts.total, written.counts.total);
+    assert_eq!(verified_nodes(&path), written.counts.total);
     // Raised while it runs.
     stop.store(false, Ordering::Relaxed);
     let (first, _) = extract_proof(&solver, &pos, &[], &options).unwrap();
@@ -344,6 +328,11 @@ fn a_raised_stop_flag_ends_the_minimisation_with_a_valid_proof() {
 /// Writes `tree` and runs the verifier on the file; returns its node count.
 fn write_and_verify(tree: &ProofTree, path: &std::path::Path) -> u64 {
     write_proof_file(tree, path, Format::Compact, ByteOrder::Little).unwrap();
+    verified_nodes(path)
+}
+
+/// Runs the verifier on a proof file of ours; returns its node count.
+fn verified_nodes(path: &std::path::Path) -> u64 {
     verify_file(
         path,
         Some(Format::Compact),
