@@ -153,6 +153,8 @@ pub struct MinimizeReport {
     /// Whether the passes stopped at their time limit, half the minimisation time (else
     /// they ran out of nodes to revisit).
     pub timed_out: bool,
+    /// Whether the stop flag (Ctrl-C) ended the minimisation before its time.
+    pub interrupted: bool,
     pub elapsed: Duration,
     /// What the proof pool (every subtree extracted during the pass) made of it.
     pub pool: Option<PoolReport>,
@@ -333,6 +335,7 @@ pub(crate) fn minimize(
     ex.pin_choices = false;
     let tree = finish(&pool, &mut dag, &mut pool_report)?;
     report.pool = Some(pool_report);
+    report.interrupted = deadline.stopped();
     report.elapsed = start.elapsed();
     Ok((report, if tree.len() < last.len() { tree } else { last }))
 }

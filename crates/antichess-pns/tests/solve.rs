@@ -295,6 +295,7 @@ fn a_raised_stop_flag_ends_the_minimisation_with_a_valid_proof() {
     let path = dir.join("stopped.proof");
     let (written, _) = write_proof(&solver, &pos, &[], &options, Some(&minimize), &path).unwrap();
     let report = written.minimized.expect("the minimiser ran");
+    assert!(report.interrupted, "{report:?}");
     assert!(report.nodes_after <= report.nodes_before, "{report:?}");
     assert_eq!(verified_nodes(&path), written.counts.total);
     // Raised while it runs.

@@ -375,7 +375,13 @@ pub fn minimize_summary(m: &MinimizeReport) -> String {
         m.proved,
         m.replaced,
         m.rejected,
-        if m.timed_out { "; stopped at half the time" } else { "" }
+        if m.interrupted {
+            "; interrupted (Ctrl-C): the proof is the smallest found so far"
+        } else if m.timed_out {
+            "; stopped at half the time"
+        } else {
+            ""
+        }
     ) + &m.pool.map_or(String::new(), |p| {
         format!(
             "\nproof pool: {} positions, {} prover moves; best DAG from the minimiser's choices {} nodes, from tree costs {} nodes ({} switches); then {} near misses and {} kicks in {} rounds, {} nodes explored, {} searches with {} nodes, {} proved, {} exact searches in {:.1} s with {} nodes found {} smaller{}: {} nodes",
