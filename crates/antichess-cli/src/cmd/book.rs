@@ -420,6 +420,22 @@ fn progress_line(book: &mut Book, stats: &GrowStats, start: Instant) -> anyhow::
 
 static INTERRUPTS: AtomicUsize = AtomicUsize::new(0);
 
+/// A flag that the first Ctrl-C raises (printing `message`); the second quits at once.
+fn stop_on_ctrl_c(message: &'static str) -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    // A second handler cannot be installed in one process; ignore that (tests).
+    let _ = ctrlc::set_handler(move || {
+        if INTERRUPTS.fetch_add(1, Relaxed) == 0 {
+            flag.store(true, Relaxed);
+            eprintln!("\n{message} (Ctrl-C again to quit at once)");
+        } else {
+            std::process::exit(130);
+        }
+    });
+    stop
+}
+
 fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
     let json_out = args.format == Format::Json;
     let mut book = open(&args.book)?;
@@ -453,21 +469,9 @@ fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
         lone_bishop_rule: !args.no_bishop_rule,
         epsilon: args.epsilon,
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = Arc::clone(&stop);
-        // A second handler cannot be installed in one process; ignore that (tests).
-        let _ = ctrlc::set_handler(move || {
-            if INTERRUPTS.fetch_add(1, Relaxed) == 0 {
-                stop.store(true, Relaxed);
-                eprintln!(
-                    "\nstopping: the running searches stop and their numbers are written (Ctrl-C again to quit at once; their leaves return to the pool)"
-                );
-            } else {
-                std::process::exit(130);
-            }
-        });
-    }
+    let stop = stop_on_ctrl_c(
+        "stopping: the running searches stop and their numbers are written (their leaves return to the pool)",
+    );
     let stats = GrowStats::default();
     let start = Instant::now();
     let tty = std::io::stderr().is_terminal() && !json_out;
@@ -861,22 +865,10 @@ fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             .map_or(0, antichess_tb::Tablebase::complete_units),
         lone_bishop_rule: !args.no_bishop_rule,
         minimize: args.minimize,
+        // Ctrl-C ends the minimisation (at once if it has not begun): the proof is written
+        // as it then is.
         stop: args.minimize.map(|_| {
-            // Ctrl-C ends the minimisation (at once if it has not begun): the proof is
-            // written as it then is. A second Ctrl-C quits.
-            let stop = Arc::new(AtomicBool::new(false));
-            let flag = Arc::clone(&stop);
-            let _ = ctrlc::set_handler(move || {
-                if INTERRUPTS.fetch_add(1, Relaxed) == 0 {
-                    flag.store(true, Relaxed);
-                    eprintln!(
-                        "\ninterrupted: the proof is written without further minimisation (Ctrl-C again to quit at once)"
-                    );
-                } else {
-                    std::process::exit(130);
-                }
-            });
-            stop
+            stop_on_ctrl_c("interrupted: the proof is written without further minimisation")
         }),
     };
     let tty = std::io::stderr().is_terminal() && !json_out;
