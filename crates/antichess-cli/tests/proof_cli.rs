@@ -102,6 +102,16 @@ fn proof(tablebase_units: u32) -> ProofTree {
     build_proof(root, Color::White, &mut source).unwrap()
 }
 
+/// A fresh temporary directory `name` holding the test's proof (`proof(0)`) as
+/// `p.proof`: the directory, the proof and the file.
+fn proof_file(name: &str) -> (PathBuf, ProofTree, PathBuf) {
+    let dir = temp_dir(name);
+    let tree = proof(0);
+    let input = dir.join("p.proof");
+    write_atomic(&input, &encode_compact(&tree).unwrap()).unwrap();
+    (dir, tree, input)
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let dir =
         std::env::temp_dir().join(format!("antichess-proof-cli-{}-{name}", std::process::id()));
@@ -278,10 +288,7 @@ fn rejections_and_errors() {
 
 #[test]
 fn minimize_merges_other_proofs() {
-    let dir = temp_dir("merge");
-    let tree = proof(0);
-    let input = dir.join("p.proof");
-    write_atomic(&input, &encode_compact(&tree).unwrap()).unwrap();
+    let (dir, _, input) = proof_file("merge");
     let minimize = |args: &[&str]| {
         let mut all = vec!["proof", "minimize", "--tb-units", "0", "--hash", "16M"];
         all.extend_from_slice(args);
@@ -354,10 +361,7 @@ fn minimize_merges_other_proofs() {
 
 #[test]
 fn minimize_writes_a_verified_proof_no_larger() {
-    let dir = temp_dir("minimize");
-    let tree = proof(0);
-    let input = dir.join("p.proof");
-    write_atomic(&input, &encode_compact(&tree).unwrap()).unwrap();
+    let (dir, tree, input) = proof_file("minimize");
     let output = dir.join("m.proof");
     let out = succeeds(&[
         "proof",
@@ -504,10 +508,7 @@ fn minimize_writes_a_verified_proof_no_larger() {
 /// did; without it the option is refused with the way to get it, and nothing is written.
 #[test]
 fn minimize_global_phase() {
-    let dir = temp_dir("global");
-    let tree = proof(0);
-    let input = dir.join("p.proof");
-    write_atomic(&input, &encode_compact(&tree).unwrap()).unwrap();
+    let (dir, tree, input) = proof_file("global");
     let output = dir.join("g.proof");
     let args = [
         "proof",
@@ -628,10 +629,7 @@ fn minimize_ctrl_c_writes_the_proof_so_far() {
     if !cfg!(feature = "mip") {
         return;
     }
-    let dir = temp_dir("ctrl-c");
-    let tree = proof(0);
-    let input = dir.join("p.proof");
-    write_atomic(&input, &encode_compact(&tree).unwrap()).unwrap();
+    let (dir, tree, input) = proof_file("ctrl-c");
     let output = dir.join("global.proof");
     // The passes over this pool and the other moves' searches end within a second; its
     // program does not finish within an hour (see `minimize_global_phase`), so the

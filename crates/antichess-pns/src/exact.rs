@@ -92,8 +92,13 @@ pub(crate) struct ExactSearch<'w, 's, 'a> {
 }
 
 impl<'w, 's, 'a> ExactSearch<'w, 's, 'a> {
-    /// A search whose terminal tests are `worker`'s (its history must be empty).
-    pub(crate) fn new(worker: &'w mut Worker<'s, 'a>, prover: Color) -> Self {
+    /// A search whose terminal tests are `worker`'s (its history must be empty); its
+    /// searches give up once `stop` is raised.
+    pub(crate) fn new(
+        worker: &'w mut Worker<'s, 'a>,
+        prover: Color,
+        stop: Option<Arc<AtomicBool>>,
+    ) -> Self {
         ExactSearch {
             worker,
             prover,
@@ -102,13 +107,8 @@ impl<'w, 's, 'a> ExactSearch<'w, 's, 'a> {
             root: 0,
             nodes: 0,
             budget: 0,
-            stop: None,
+            stop,
         }
-    }
-
-    /// Searches give up once `stop` is raised.
-    pub(crate) fn stop_on(&mut self, stop: Option<Arc<AtomicBool>>) {
-        self.stop = stop;
     }
 
     /// Whether `pos` is free (never the root).
@@ -488,7 +488,7 @@ mod tests {
         let pos = Position::start(Rules::INTERNATIONAL);
         let shared = solver.shared_for(&pos, SearchOptions::new(prover));
         let mut worker = Worker::new(&shared, 0);
-        f(&mut ExactSearch::new(&mut worker, prover))
+        f(&mut ExactSearch::new(&mut worker, prover, None))
     }
 
     #[test]

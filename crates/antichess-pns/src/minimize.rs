@@ -668,8 +668,7 @@ fn alternatives_pass(
         return Ok(());
     }
     let mut worker = Worker::new(ex.shared, 0);
-    let mut exact = ExactSearch::new(&mut worker, ex.prover);
-    exact.stop_on(options.stop.clone());
+    let mut exact = ExactSearch::new(&mut worker, ex.prover, options.stop.clone());
     let parents = dag.parents(pool);
     let mut found = Vec::new();
     for (_, v) in small_provers(pool, dag, options) {
@@ -820,8 +819,7 @@ fn exact_pass(
     let deadline = deadline.halfway();
     let started = Instant::now();
     let mut worker = Worker::new(ex.shared, 0);
-    let mut exact = ExactSearch::new(&mut worker, ex.prover);
-    exact.stop_on(options.stop.clone());
+    let mut exact = ExactSearch::new(&mut worker, ex.prover, options.stop.clone());
     let mut parents = dag.parents(pool);
     let nodes = small_provers(pool, dag, options);
     report.exact_unreached = 0;
