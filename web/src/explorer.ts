@@ -1,7 +1,8 @@
 // The explorer page: a board and a move list from the start position or any FEN or PGN,
-// the position in the URL (?fen=START&moves=UCI...&book=NAME), and for every legal move its
-// tablebase result, proof status and book numbers. Clicking a move (in the list or on the
-// board) plays it; back / forward keep the line; the main line of a proof is highlighted.
+// the position in the URL (?fen=START&moves=UCI...&book=NAME; with several books loaded, a
+// choice in the summary switches), and for every legal move its tablebase result, proof status
+// and book numbers. Clicking a move (in the list or on the board) plays it; back / forward
+// keep the line; the main line of a proof is highlighted.
 import './style.css';
 import { Board } from './board';
 import { ApiError, count, el, fill, getJSON, header, num, pageUrl, params, ratio, sendJSON, showError, START_FEN } from './common';
@@ -242,7 +243,7 @@ function renderSummary(data: Explore): void {
     const b = data.book;
     const n = b.node;
     items.push(
-      el('dt', {}, `Book ${b.name}`),
+      el('dt', {}, bookChooser(b.name)),
       el(
         'dd',
         { id: 'book-status' },
@@ -272,6 +273,20 @@ function renderSummary(data: Explore): void {
       data.book?.node && data.book.node.status === 'unknown' ? queueButton(data.book.name, data.book.node.id) : null,
     ),
   );
+}
+
+/** The book row's label: the book's name, or a choice of every loaded book when there are
+ * several (the choice goes into the URL, as `?book=` would). */
+function bookChooser(name: string): HTMLElement | string {
+  const books: { name: string }[] = status?.books ?? [];
+  if (books.length < 2) return `Book ${name}`;
+  const select = el('select', { id: 'explorer-book', title: 'the book whose numbers are shown' }, ...books.map((b) => el('option', { value: b.name }, b.name))) as HTMLSelectElement;
+  select.value = name;
+  select.addEventListener('change', () => {
+    state.book = select.value;
+    void load(true);
+  });
+  return el('label', {}, 'Book ', select);
 }
 
 /** Queues the position's book node (searched, or walked from, before the normal selection). */
@@ -313,6 +328,7 @@ function renderLine(data: Explore): void {
   fill(box, ...parts);
 }
 
+/** What the server has loaded (`/api/status`), once read. */
 let status: any = null;
 
 async function renderSources(): Promise<void> {
@@ -323,6 +339,8 @@ async function renderSources(): Promise<void> {
     } catch {
       return;
     }
+    // The summary's book row offers the other books once they are known.
+    if (state.data && status.books.length > 1) renderSummary(state.data);
   }
   const rows: HTMLElement[] = [];
   for (const p of status.proofs as any[]) {

@@ -7,10 +7,10 @@
 // $GROW_BOOK, if set, names a book that `book grow` is growing meanwhile. The test loads
 // the explorer at the root, plays the proof's move by clicking it in the move list and the
 // reply by clicking on the board, checks that the move list, the line and the statuses
-// follow, goes back and forward, queues the position; on the search page it queues, pins
-// and unpins the explorer's position and watches the worker of the growing book; on the
-// tablebase page it draws a random position of a material; it saves a screenshot of each
-// page in OUTDIR. Exits 1 with a message on the first failed check.
+// follow, goes back and forward, queues the position, switches to the other book and back;
+// on the search page it queues, pins and unpins the explorer's position and watches the
+// worker of the growing book; on the tablebase page it draws a random position of a
+// material; it saves a screenshot of each page in OUTDIR. Exits 1 with a message on the first failed check.
 import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -181,6 +181,30 @@ try {
   const shownFen = await page.locator('#fen-input').inputValue();
   check(JSON.stringify(await boardPieces()) === JSON.stringify(fenPieces(shownFen)), 'the board shows the position of the FEN');
   await page.screenshot({ path: join(outDir, 'explorer.png'), fullPage: true });
+
+  // With several books loaded the summary offers them; a choice reloads the position with
+  // that book's numbers and goes into the URL, and choosing the first book again returns.
+  if (process.env.GROW_BOOK) {
+    const chooser = page.locator('#explorer-book');
+    await chooser.waitFor();
+    const names = await chooser.locator('option').allInnerTexts();
+    check(names.includes(process.env.GROW_BOOK) && names.length >= 2, `the explorer offers every loaded book (${names.join(', ')})`);
+    const first = await chooser.inputValue();
+    for (const name of [process.env.GROW_BOOK, first]) {
+      const before = await page.evaluate(() => document.body.dataset.ready);
+      await chooser.selectOption(name);
+      await page.waitForFunction(
+        ([want, old]) =>
+          document.body.dataset.ready !== old &&
+          new URLSearchParams(location.search).get('book') === want &&
+          document.getElementById('explorer-book')?.value === want,
+        [name, before],
+      );
+      await explorerAt(afterReply);
+      check(true, `choosing book ${name} in the explorer shows its numbers for the same position`);
+    }
+    check((await page.locator('#book-status').innerText()).includes('node'), 'back on the first book, it knows the position again');
+  }
 
   // --- Search: the explorer's position in its book ---------------------------------------
   const book = process.env.BOOK ? `&book=${encodeURIComponent(process.env.BOOK)}` : '';
