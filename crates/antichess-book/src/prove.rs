@@ -416,7 +416,7 @@ pub fn assemble_proof(
                 &mut |p| {
                     progress(ProveEvent::Minimizing {
                         proof_nodes: p.size,
-                        searches: p.report.searched,
+                        searches: p.report.map_or(0, |r| r.searched),
                     });
                 },
             )

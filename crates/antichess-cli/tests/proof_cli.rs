@@ -676,11 +676,55 @@ fn minimize_ctrl_c_writes_the_proof_so_far() {
 /// `proof minimize --save-every` saves the smallest proof so far to the output as it goes:
 /// killed outright (SIGKILL) after a save, the output holds a verified proof smaller than
 /// the input, and a second run goes on from it.
-#[test]
-fn minimize_saves_the_proof_as_it_goes() {
+/// Runs `antichess args` reading its stderr, and kills it (SIGKILL) once it has said
+/// "saved the proof so far (N nodes) to ..." `saves` times (each within 5 minutes);
+/// returns the N of each save.
+fn killed_after_saves(args: &[&str], saves: usize) -> Vec<u64> {
     use std::io::{BufRead, BufReader};
     use std::process::Stdio;
     use std::time::Duration;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let stderr = child.stderr.take().unwrap();
+    let (send, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    let mut sizes = Vec::new();
+    while sizes.len() < saves {
+        match lines.recv_timeout(Duration::from_secs(300)) {
+            Ok(line) => {
+                if let Some(rest) = line.strip_prefix("saved the proof so far (") {
+                    let n = rest.split(' ').next().unwrap();
+                    sizes.push(n.parse().unwrap_or_else(|_| panic!("size in {line:?}")));
+                }
+                seen.push(line);
+            }
+            Err(e) => {
+                let _ = child.kill();
+                panic!(
+                    "{} saves of {saves} in time ({e}); stderr: {seen:?}",
+                    sizes.len()
+                );
+            }
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    sizes
+}
+
+#[test]
+fn minimize_saves_the_proof_as_it_goes() {
     let dir = temp_dir("save-every");
     let input = dir.join("na6.proof");
     succeeds(&[
@@ -696,8 +740,8 @@ fn minimize_saves_the_proof_as_it_goes() {
     ]);
     let first = verified_nodes(&input);
     let output = dir.join("saved.proof");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_antichess"))
-        .args([
+    let saves = killed_after_saves(
+        &[
             "proof",
             "minimize",
             path_str(&input),
@@ -711,35 +755,15 @@ fn minimize_saves_the_proof_as_it_goes() {
             "0",
             "--hash",
             "64M",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let stderr = child.stderr.take().unwrap();
-    let (send, lines) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if send.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut seen = Vec::new();
-    loop {
-        match lines.recv_timeout(Duration::from_secs(300)) {
-            Ok(line) if line.starts_with("saved the proof so far") => break,
-            Ok(line) => seen.push(line),
-            Err(e) => {
-                let _ = child.kill();
-                panic!("no save in 5 minutes ({e}); stderr: {seen:?}");
-            }
-        }
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+        ],
+        1,
+    );
+    // (A save may have finished between the line and the kill: only smaller ones are made.)
     let saved = verified_nodes(&output);
-    assert!(saved < first, "{saved} >= {first}");
+    assert!(
+        saved <= saves[0] && saves[0] < first,
+        "{saved}, {saves:?}, {first}"
+    );
     // Going on from the saved proof.
     let again = dir.join("again.proof");
     succeeds(&[
@@ -756,5 +780,34 @@ fn minimize_saves_the_proof_as_it_goes() {
         "64M",
     ]);
     assert!(verified_nodes(&again) <= saved);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn solve_minimize_saves_the_proof_as_it_goes() {
+    // The proof as found is saved before the minimisation starts, then smaller ones; a
+    // solve killed outright keeps the last.
+    let dir = temp_dir("solve-save-every");
+    let output = dir.join("na6.proof");
+    let saves = killed_after_saves(
+        &[
+            "solve",
+            "--moves",
+            "e3 Na6",
+            "--tb-units",
+            "0",
+            "--hash",
+            "64M",
+            "--proof",
+            path_str(&output),
+            "--minimize",
+            "1h",
+            "--save-every",
+            "1s",
+        ],
+        2,
+    );
+    assert!(saves[1] < saves[0], "{saves:?}");
+    assert!(verified_nodes(&output) <= saves[1], "{saves:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

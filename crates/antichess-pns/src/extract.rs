@@ -17,7 +17,7 @@ use antichess_proof::{
 };
 use antichess_tb::Wdl;
 
-use crate::minimize::{MinimizeOptions, MinimizeReport};
+use crate::minimize::{MinimizeOptions, MinimizeProgress, MinimizeReport};
 use crate::search::{SearchOptions, Shared, Solver, Worker, INF};
 
 /// Why a proof could not be written.
@@ -264,19 +264,22 @@ pub fn extract_proof(
     prolog: &[Move],
     options: &SearchOptions,
 ) -> Result<(ProofTree, u64), ExtractError> {
-    let (tree, researched, _) = extract_minimized(solver, root, prolog, options, None)?;
+    let (tree, researched, _) =
+        extract_minimized(solver, root, prolog, options, None, &mut |_| {})?;
     Ok((tree, researched))
 }
 
 /// As [`extract_proof`], first looking for smaller proofs with the minimiser
 /// (`minimize.rs`) within the limits of `minimize` (if given); also returns what the
-/// minimiser did.
+/// minimiser did. `progress` is told how the minimisation stands as it goes (see
+/// [`MinimizeProgress`]).
 pub fn extract_minimized(
     solver: &Solver<'_>,
     root: &Position,
     prolog: &[Move],
     options: &SearchOptions,
     minimize: Option<&MinimizeOptions>,
+    progress: &mut dyn FnMut(&MinimizeProgress<'_>),
 ) -> Result<(ProofTree, u64, Option<MinimizeReport>), ExtractError> {
     let mut search_options = options.clone();
     search_options.max_nodes = None;
@@ -299,7 +302,7 @@ pub fn extract_minimized(
     let (tree, report) = match minimize {
         Some(m) => {
             let (mut report, mut tree) =
-                crate::minimize::minimize(&mut extractor, root, &root_ctx, m)
+                crate::minimize::minimize(&mut extractor, root, &root_ctx, m, progress)
                     .map_err(ExtractError::Minimize)?;
             tree.set_prolog(prolog.to_vec());
             report.nodes_after = tree.len() as u64;
@@ -332,7 +335,22 @@ pub fn write_proof(
     minimize: Option<&MinimizeOptions>,
     path: &Path,
 ) -> Result<(WrittenProof, ProofTree), ExtractError> {
-    let (tree, researched, minimized) = extract_minimized(solver, root, prolog, options, minimize)?;
+    write_proof_with_progress(solver, root, prolog, options, minimize, path, &mut |_| {})
+}
+
+/// As [`write_proof`], telling `progress` how the minimisation stands as it goes (e.g. to
+/// save the proof so far elsewhere while a long minimisation runs).
+pub fn write_proof_with_progress(
+    solver: &Solver<'_>,
+    root: &Position,
+    prolog: &[Move],
+    options: &SearchOptions,
+    minimize: Option<&MinimizeOptions>,
+    path: &Path,
+    progress: &mut dyn FnMut(&MinimizeProgress<'_>),
+) -> Result<(WrittenProof, ProofTree), ExtractError> {
+    let (tree, researched, minimized) =
+        extract_minimized(solver, root, prolog, options, minimize, progress)?;
     write_proof_file(&tree, path, Format::Compact, ByteOrder::Little)
         .map_err(ExtractError::Proof)?;
     let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);

@@ -16,7 +16,10 @@ mod tt;
 pub use checkpoint::{
     load_checkpoint, read_checkpoint_info, save_checkpoint, CheckpointError, CheckpointInfo,
 };
-pub use extract::{extract_minimized, extract_proof, write_proof, ExtractError, WrittenProof};
+pub use extract::{
+    extract_minimized, extract_proof, write_proof, write_proof_with_progress, ExtractError,
+    WrittenProof,
+};
 pub use global::GLOBAL_CHOICE;
 pub use minimize::{minimize_proof, MinimizeOptions, MinimizeProgress, MinimizeReport};
 pub use pool::{PoolReport, ProofPool};

@@ -160,25 +160,40 @@ pub struct MinimizeReport {
     pub pool: Option<PoolReport>,
 }
 
-/// How a minimisation stands, told to its caller now and then (after each phase, and
-/// each round of the last phase): its figures, the proof's size, and the proof itself on
-/// demand, e.g. to save it as it goes.
+/// How a minimisation stands, told to its caller now and then (as it starts, after each
+/// phase or pass, and each round of the last phase): its figures, the proof's size, and the
+/// proof itself on demand, e.g. to save it as it goes.
 #[derive(Debug)]
 pub struct MinimizeProgress<'a> {
-    pub report: &'a PoolReport,
+    /// The proof pool's figures; `None` before the pool's phase (the passes of
+    /// [`extract_minimized`](crate::extract_minimized) over the search's own proof).
+    pub report: Option<&'a PoolReport>,
     /// Nodes of the current proof.
     pub size: u64,
-    pool: &'a ProofPool,
-    dag: &'a Dag,
+    current: Current<'a>,
+}
+
+/// Where [`MinimizeProgress::proof`] finds the current proof.
+#[derive(Debug)]
+enum Current<'a> {
+    /// The pool's current choice.
+    Pool(&'a ProofPool, &'a Dag),
+    /// A proof already built (the extractor's, during its passes).
+    Tree(&'a ProofTree),
 }
 
 impl MinimizeProgress<'_> {
     /// The current proof (no prolog); a proof as long as the minimiser's choices are, which
     /// a caller that writes it should still verify.
     pub fn proof(&self) -> Result<ProofTree, String> {
-        let mut choice = self.dag.choice.clone();
-        choice.resize(self.pool.len(), 0);
-        self.pool.build_choice(&choice, Vec::new())
+        match self.current {
+            Current::Pool(pool, dag) => {
+                let mut choice = dag.choice.clone();
+                choice.resize(pool.len(), 0);
+                pool.build_choice(&choice, Vec::new())
+            }
+            Current::Tree(tree) => Ok(tree.clone()),
+        }
     }
 }
 
@@ -190,10 +205,18 @@ fn tell(
     dag: &Dag,
 ) {
     progress(&MinimizeProgress {
-        report,
+        report: Some(report),
         size: dag.size(),
-        pool,
-        dag,
+        current: Current::Pool(pool, dag),
+    });
+}
+
+/// Tells `progress` of a proof built by the extractor (before the pool's phase).
+fn tell_tree(progress: &mut dyn FnMut(&MinimizeProgress<'_>), tree: &ProofTree) {
+    progress(&MinimizeProgress {
+        report: None,
+        size: tree.len() as u64,
+        current: Current::Tree(tree),
     });
 }
 
@@ -232,17 +255,18 @@ pub(crate) fn minimize(
     root: &Position,
     root_ctx: &Ctx,
     options: &MinimizeOptions,
+    progress: &mut dyn FnMut(&MinimizeProgress<'_>),
 ) -> Result<(MinimizeReport, ProofTree), String> {
     let start = Instant::now();
     let deadline = Deadline::after(options.time, options);
     let mut report = MinimizeReport::default();
     ex.pin_choices = true;
-    let whole = subtree(ex, root, root_ctx)?;
+    let mut whole = subtree(ex, root, root_ctx)?;
+    tell_tree(progress, &whole);
     let mut pool = ProofPool::new(*root, ex.prover);
     pool.add(&whole)?;
     report.nodes_before = whole.len() as u64;
     let mut current_total = whole.len();
-    let mut whole = Some(whole);
     // Rounds with growing search budgets; in each, passes over the proof while the last
     // one made it smaller (only the first pass of a round searches).
     let mut round = options.clone();
@@ -253,16 +277,12 @@ pub(crate) fn minimize(
     let passes_deadline = deadline.at(start + options.time / 2);
     loop {
         let replaced_before = report.replaced;
-        let whole_tree = match whole.take() {
-            Some(t) => t,
-            None => subtree(ex, root, root_ctx)?,
-        };
         one_pass(
             ex,
             &mut pool,
             root,
             root_ctx,
-            whole_tree,
+            whole,
             &round,
             searching,
             &passes_deadline,
@@ -270,6 +290,9 @@ pub(crate) fn minimize(
             &mut current_total,
         )?;
         report.passes += 1;
+        // The proof after the pass (the next pass starts from it).
+        whole = subtree(ex, root, root_ctx)?;
+        tell_tree(progress, &whole);
         if report.timed_out {
             break;
         }
@@ -286,7 +309,7 @@ pub(crate) fn minimize(
     }
     // The pool: the extractor's proof with its choices, or a smaller one combining the
     // subtrees seen.
-    let last = subtree(ex, root, root_ctx)?;
+    let last = whole;
     pool.add(&last)?;
     let (choice, mut pool_report) = pool.start(&last)?;
     let mut dag = pool.dag(choice)?;
@@ -300,6 +323,7 @@ pub(crate) fn minimize(
         &deadline,
         &mut pool_report,
     )?;
+    tell(progress, &pool_report, &pool, &dag);
     let mut explored: HashSet<u32> = HashSet::new();
     // The proof's own prover nodes were explored by the passes.
     last.for_each_position(|i, pos, _| {
@@ -318,7 +342,7 @@ pub(crate) fn minimize(
         options,
         &deadline,
         &mut pool_report,
-        &mut |_| {},
+        progress,
     )?;
     explored.extend((0..pool.len() as u32).filter(|&v| dag.used(v)));
     deepen(
@@ -330,7 +354,7 @@ pub(crate) fn minimize(
         options,
         &deadline,
         &mut pool_report,
-        &mut |_| {},
+        progress,
     )?;
     ex.pin_choices = false;
     let tree = finish(&pool, &mut dag, &mut pool_report)?;

@@ -5,8 +5,8 @@
 
 use antichess_core::{play_move_text, Board, Color, Piece, Position, Role, Rules, Square};
 use antichess_pns::{
-    extract_proof, minimize_proof, write_proof, MinimizeOptions, ProofPool, SearchOptions,
-    SearchStatus, Solver, SEED,
+    extract_proof, minimize_proof, write_proof, write_proof_with_progress, MinimizeOptions,
+    ProofPool, SearchOptions, SearchStatus, Solver, SEED,
 };
 use antichess_proof::{
     verify_file, write_proof_file, ByteOrder, Format, NoTablebases, ProofTree, TablebaseOracle,
@@ -243,13 +243,40 @@ fn minimised_proofs_are_smaller_and_verify() {
     minimize.deep_nodes_per_node = 4;
     minimize.max_nodes_per_node = 16;
     let path = dir.join("min.proof");
-    let (written, _) = write_proof(&solver, &pos, &[], &options, Some(&minimize), &path).unwrap();
+    // Every proof the minimiser tells of as it goes (the one it starts from, after each
+    // pass, then the pool's) is whole and of the size told.
+    let told_path = dir.join("told.proof");
+    let mut told: Vec<(u64, bool)> = Vec::new();
+    let (written, _) = write_proof_with_progress(
+        &solver,
+        &pos,
+        &[],
+        &options,
+        Some(&minimize),
+        &path,
+        &mut |p| {
+            let tree = p.proof().unwrap();
+            assert_eq!(tree.len() as u64, p.size);
+            assert_eq!(write_and_verify(&tree, &told_path), p.size);
+            told.push((p.size, p.report.is_some()));
+        },
+    )
+    .unwrap();
     let report = written.minimized.expect("the minimiser ran");
     assert!(report.revisited > 0 && report.proved > 0, "{report:?}");
     assert!(report.replaced > 0, "{report:?}");
     assert!(report.nodes_after < report.nodes_before, "{report:?}");
     assert_eq!(report.nodes_after, written.counts.total);
     assert_eq!(verified_nodes(&path), written.counts.total);
+    assert_eq!(told[0], (report.nodes_before, false), "{told:?}");
+    let passes = told.iter().filter(|t| !t.1).count() as u64;
+    assert_eq!(passes, report.passes + 1, "{told:?}");
+    assert!(told[passes as usize..].iter().all(|t| t.1), "{told:?}");
+    assert!(
+        told.len() as u64 > passes,
+        "the pool's phase told: {told:?}"
+    );
+    assert!(told.iter().all(|t| t.0 >= report.nodes_after), "{told:?}");
     eprintln!("minimised {report:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -164,6 +164,8 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
                 &options,
                 Some(&path),
                 minimize.as_ref(),
+                Duration::ZERO,
+                &mut |_| {},
                 &mut |_| {},
             )?;
             let r = &solved.result;

@@ -9,9 +9,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use antichess_pns::{minimize_proof, MinimizeOptions, SearchOptions, Solver, GLOBAL_CHOICE};
+use antichess_core::Move;
+use antichess_pns::{
+    minimize_proof, MinimizeOptions, MinimizeProgress, SearchOptions, Solver, GLOBAL_CHOICE,
+};
 use antichess_proof::{
     read_proof_file, verify_file, write_proof_file, ByteOrder, Format, LeafOracle, NoTablebases,
     ProofTree, TablebaseOracle, VerifyOptions,
@@ -216,8 +219,9 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         });
     }
     let started = std::time::Instant::now();
-    let mut last_save = started;
-    let mut saved_size = before as u64;
+    // The input is the proof to beat: the first save comes after --save-every.
+    let mut saver = ProofSaver::new(&args.output, oracle, tree.prolog(), args.save_every);
+    saver.saved(before as u64);
     let (out, report) = minimize_proof(
         &solver,
         &tree,
@@ -237,30 +241,14 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         },
         &mut |p| {
             bar.set_position(started.elapsed().as_secs());
-            bar.set_message(format!(
-                "{} nodes, {} positions in the pool, {} searches, {} proved",
-                p.size, p.report.positions, p.report.searched, p.report.proved
-            ));
-            if !args.save_every.is_zero()
-                && last_save.elapsed() >= args.save_every
-                && p.size < saved_size
-            {
-                last_save = std::time::Instant::now();
-                let saved = p.proof().map_err(anyhow::Error::msg).and_then(|mut t| {
-                    t.set_prolog(tree.prolog().to_vec());
-                    write_verified(&t, &args.output, oracle)
-                });
-                if saved.is_ok() {
-                    saved_size = p.size;
-                }
-                bar.suspend(|| match saved {
-                    Ok(()) => eprintln!(
-                        "saved the proof so far ({} nodes) to {}",
-                        p.size,
-                        args.output.display()
-                    ),
-                    Err(e) => eprintln!("warning: the proof so far was not saved: {e:#}"),
-                });
+            if let Some(r) = p.report {
+                bar.set_message(format!(
+                    "{} nodes, {} positions in the pool, {} searches, {} proved",
+                    p.size, r.positions, r.searched, r.proved
+                ));
+            }
+            if let Some(message) = saver.offer(p) {
+                bar.suspend(|| eprintln!("{message}"));
             }
         },
     )
@@ -303,6 +291,77 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Saves the smallest proof so far of a long minimisation to its output, as the
+/// minimiser tells of it ([`MinimizeProgress`]): at most every `every` (zero: never), only
+/// when smaller than the last one saved, and always through [`write_verified`], so that the
+/// output holds a verified proof whenever a save has succeeded.
+pub struct ProofSaver<'a> {
+    output: &'a Path,
+    oracle: &'a dyn LeafOracle,
+    prolog: Vec<Move>,
+    every: Duration,
+    /// When the last save was (or the one to beat was written); `None`: the first proof
+    /// told is saved at once.
+    last: Option<Instant>,
+    saved_size: u64,
+}
+
+impl<'a> ProofSaver<'a> {
+    /// A saver with nothing saved yet: the first proof it is told of is saved at once.
+    pub fn new(
+        output: &'a Path,
+        oracle: &'a dyn LeafOracle,
+        prolog: &[Move],
+        every: Duration,
+    ) -> Self {
+        ProofSaver {
+            output,
+            oracle,
+            prolog: prolog.to_vec(),
+            every,
+            last: None,
+            saved_size: u64::MAX,
+        }
+    }
+
+    /// Records that a proof of `size` nodes is already at the output (or elsewhere, to be
+    /// beaten): the next save is due after `every`, and only if smaller.
+    pub fn saved(&mut self, size: u64) {
+        self.last = Some(Instant::now());
+        self.saved_size = size;
+    }
+
+    /// Saves the proof `progress` tells of if a save is due; returns what to tell the user
+    /// (`None`: nothing was due).
+    pub fn offer(&mut self, progress: &MinimizeProgress<'_>) -> Option<String> {
+        if self.every.is_zero()
+            || progress.size >= self.saved_size
+            || self.last.is_some_and(|t| t.elapsed() < self.every)
+        {
+            return None;
+        }
+        self.last = Some(Instant::now());
+        let saved = progress
+            .proof()
+            .map_err(anyhow::Error::msg)
+            .and_then(|mut t| {
+                t.set_prolog(self.prolog.clone());
+                write_verified(&t, self.output, self.oracle)
+            });
+        Some(match saved {
+            Ok(()) => {
+                self.saved_size = progress.size;
+                format!(
+                    "saved the proof so far ({} nodes) to {}",
+                    progress.size,
+                    self.output.display()
+                )
+            }
+            Err(e) => format!("warning: the proof so far was not saved: {e:#}"),
+        })
+    }
+}
+
 /// Writes `tree` beside `output`, verifies it there, and renames it over `output` only if
 /// it is valid.
 fn write_verified(tree: &ProofTree, output: &Path, oracle: &dyn LeafOracle) -> anyhow::Result<()> {
@@ -318,7 +377,7 @@ fn write_verified(tree: &ProofTree, output: &Path, oracle: &dyn LeafOracle) -> a
         &mut |_| {},
     ) {
         let _ = std::fs::remove_file(&pending);
-        bail!("the minimised proof does not verify ({e})");
+        bail!("the proof does not verify ({e})");
     }
     std::fs::rename(&pending, output)
         .with_context(|| format!("renaming {} to {}", pending.display(), output.display()))

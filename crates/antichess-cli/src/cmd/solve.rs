@@ -1,6 +1,7 @@
 //! `antichess solve`: prove or disprove a win by proof-number search, optionally writing
 //! and verifying the proof.
 
+use std::cell::Cell;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,8 +11,9 @@ use std::time::{Duration, Instant};
 
 use antichess_core::{Color, Move, Position};
 use antichess_pns::{
-    load_checkpoint, read_checkpoint_info, save_checkpoint, write_proof, CheckpointInfo,
-    MinimizeOptions, MinimizeReport, SearchOptions, SearchResult, SearchStatus, Solver, INF,
+    load_checkpoint, read_checkpoint_info, save_checkpoint, write_proof_with_progress,
+    CheckpointInfo, MinimizeOptions, MinimizeReport, SearchOptions, SearchResult, SearchStatus,
+    Solver, INF,
 };
 use antichess_proof::{
     verify_file, Format, LeafOracle, NoTablebases, TablebaseOracle, VerifyOptions,
@@ -22,6 +24,7 @@ use clap::Args;
 use serde_json::json;
 
 use crate::args::{PositionArgs, TablesArgs};
+use crate::cmd::proof_minimize::ProofSaver;
 
 /// Prove that one side wins by proof-number search (df-pn). A draw counts as a failure for
 /// the prover, so "disproved" means the prover cannot force a win.
@@ -76,6 +79,13 @@ pub struct SolveArgs {
     /// found). Ctrl-C ends it sooner, and the proof is written.
     #[arg(long, value_name = "T", default_value = "0", value_parser = parse_duration)]
     pub minimize: Duration,
+
+    /// With --minimize: the proof as found is saved to the --proof file (verified, written
+    /// beside it and renamed) before the minimisation starts, then the smallest so far at
+    /// most this often, so that a run killed outright keeps it; `antichess proof minimize`
+    /// goes on from it (seconds, or with a unit: 30s, 10m; 0: only at the end).
+    #[arg(long, value_name = "T", default_value = "10m", value_parser = parse_duration)]
+    pub save_every: Duration,
 
     /// The ε of the 1+ε trick: a child is searched until its number exceeds the second
     /// best sibling's times 1+ε (larger: fewer re-expansions, less precise focus).
@@ -229,7 +239,10 @@ pub struct ProofReport {
 }
 
 /// Solves one position; writes and verifies the proof if `proof_path` is given and the
-/// position is proved.
+/// position is proved. With `minimize`, the proof so far is also saved to `proof_path`
+/// as the minimisation goes, at most every `save_every` (zero: only at the end), and
+/// `on_save` is told of each save.
+#[allow(clippy::too_many_arguments)]
 pub fn solve_position(
     solver: &Solver<'_>,
     pos: &Position,
@@ -237,6 +250,8 @@ pub fn solve_position(
     options: &SearchOptions,
     proof_path: Option<&Path>,
     minimize: Option<&MinimizeOptions>,
+    save_every: Duration,
+    on_save: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(antichess_pns::Progress),
 ) -> anyhow::Result<Solved> {
     let tablebase = solver.tablebase();
@@ -247,13 +262,19 @@ pub fn solve_position(
     let mut proof = None;
     if let (Some(path), SearchStatus::Proved) = (proof_path, result.status) {
         let start = Instant::now();
-        let (written, _) = write_proof(solver, pos, prolog, options, minimize, path)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
         let oracle_tb = tablebase.map(TablebaseOracle::new);
         let oracle: &dyn LeafOracle = match &oracle_tb {
             Some(o) => o,
             None => &NoTablebases,
         };
+        let mut saver = ProofSaver::new(path, oracle, prolog, save_every);
+        let (written, _) =
+            write_proof_with_progress(solver, pos, prolog, options, minimize, path, &mut |p| {
+                if let Some(message) = saver.offer(p) {
+                    on_save(&message);
+                }
+            })
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
         let verified = verify_file(
             path,
             Some(Format::Compact),
@@ -506,11 +527,16 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     };
     let mut last_save = Instant::now();
     let tty = std::io::stderr().is_terminal();
+    // Whether the progress line is open (written with '\r', no newline yet).
+    let line_open = Cell::new(false);
+    let end_line = || {
+        if line_open.replace(false) {
+            eprintln!();
+        }
+    };
     let mut progress = |p: antichess_pns::Progress| {
         if args.checkpoint.is_some() && last_save.elapsed() >= args.checkpoint_every {
-            if tty {
-                eprintln!();
-            }
+            end_line();
             if let Err(e) = save(p.nodes, p.elapsed.as_secs_f64()) {
                 eprintln!("warning: {}", crate::describe(&e));
             }
@@ -527,6 +553,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         );
         if tty {
             eprint!("\r{line}");
+            line_open.set(true);
         } else {
             eprintln!("{line}");
         }
@@ -552,12 +579,15 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                 minimize
             })
             .as_ref(),
+        args.save_every,
+        &mut |message| {
+            end_line();
+            eprintln!("{message}");
+        },
         &mut progress,
     )
     .context("solving")?;
-    if tty && solved.result.elapsed >= Duration::from_secs(1) {
-        eprintln!();
-    }
+    end_line();
     save(solved.result.nodes, solved.result.elapsed.as_secs_f64())?;
     // (Interrupted after the search ended, in the proof's minimisation: nothing to resume.)
     if interrupt.load(Ordering::Relaxed)
