@@ -53,6 +53,41 @@ impl BookError {
         let context = context.into();
         move |source| BookError::Postgres { context, source }
     }
+
+    /// Whether the store could not be reached or lost the connection (a PostgreSQL server
+    /// restarting or failing over, a network failure), so that the same operation may
+    /// succeed after reconnecting. Errors the server answered (a constraint, a missing
+    /// table, bad credentials, a missing database) are not, and neither is any SQLite
+    /// error (a local file, whose lock waits are SQLite's own).
+    #[must_use]
+    pub fn is_transient(&self) -> bool {
+        match self {
+            BookError::Postgres { source, .. } => pg_transient(source),
+            _ => false,
+        }
+    }
+}
+
+/// See [`BookError::is_transient`]: a closed connection, an I/O error anywhere in the
+/// causes (refused, reset, timed out, end of stream), or a server error of class 08
+/// (connection exception), 57P01-57P03 (shutting down, crashed, starting up) or 53300
+/// (too many connections, e.g. while other workers reconnect).
+fn pg_transient(e: &postgres::Error) -> bool {
+    if e.is_closed() {
+        return true;
+    }
+    if let Some(code) = e.code() {
+        let code = code.code();
+        return code.starts_with("08") || matches!(code, "57P01" | "57P02" | "57P03" | "53300");
+    }
+    let mut cause = std::error::Error::source(e);
+    while let Some(c) = cause {
+        if c.is::<std::io::Error>() {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
 }
 
 impl fmt::Display for BookError {

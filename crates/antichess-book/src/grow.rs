@@ -9,17 +9,19 @@
 //! dies leaves a lease that expires (or, on the same host, a claim of a dead process that
 //! the next `grow` releases at once), and the leaf returns to the pool. Nothing a worker
 //! holds in memory is needed to resume. Workers of any number of processes and hosts can
-//! share one store: claims are rows, not memory.
+//! share one store: claims are rows, not memory. A worker that finds the store
+//! unreachable (a PostgreSQL server restarting, a network failure) reconnects and goes on,
+//! for up to [`GrowOptions::retry`]; a search under way keeps running meanwhile.
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use antichess_pns::{SearchOptions, Solver};
 use antichess_tb::Tablebase;
 
-use crate::error::Result;
+use crate::error::{BookError, Result};
 use crate::expand::{apply, expand_leaf, Applied};
 use crate::node::NodeId;
 use crate::select::{walk, Rng, Selection};
@@ -47,6 +49,12 @@ pub struct GrowOptions {
     pub lone_bishop_rule: bool,
     /// ε of the solver's 1+ε trick.
     pub epsilon: f64,
+    /// How long a worker keeps reconnecting when the store cannot be reached (a
+    /// PostgreSQL server restarting, a network failure: [`BookError::is_transient`])
+    /// before the grow fails; zero fails at once.
+    ///
+    /// [`BookError::is_transient`]: crate::BookError::is_transient
+    pub retry: Duration,
 }
 
 impl Default for GrowOptions {
@@ -62,6 +70,7 @@ impl Default for GrowOptions {
             tablebase_units: 0,
             lone_bishop_rule: true,
             epsilon: 0.25,
+            retry: Duration::from_secs(300),
         }
     }
 }
@@ -79,6 +88,21 @@ pub struct GrowStats {
     pub lost: AtomicU64,
     /// Claims taken (including searches still running).
     pub claims: AtomicU64,
+    /// Times a worker found the store unreachable and reconnected (or tried to).
+    pub retries: AtomicU64,
+    /// The last such error, for the user.
+    pub last_store_error: Mutex<Option<String>>,
+}
+
+impl GrowStats {
+    /// Counts a failure to reach the store and keeps its message.
+    fn store_failed(&self, error: &BookError) {
+        self.retries.fetch_add(1, Relaxed);
+        *self
+            .last_store_error
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(error.to_string());
+    }
 }
 
 /// Why a `grow` ended.
@@ -275,6 +299,24 @@ fn claim_next(
     Ok(Claimed::Busy)
 }
 
+/// A worker's connection to the store.
+struct WorkerStore {
+    store: Box<dyn Store>,
+    /// Set when the store was opened again after a failure (see `Run::with_store`).
+    reconnected: bool,
+}
+
+/// Releases every claim held in the name of `worker`.
+fn release_claims_of(store: &mut dyn Store, worker: &str) -> Result<()> {
+    let claims = store.read()?.claims()?;
+    for (id, _, _) in claims.into_iter().filter(|(_, w, _)| w == worker) {
+        let mut txn = store.claim_txn()?;
+        txn.release(id, worker)?;
+        txn.commit()?;
+    }
+    Ok(())
+}
+
 /// Shared state of one `grow`.
 struct Run<'a> {
     location: &'a str,
@@ -316,10 +358,69 @@ impl Run<'_> {
         self.stats.claims.fetch_sub(1, Relaxed);
     }
 
+    /// Runs `op` on the worker's store; when the store cannot be reached
+    /// ([`BookError::is_transient`]), reconnects (pausing 0.25 s, doubling up to 5 s) and
+    /// runs it again, for at most `options.retry` after the first failure. An operation
+    /// cut short this way is a transaction that was rolled back, or one whose commit was
+    /// lost with the connection; either way running it again is safe: a claim already
+    /// taken is taken again or expires with its lease, and a result already written finds
+    /// its claim gone and is dropped (its search log entry then says "lost").
+    fn with_store<T>(
+        &self,
+        store: &mut WorkerStore,
+        mut op: impl FnMut(&mut dyn Store) -> Result<T>,
+    ) -> Result<T> {
+        let mut failing_since: Option<Instant> = None;
+        let mut pause = Duration::from_millis(250);
+        loop {
+            let mut error = match op(&mut *store.store) {
+                Ok(v) => return Ok(v),
+                Err(e) => e,
+            };
+            // Reconnect, until the store answers or the retry time is up.
+            loop {
+                let since = *failing_since.get_or_insert_with(Instant::now);
+                if !error.is_transient()
+                    || since.elapsed() >= self.options.retry
+                    || self.stop.load(Relaxed)
+                    || self.abort.load(Relaxed)
+                {
+                    return Err(error);
+                }
+                self.stats.store_failed(&error);
+                self.pause(pause);
+                pause = (pause * 2).min(Duration::from_secs(5));
+                match open_store(self.location) {
+                    Ok(s) => {
+                        store.store = s;
+                        store.reconnected = true;
+                        break;
+                    }
+                    Err(e) => error = e,
+                }
+            }
+        }
+    }
+
+    /// Sleeps for `time`, or less if the grow is told to stop.
+    fn pause(&self, time: Duration) {
+        let end = Instant::now() + time;
+        while !self.stop.load(Relaxed) && !self.abort.load(Relaxed) {
+            let left = end.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
+            std::thread::sleep(left.min(Duration::from_millis(100)));
+        }
+    }
+
     fn worker(&self, index: usize) -> Result<GrowEnd> {
-        let mut store = open_store(self.location)?;
-        let solver = Solver::try_new(self.options.hash_bytes, self.tablebase)
-            .map_err(crate::error::BookError::Input)?;
+        let mut store = WorkerStore {
+            store: open_store(self.location)?,
+            reconnected: false,
+        };
+        let solver =
+            Solver::try_new(self.options.hash_bytes, self.tablebase).map_err(BookError::Input)?;
         let worker = worker_id(index);
         let mut rng = Rng::from_entropy(index as u64 + 1);
         loop {
@@ -332,8 +433,16 @@ impl Run<'_> {
             if !self.reserve_search() {
                 return Ok(GrowEnd::Budget);
             }
-            let (node_id, log_id) = match claim_next(&mut *store, &worker, self.options, &mut rng)?
-            {
+            if store.reconnected {
+                // A claim whose commit was lost with the connection may be ours: this
+                // worker holds none between searches, so any claim in its name is one.
+                self.with_store(&mut store, |s| release_claims_of(s, &worker))?;
+                store.reconnected = false;
+            }
+            let claimed = self.with_store(&mut store, |s| {
+                claim_next(s, &worker, self.options, &mut rng)
+            })?;
+            let (node_id, log_id) = match claimed {
                 Claimed::Leaf { node, log_id } => (node, log_id),
                 Claimed::Solved => {
                     self.unreserve();
@@ -345,9 +454,9 @@ impl Run<'_> {
                     continue;
                 }
             };
-            let node = store.read()?.node(node_id)?.ok_or_else(|| {
-                crate::error::BookError::Corrupt(format!("claimed node {node_id} vanished"))
-            })?;
+            let node = self
+                .with_store(&mut store, |s| s.read()?.node(node_id))?
+                .ok_or_else(|| BookError::Corrupt(format!("claimed node {node_id} vanished")))?;
             let pos = node.position(self.rules)?;
             let mut search = SearchOptions::new(self.prover);
             search.max_nodes = Some(self.options.search_nodes);
@@ -363,32 +472,51 @@ impl Run<'_> {
             let renew_every = (lease / 3).max(Duration::from_millis(200));
             let mut last_renewal = Instant::now();
             let mut renewal_error = None;
+            // Set while the store cannot be reached: the next renewal reconnects first.
+            let mut reconnect = false;
             let expansion = expand_leaf(&solver, &pos, &search, &mut |_| {
                 if last_renewal.elapsed() >= renew_every && renewal_error.is_none() {
                     last_renewal = Instant::now();
-                    let renewed = store.claim_txn().and_then(|mut txn| {
+                    let renewed = if reconnect {
+                        open_store(self.location).map(|s| store.store = s)
+                    } else {
+                        Ok(())
+                    }
+                    .and_then(|()| {
+                        let mut txn = store.store.claim_txn()?;
                         txn.refresh(node_id, &worker, now_ms() + lease.as_millis() as i64)?;
                         txn.commit()
                     });
-                    if let Err(e) = renewed {
-                        renewal_error = Some(e);
+                    reconnect = false;
+                    match renewed {
+                        Ok(()) => {}
+                        // The search goes on; if the lease expires meanwhile, another
+                        // worker may take the leaf and this result will be dropped.
+                        Err(e) if e.is_transient() => {
+                            self.stats.store_failed(&e);
+                            reconnect = true;
+                        }
+                        Err(e) => renewal_error = Some(e),
                     }
                 }
             });
             if let Some(e) = renewal_error {
                 return Err(e);
             }
-            let mut txn = store.write()?;
-            let applied = apply(
-                &mut *txn,
-                node_id,
-                &worker,
-                &expansion,
-                log_id,
-                self.rules,
-                self.prover,
-            )?;
-            txn.commit()?;
+            let applied = self.with_store(&mut store, |s| {
+                let mut txn = s.write()?;
+                let applied = apply(
+                    &mut *txn,
+                    node_id,
+                    &worker,
+                    &expansion,
+                    log_id,
+                    self.rules,
+                    self.prover,
+                )?;
+                txn.commit()?;
+                Ok(applied)
+            })?;
             self.stats.nodes.fetch_add(expansion.nodes, Relaxed);
             match applied {
                 Applied::Written => {

@@ -3,7 +3,7 @@
 //! at once; one worker grows a node-for-node identical book on both stores; leases block
 //! until they expire and a late result is dropped; claims skip rows that another claim
 //! holds instead of waiting; `copy_book` SQLite → PostgreSQL → SQLite keeps everything;
-//! errors name the URL without its password.
+//! errors name the URL without its password; a grow goes on after the server restarts.
 
 #[path = "pg_server/mod.rs"]
 mod pg_server;
@@ -102,6 +102,70 @@ fn pg_concurrent_workers_solve_without_overlap() {
     assert!(log.iter().all(|l| l.end_seq.is_some()));
     assert_eq!(book.check().unwrap(), Vec::<String>::new());
     assert_eq!(book.counts().unwrap().claimed, 0);
+}
+
+/// The server restarts while two workers grow the book: they find the store unreachable,
+/// reconnect once it is back and grow the book until it is solved, sound and with no
+/// claim left.
+#[test]
+fn pg_grow_reconnects_after_a_server_restart() {
+    let Some(mut server) = pg_server::dedicated() else {
+        return;
+    };
+    let url = server.url("restart");
+    drop(new_book(&url, "e3 Na6"));
+    let stats = GrowStats::default();
+    let stop = Arc::new(AtomicBool::new(false));
+    let end = std::thread::scope(|scope| {
+        let grower = scope.spawn(|| grow(&url, None, &options(100_000, 2), &stop, &stats));
+        let start = Instant::now();
+        while stats.searches.load(std::sync::atomic::Ordering::Relaxed) < 10 {
+            assert!(!grower.is_finished(), "the grow ended before the restart");
+            assert!(start.elapsed() < Duration::from_secs(120), "no searches");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        server.stop();
+        std::thread::sleep(Duration::from_secs(2));
+        server.start_again();
+        grower.join().unwrap()
+    });
+    assert_eq!(end.unwrap(), GrowEnd::Solved, "{stats:?}");
+    assert!(
+        stats.retries.load(std::sync::atomic::Ordering::Relaxed) > 0,
+        "{stats:?}"
+    );
+    let mut book = Book::open(&url).unwrap();
+    assert_eq!(book.root().unwrap().status, Status::Win);
+    assert_no_overlap(&mut book);
+    assert_eq!(book.check().unwrap(), Vec::<String>::new());
+    assert_eq!(book.counts().unwrap().claimed, 0);
+    eprintln!("{stats:?}");
+}
+
+/// Without retries, the grow stops with the error when the server goes away.
+#[test]
+fn pg_grow_without_retry_fails_when_the_server_stops() {
+    let Some(mut server) = pg_server::dedicated() else {
+        return;
+    };
+    let url = server.url("noretry");
+    drop(new_book(&url, "e3 Na6"));
+    let stats = GrowStats::default();
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut no_retry = options(100_000, 1);
+    no_retry.retry = Duration::ZERO;
+    let end = std::thread::scope(|scope| {
+        let grower = scope.spawn(|| grow(&url, None, &no_retry, &stop, &stats));
+        while stats.searches.load(std::sync::atomic::Ordering::Relaxed) < 3 {
+            assert!(!grower.is_finished(), "the grow ended before the stop");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        server.stop();
+        grower.join().unwrap()
+    });
+    let error = end.expect_err("the grow fails without its store");
+    assert!(error.is_transient(), "{error}");
+    assert_eq!(stats.retries.load(std::sync::atomic::Ordering::Relaxed), 0);
 }
 
 #[test]

@@ -3,8 +3,9 @@
 //! unless ANTICHESS_REQUIRE_POSTGRES=1): two `grow` processes with two workers each on
 //! one book, one of them killed with SIGKILL mid-run and restarted, until solved; the
 //! proof verifies; no leaf was ever searched by two workers at once; `book copy` to
-//! SQLite proves to the same proof file; and one worker grows the same book on
-//! PostgreSQL as on SQLite, node for node, with byte-identical proofs.
+//! SQLite proves to the same proof file; one worker grows the same book on PostgreSQL as
+//! on SQLite, node for node, with byte-identical proofs; and a `grow` goes on after the
+//! server restarts under it.
 
 #[path = "../../antichess-book/tests/pg_server/mod.rs"]
 mod pg_server;
@@ -120,6 +121,62 @@ fn event_seq(book: &str) -> i64 {
     txn.meta("event_seq")
         .unwrap()
         .map_or(0, |v| v.parse().unwrap())
+}
+
+/// The server restarts while a `grow` process runs: its workers and its progress line
+/// wait for the store and go on; the book is solved and sound.
+#[test]
+fn pg_grow_goes_on_after_a_server_restart() {
+    let Some(mut server) = pg_server::dedicated() else {
+        return;
+    };
+    let url = server.url("restart");
+    ok(&["book", "new", &url, "--moves", "e3 Na6"]);
+    let mut args = vec![
+        "book",
+        "grow",
+        &url,
+        "--workers",
+        "2",
+        "--report-every",
+        "1s",
+    ];
+    args.extend(GROW);
+    let grow = Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        std::thread::sleep(Duration::from_millis(20));
+        let searches = Book::open(&url)
+            .and_then(|mut b| b.counts())
+            .map_or(0, |c| c.searches);
+        if searches >= 10 {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "no searches");
+    }
+    server.stop();
+    // Longer than --report-every: the progress line meets the stopped server too.
+    std::thread::sleep(Duration::from_secs(3));
+    server.start_again();
+    let out = grow.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stdout.contains("solved: root win"), "{}", text(&out));
+    assert!(stdout.contains("the workers reconnected"), "{}", text(&out));
+    assert!(
+        stderr.contains("the store cannot be reached, reconnecting"),
+        "{}",
+        text(&out)
+    );
+    assert!(ok(&["book", "check", &url]).contains("sound"));
+    assert_eq!(Book::open(&url).unwrap().counts().unwrap().claimed, 0);
+    eprintln!("{}", text(&out));
 }
 
 #[test]

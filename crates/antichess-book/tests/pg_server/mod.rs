@@ -23,6 +23,8 @@ use std::time::{Duration, Instant};
 #[derive(Debug)]
 pub struct PgServer {
     dir: PathBuf,
+    bin: PathBuf,
+    root: bool,
     port: u16,
     postmaster: u32,
     /// `postgres` (or `runuser`, which waits for it).
@@ -32,6 +34,12 @@ pub struct PgServer {
 
 static SHARED: Mutex<Weak<PgServer>> = Mutex::new(Weak::new());
 static DATABASES: AtomicUsize = AtomicUsize::new(0);
+
+/// A server of the caller's own (for a test that stops and restarts it), or `None` as
+/// for [`server`].
+pub fn dedicated() -> Option<PgServer> {
+    PgServer::start()
+}
 
 /// The server shared by the tests running now (started if none is), or `None` when
 /// PostgreSQL is not installed and not required (the caller skips its test).
@@ -105,6 +113,80 @@ fn free_port() -> u16 {
         .expect("a free port on 127.0.0.1")
 }
 
+/// Starts `postgres` on the cluster in `dir` (its data in `dir/data`) on `port` and waits
+/// until it accepts connections; returns the process, the postmaster's pid and a
+/// watchdog that stops it if the test process dies first.
+fn launch(
+    bin: &Path,
+    root: bool,
+    dir: &Path,
+    port: u16,
+) -> Result<(Child, u32, Option<Child>), String> {
+    let data = dir.join("data");
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("server.log"))
+        .expect("the server's log");
+    let child = pg_command(bin, "postgres", root)
+        .arg("-D")
+        .arg(&data)
+        .arg("-p")
+        .arg(port.to_string())
+        .arg("-k")
+        .arg(dir)
+        .args([
+            "-c",
+            "listen_addresses=127.0.0.1",
+            "-c",
+            "max_connections=200",
+            "-c",
+            "fsync=off",
+            "-c",
+            "full_page_writes=off",
+        ])
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().expect("log"))
+        .stderr(log)
+        .spawn();
+    let mut child = child.map_err(|e| format!("cannot start postgres: {e}"))?;
+    // Ready when it accepts connections; its pid is the first line of postmaster.pid.
+    let start = Instant::now();
+    let postmaster = loop {
+        let ready = Command::new(bin.join("pg_isready"))
+            .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q"])
+            .status()
+            .is_ok_and(|s| s.success());
+        let pid = std::fs::read_to_string(data.join("postmaster.pid"))
+            .ok()
+            .and_then(|s| s.lines().next().and_then(|l| l.trim().parse::<u32>().ok()));
+        if let (true, Some(pid)) = (ready, pid) {
+            break pid;
+        }
+        if child.try_wait().ok().flatten().is_some() || start.elapsed() > Duration::from_secs(60) {
+            let log = std::fs::read_to_string(dir.join("server.log")).unwrap_or_default();
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("the server did not start:\n{log}"));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    // Stops the server if this test process dies without dropping it.
+    let watchdog = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "while kill -0 {} 2>/dev/null; do sleep 1; done; kill -INT {postmaster} 2>/dev/null; sleep 10; rm -rf '{}'",
+            std::process::id(),
+            dir.display()
+        ))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok();
+    Ok((child, postmaster, watchdog))
+}
+
 impl PgServer {
     fn start() -> Option<PgServer> {
         let Some(bin) = bin_dir() else {
@@ -155,83 +237,61 @@ impl PgServer {
             }
         }
         let port = free_port();
-        let log = std::fs::File::create(dir.join("server.log")).expect("the server's log");
-        let child = pg_command(&bin, "postgres", root)
-            .arg("-D")
-            .arg(&data)
-            .arg("-p")
-            .arg(port.to_string())
-            .arg("-k")
-            .arg(&dir)
-            .args([
-                "-c",
-                "listen_addresses=127.0.0.1",
-                "-c",
-                "max_connections=200",
-                "-c",
-                "fsync=off",
-                "-c",
-                "full_page_writes=off",
-            ])
-            .stdin(Stdio::null())
-            .stdout(log.try_clone().expect("log"))
-            .stderr(log)
-            .spawn();
-        let mut child = match child {
-            Ok(c) => c,
-            Err(e) => {
+        let (child, postmaster, watchdog) = match launch(&bin, root, &dir, port) {
+            Ok(started) => started,
+            Err(why) => {
                 let _ = std::fs::remove_dir_all(&dir);
-                return unavailable(&format!("cannot start postgres: {e}"));
+                return unavailable(&why);
             }
         };
-        // Ready when it accepts connections; its pid is the first line of postmaster.pid.
-        let start = Instant::now();
-        let postmaster = loop {
-            let ready = Command::new(bin.join("pg_isready"))
-                .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q"])
-                .status()
-                .is_ok_and(|s| s.success());
-            let pid = std::fs::read_to_string(data.join("postmaster.pid"))
-                .ok()
-                .and_then(|s| s.lines().next().and_then(|l| l.trim().parse::<u32>().ok()));
-            if let (true, Some(pid)) = (ready, pid) {
-                break pid;
-            }
-            if child.try_wait().ok().flatten().is_some()
-                || start.elapsed() > Duration::from_secs(60)
-            {
-                let log = std::fs::read_to_string(dir.join("server.log")).unwrap_or_default();
-                let _ = child.kill();
-                let _ = child.wait();
-                let _ = std::fs::remove_dir_all(&dir);
-                return unavailable(&format!("the server did not start:\n{log}"));
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        };
-        // Stops the server if this test process dies without dropping it.
-        let watchdog = Command::new("sh")
-            .arg("-c")
-            .arg(format!(
-                "while kill -0 {} 2>/dev/null; do sleep 1; done; kill -INT {postmaster} 2>/dev/null; sleep 10; rm -rf '{}'",
-                std::process::id(),
-                dir.display()
-            ))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .ok();
         eprintln!(
             "PostgreSQL test server: pid {postmaster}, port {port}, directory {}",
             dir.display()
         );
         Some(PgServer {
             dir,
+            bin,
+            root,
             port,
             postmaster,
             child,
             watchdog,
         })
+    }
+
+    /// Stops the server (fast shutdown: connections are cut), keeping its data.
+    pub fn stop(&mut self) {
+        if let Some(mut w) = self.watchdog.take() {
+            let _ = w.kill();
+            let _ = w.wait();
+        }
+        if self.child.try_wait().ok().flatten().is_some() {
+            return;
+        }
+        let _ = Command::new("kill")
+            .args(["-INT", &self.postmaster.to_string()])
+            .status();
+        let start = Instant::now();
+        while self.child.try_wait().ok().flatten().is_none() {
+            if start.elapsed() > Duration::from_secs(30) {
+                let _ = Command::new("kill")
+                    .args(["-KILL", &self.postmaster.to_string()])
+                    .status();
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Starts the stopped server again on the same port and data.
+    pub fn start_again(&mut self) {
+        let (child, postmaster, watchdog) =
+            launch(&self.bin, self.root, &self.dir, self.port).expect("the server restarts");
+        self.child = child;
+        self.postmaster = postmaster;
+        self.watchdog = watchdog;
     }
 
     pub fn port(&self) -> u16 {
@@ -250,25 +310,7 @@ impl PgServer {
 
 impl Drop for PgServer {
     fn drop(&mut self) {
-        if let Some(mut w) = self.watchdog.take() {
-            let _ = w.kill();
-            let _ = w.wait();
-        }
-        let _ = Command::new("kill")
-            .args(["-INT", &self.postmaster.to_string()])
-            .status();
-        let start = Instant::now();
-        while self.child.try_wait().ok().flatten().is_none() {
-            if start.elapsed() > Duration::from_secs(30) {
-                let _ = Command::new("kill")
-                    .args(["-KILL", &self.postmaster.to_string()])
-                    .status();
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        self.stop();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }

@@ -121,6 +121,12 @@ pub struct GrowArgs {
     #[arg(long, value_name = "T", default_value = "10m", value_parser = parse_duration)]
     pub lease: Duration,
 
+    /// When the store cannot be reached (a PostgreSQL server restarting or failing over,
+    /// a network failure), keep reconnecting for this long before stopping with the error
+    /// (0: stop at once). Searches under way go on meanwhile.
+    #[arg(long, value_name = "T", default_value = "5m", value_parser = parse_duration)]
+    pub retry: Duration,
+
     /// How the walk from the root picks a child.
     #[arg(long, value_enum, default_value = "weighted")]
     pub select: SelectArg,
@@ -418,6 +424,15 @@ fn progress_line(book: &mut Book, stats: &GrowStats, start: Instant) -> anyhow::
     ))
 }
 
+/// Whether `e` comes from a store that cannot be reached (see
+/// [`antichess_book::BookError::is_transient`]).
+fn store_unreachable(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<antichess_book::BookError>()
+            .is_some_and(antichess_book::BookError::is_transient)
+    })
+}
+
 static INTERRUPTS: AtomicUsize = AtomicUsize::new(0);
 
 /// A flag that the first Ctrl-C raises (printing `message`); the second quits at once.
@@ -468,6 +483,7 @@ fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
             .map_or(0, antichess_tb::Tablebase::complete_units),
         lone_bishop_rule: !args.no_bishop_rule,
         epsilon: args.epsilon,
+        retry: args.retry,
     };
     let stop = stop_on_ctrl_c(
         "stopping: the running searches stop and their numbers are written (their leaves return to the pool)",
@@ -502,14 +518,53 @@ fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
     let result = std::thread::scope(|scope| {
         let monitor = scope.spawn(|| -> anyhow::Result<()> {
             let mut last_report = Instant::now();
+            let mut book = Some(book);
+            let mut retries_told = 0;
             while !done.load(Relaxed) {
                 std::thread::sleep(Duration::from_millis(200));
-                if tty && start.elapsed().as_millis() % 1000 < 200 {
-                    bar.set_message(progress_line(&mut book, &stats, start)?);
+                let retries = stats.retries.load(Relaxed);
+                if retries > retries_told && !json_out {
+                    retries_told = retries;
+                    let error = stats
+                        .last_store_error
+                        .lock()
+                        .map(|e| e.clone())
+                        .unwrap_or_default();
+                    bar.suspend(|| {
+                        eprintln!(
+                            "the store cannot be reached, reconnecting (retry {retries}): {}",
+                            error.unwrap_or_default()
+                        );
+                    });
+                }
+                let due = if tty {
+                    start.elapsed().as_millis() % 1000 < 200
+                } else {
+                    !json_out && last_report.elapsed() >= args.report_every
+                };
+                if !due {
+                    continue;
+                }
+                last_report = Instant::now();
+                // The progress line reads the store too: while it cannot be reached, the
+                // line waits (the workers say why above) and the book is opened again.
+                let line = match book.take().map_or_else(|| open(&args.book), Ok) {
+                    Ok(mut b) => match progress_line(&mut b, &stats, start) {
+                        Ok(line) => {
+                            book = Some(b);
+                            line
+                        }
+                        Err(e) if store_unreachable(&e) => continue,
+                        Err(e) => return Err(e),
+                    },
+                    Err(e) if store_unreachable(&e) => continue,
+                    Err(e) => return Err(e),
+                };
+                if tty {
+                    bar.set_message(line);
                     bar.tick();
-                } else if !tty && !json_out && last_report.elapsed() >= args.report_every {
-                    last_report = Instant::now();
-                    eprintln!("{}", progress_line(&mut book, &stats, start)?);
+                } else {
+                    eprintln!("{line}");
                 }
             }
             Ok(())
@@ -524,11 +579,11 @@ fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
         }
     });
     bar.finish_and_clear();
-    let mut book = open(&args.book)?;
     let end = match result {
         Ok(end) => end,
         Err(e) => return Err(e.context(format!("growing {}", redact(&args.book)))),
     };
+    let mut book = open(&args.book)?;
     let root = book.root()?;
     let counts = book.counts()?;
     let seconds = start.elapsed().as_secs_f64();
@@ -554,6 +609,7 @@ fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
                 "won": counts.won,
                 "lost": counts.lost,
                 "searches_logged": counts.searches,
+                "store_retries": stats.retries.load(Relaxed),
             })
         );
     } else {
@@ -573,6 +629,10 @@ fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
             searches as f64 / seconds.max(1e-9),
             counts.nodes
         );
+        let retries = stats.retries.load(Relaxed);
+        if retries > 0 {
+            println!("the store could not be reached {retries} time(s); the workers reconnected");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
