@@ -6,9 +6,7 @@ use antichess_core::{Color, Move, Position, Rules, UciMove};
 
 use crate::error::{BookError, Result};
 use crate::node::{Node, NodeId, Status};
-use crate::store::{
-    create_store, now_ms, open_store, redact, BookCounts, QueueEntry, SearchLog, Store,
-};
+use crate::store::{create_store, open_store, redact, BookCounts, QueueEntry, SearchLog, Store};
 use crate::tree::{decide_leaf, propagate_up, recompute, same_position, settle, Changes};
 
 /// What a book is about.
@@ -75,7 +73,8 @@ impl Book {
         txn.set_meta("root_fen", &root.fen())?;
         let prolog_text: Vec<String> = prolog.iter().map(|m| m.to_uci()).collect();
         txn.set_meta("prolog", &prolog_text.join(" "))?;
-        txn.set_meta("created", &now_ms().to_string())?;
+        let created = txn.clock_ms()?;
+        txn.set_meta("created", &created.to_string())?;
         let node = Node::leaf(None, None, 0, root, root.turn() == prover, 1, 1, 0);
         txn.insert_node(&node)?;
         txn.commit()?;
@@ -229,7 +228,14 @@ impl Book {
     }
 
     pub fn counts(&mut self) -> Result<BookCounts> {
-        self.store.read()?.counts(now_ms())
+        let mut txn = self.store.read()?;
+        let now = txn.clock_ms()?;
+        txn.counts(now)
+    }
+
+    /// The store's clock (see [`Txn::clock_ms`]), which leases are measured on.
+    pub fn clock_ms(&mut self) -> Result<i64> {
+        self.store.read()?.clock_ms()
     }
 
     pub fn search_log(&mut self) -> Result<Vec<SearchLog>> {
@@ -252,7 +258,8 @@ impl Book {
             )));
         }
         let mut txn = self.store.write()?;
-        txn.push_queue(id, now_ms())?;
+        let now = txn.clock_ms()?;
+        txn.push_queue(id, now)?;
         txn.commit()
     }
 

@@ -10,7 +10,7 @@ use antichess_tb::Wdl;
 
 use crate::error::{BookError, Result};
 use crate::node::{NodeId, Status};
-use crate::store::{next_counter, now_ms, Txn};
+use crate::store::{next_counter, Txn};
 use crate::tree::{decide_leaf, insert_children, propagate_up, settle, Changes, NewChild};
 
 /// A child is kept as an expanded book node when its searched subtree is at least this
@@ -225,14 +225,16 @@ pub fn apply(
         .node(id)?
         .ok_or_else(|| BookError::Corrupt(format!("node {id} is missing")))?;
     if node.claimed_by.as_deref() != Some(worker) {
-        txn.log_finish(log_id, now_ms(), seq, expansion.nodes, "lost")?;
+        let now = txn.clock_ms()?;
+        txn.log_finish(log_id, now, seq, expansion.nodes, "lost")?;
         return Ok(Applied::LostClaim);
     }
     node.claimed_by = None;
     node.lease_until = None;
     if !node.is_open() || node.expanded {
         txn.update_node(&node)?;
-        txn.log_finish(log_id, now_ms(), seq, expansion.nodes, "stale")?;
+        let now = txn.clock_ms()?;
+        txn.log_finish(log_id, now, seq, expansion.nodes, "stale")?;
         return Ok(Applied::Stale);
     }
     node.searches += 1;
@@ -275,13 +277,8 @@ pub fn apply(
         }
     }
     txn.remove_queued_node(id)?;
-    txn.log_finish(
-        log_id,
-        now_ms(),
-        seq,
-        expansion.nodes,
-        expansion.result_name(),
-    )?;
+    let now = txn.clock_ms()?;
+    txn.log_finish(log_id, now, seq, expansion.nodes, expansion.result_name())?;
     propagate_up(txn, node.parent, &mut changes)?;
     settle(txn, &mut changes)?;
     Ok(Applied::Written)

@@ -25,7 +25,7 @@ use crate::error::{BookError, Result};
 use crate::expand::{apply, expand_leaf, Applied};
 use crate::node::NodeId;
 use crate::select::{walk, Rng, Selection};
-use crate::store::{next_counter, now_ms, open_store, Store};
+use crate::store::{next_counter, open_store, Store};
 
 /// How to grow a book.
 #[derive(Debug, Clone)]
@@ -208,7 +208,7 @@ fn try_claim(
     queue_entry: Option<i64>,
 ) -> Result<Option<i64>> {
     let mut txn = store.claim_txn()?;
-    let now = now_ms();
+    let now = txn.clock_ms()?;
     if !txn.claim(id, worker, now, now + lease.as_millis() as i64)? {
         return Ok(None);
     }
@@ -228,13 +228,13 @@ fn claim_next(
     options: &GrowOptions,
     rng: &mut Rng,
 ) -> Result<Claimed> {
-    let now = now_ms();
-    let (root, queue, pin) = {
+    let (now, root, queue, pin) = {
         let mut txn = store.read()?;
+        let now = txn.clock_ms()?;
         let root = txn
             .root()?
             .ok_or_else(|| crate::error::BookError::Corrupt("the book has no root".into()))?;
-        (root, txn.queue()?, txn.meta("pin")?)
+        (now, root, txn.queue()?, txn.meta("pin")?)
     };
     if !root.is_open() {
         return Ok(Claimed::Solved);
@@ -484,7 +484,8 @@ impl Run<'_> {
                     }
                     .and_then(|()| {
                         let mut txn = store.store.claim_txn()?;
-                        txn.refresh(node_id, &worker, now_ms() + lease.as_millis() as i64)?;
+                        let until = txn.clock_ms()? + lease.as_millis() as i64;
+                        txn.refresh(node_id, &worker, until)?;
                         txn.commit()
                     });
                     reconnect = false;

@@ -632,6 +632,15 @@ impl PgTxn<'_> {
 }
 
 impl Txn for PgTxn<'_> {
+    fn clock_ms(&mut self) -> Result<i64> {
+        // clock_timestamp(), not now(): the time of the call, not of the transaction's start.
+        self.one_i64(
+            "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint",
+            &[],
+            "reading the server's clock",
+        )
+    }
+
     fn meta(&mut self, name: &str) -> Result<Option<String>> {
         if name == "event_seq" {
             let current = self.one_i64(

@@ -88,6 +88,14 @@ pub struct BookCounts {
 
 /// A transaction: the primitive reads and writes the book's logic is built from.
 pub trait Txn {
+    /// The store's clock, in milliseconds since the Unix epoch: leases, queue entries and
+    /// the search log are timed by it, so that workers on hosts whose clocks disagree
+    /// still agree on when a lease runs out. By default (SQLite, a file on this host) it is
+    /// this host's clock; PostgreSQL reads the server's.
+    fn clock_ms(&mut self) -> Result<i64> {
+        Ok(now_ms())
+    }
+
     /// A metadata entry.
     fn meta(&mut self, name: &str) -> Result<Option<String>>;
     fn set_meta(&mut self, name: &str, value: &str) -> Result<()>;

@@ -24,9 +24,7 @@ use antichess_core::Move;
 use crate::book::Book;
 use crate::error::{BookError, Result};
 use crate::node::{Node, NodeId};
-use crate::store::{
-    create_store, next_counter, now_ms, open_store, redact, remove_store, Location, Store,
-};
+use crate::store::{create_store, next_counter, open_store, redact, remove_store, Location, Store};
 use crate::tree::{propagate_up, recompute, same_position, settle, Changes};
 
 /// Children of every node of a list, by parent id.
@@ -374,7 +372,8 @@ fn copy_into(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<CopyReport> {
     let mut from = source.read()?;
-    let counts = from.counts(now_ms())?;
+    let now = from.clock_ms()?;
+    let counts = from.counts(now)?;
     let total = counts.nodes + counts.searches + counts.queued;
     let mut report = CopyReport::default();
     let mut to = target.write()?;

@@ -5,7 +5,7 @@
 //! proof verifies; no leaf was ever searched by two workers at once; `book copy` to
 //! SQLite proves to the same proof file; one worker grows the same book on PostgreSQL as
 //! on SQLite, node for node, with byte-identical proofs; and a `grow` goes on after the
-//! server restarts under it.
+//! server restarts under it; leases follow the server's clock, not a worker's.
 
 #[path = "../../antichess-book/tests/pg_server/mod.rs"]
 mod pg_server;
@@ -319,4 +319,74 @@ fn pg_and_sqlite_books_grown_alike_give_the_same_proof() {
         text(&out)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// libfaketime's preload library, or `None` (the test skips) when Debian's `faketime`
+/// package is not installed and ANTICHESS_REQUIRE_FAKETIME is not set.
+fn faketime_library() -> Option<&'static str> {
+    const LIB: &str = "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1";
+    if Path::new(LIB).exists() {
+        return Some(LIB);
+    }
+    assert!(
+        std::env::var_os("ANTICHESS_REQUIRE_FAKETIME").is_none(),
+        "{LIB} is missing (apt-get install faketime)"
+    );
+    eprintln!("skipped: {LIB} is missing (apt-get install faketime)");
+    None
+}
+
+/// Leases are measured on the server's clock, not the workers': a `grow` on a host whose
+/// clock is two hours ahead (libfaketime) leaves alone a leaf whose lease, by the server's
+/// clock, has ten minutes to run; by its own clock that lease ran out long ago.
+#[test]
+fn pg_leases_follow_the_servers_clock() {
+    let Some(library) = faketime_library() else {
+        return;
+    };
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let url = server.url("clock");
+    ok(&["book", "new", &url, "--moves", "e3 Na6"]);
+    let other = "another-host:1:0";
+    let root = {
+        let mut store = open_store(&url).unwrap();
+        let mut txn = store.claim_txn().unwrap();
+        let now = txn.clock_ms().unwrap();
+        let root = txn.root().unwrap().unwrap().id;
+        assert!(txn.claim(root, other, now, now + 600_000).unwrap());
+        txn.commit().unwrap();
+        root
+    };
+    let mut args = vec!["book", "grow", &url, "--time", "3s"];
+    args.extend(GROW);
+    let run = |skew: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_antichess"))
+            .args(&args)
+            .env("LD_PRELOAD", library)
+            .env("FAKETIME", skew)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        let mut store = open_store(&url).unwrap();
+        let claims = store.read().unwrap().claims().unwrap();
+        (Book::open(&url).unwrap().counts().unwrap().searches, claims)
+    };
+    let (searches, claims) = run("+2h");
+    assert_eq!(searches, 0);
+    assert_eq!(claims.len(), 1);
+    assert_eq!((claims[0].0, claims[0].1.as_str()), (root, other));
+    // The control: once the lease has run out by the server's clock, a worker whose clock
+    // is two hours behind takes the leaf at once.
+    {
+        let mut store = open_store(&url).unwrap();
+        let mut txn = store.claim_txn().unwrap();
+        let now = txn.clock_ms().unwrap();
+        assert!(txn.refresh(root, other, now - 1).unwrap());
+        txn.commit().unwrap();
+    }
+    let (searches, claims) = run("-2h");
+    assert!(searches > 0);
+    assert!(claims.is_empty(), "{claims:?}");
 }

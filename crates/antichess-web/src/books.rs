@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use antichess_book::{
-    now_ms, open_store, Book, BookError, BookMeta, Node, NodeId, SearchLog, Store, Txn, INF,
+    open_store, Book, BookError, BookMeta, Node, NodeId, SearchLog, Store, Txn, INF,
 };
 use antichess_core::{pgn, Move, Position, UciMove};
 use serde::Serialize;
@@ -168,6 +168,10 @@ pub enum NotFound {
     /// Neither the line nor the position is in the book.
     Absent,
 }
+
+/// What [`BookHandle::explore`] finds: the node of the position (or why there is none),
+/// its children by UCI, and the store's clock.
+pub type Explored = (Result<Found, NotFound>, HashMap<String, Node>, i64);
 
 /// A book the server has open.
 pub struct BookHandle {
@@ -349,12 +353,11 @@ impl BookHandle {
         }))
     }
 
-    /// The node of an explorer position and its children (by UCI).
-    pub fn explore(
-        &self,
-        line: &Line,
-    ) -> ApiResult<(Result<Found, NotFound>, HashMap<String, Node>)> {
+    /// The node of an explorer position, its children (by UCI) and the store's clock
+    /// (which tells whose leases are valid).
+    pub fn explore(&self, line: &Line) -> ApiResult<Explored> {
         self.read(|txn| {
+            let now = txn.clock_ms()?;
             let found = self.find_in(txn, line)?;
             let mut children = HashMap::new();
             if let Ok(f) = &found {
@@ -364,7 +367,7 @@ impl BookHandle {
                     }
                 }
             }
-            Ok((found, children))
+            Ok((found, children, now))
         })
     }
 
@@ -393,9 +396,9 @@ impl BookHandle {
 
     /// A node with its line and children.
     pub fn node_detail(&self, id: NodeId) -> ApiResult<Value> {
-        let now = now_ms();
         let rules = self.meta.rules;
         self.read(|txn| {
+            let now = txn.clock_ms()?;
             let node = txn
                 .node(id)?
                 .ok_or_else(|| BookError::Input(format!("there is no node {id}")))?;
@@ -420,8 +423,8 @@ impl BookHandle {
 
     /// The search page's summary: root, counts, pin, queue, workers and recent searches.
     pub fn summary(&self) -> ApiResult<Value> {
-        let now = now_ms();
         self.read(|txn| {
+            let now = txn.clock_ms()?;
             let root = txn
                 .root()?
                 .ok_or_else(|| BookError::Corrupt("the root is missing".into()))?;
@@ -496,12 +499,12 @@ impl BookHandle {
 
     /// Reads the root and the counts and keeps them as a sample.
     pub fn sample(&self) -> ApiResult<()> {
-        let now = now_ms();
-        let (root, counts) = self.read(|txn| {
+        let (now, root, counts) = self.read(|txn| {
+            let now = txn.clock_ms()?;
             let root = txn
                 .root()?
                 .ok_or_else(|| BookError::Corrupt("the root is missing".into()))?;
-            Ok((root, txn.counts(now)?))
+            Ok((now, root, txn.counts(now)?))
         })?;
         let sample = Sample {
             t_ms: now,
@@ -529,11 +532,11 @@ impl BookHandle {
     /// The root's samples taken while the server ran, and the history of searches from
     /// the book's search log.
     pub fn history(&self) -> ApiResult<Value> {
-        let log = self.read(|txn| txn.search_log())?;
+        let (log, now) = self.read(|txn| Ok((txn.search_log()?, txn.clock_ms()?)))?;
         let samples = lock(&self.samples).clone();
         Ok(json!({
             "samples": samples,
-            "log": log_history(&log, now_ms()),
+            "log": log_history(&log, now),
             "recent": self.recent(&log)?,
         }))
     }
@@ -578,11 +581,12 @@ impl BookHandle {
 
     /// Marks a node (win, loss, or `None`: removes the mark). Returns the node and the
     /// root after the change.
-    pub fn mark(&self, id: NodeId, win: Option<bool>) -> ApiResult<(Node, Node)> {
+    /// Marks a node; returns it, the root and the store's clock.
+    pub fn mark(&self, id: NodeId, win: Option<bool>) -> ApiResult<(Node, Node, i64)> {
         let mut book = self.book()?;
         let node = book.mark(id, win)?;
         let root = book.root()?;
-        Ok((node, root))
+        Ok((node, root, book.clock_ms()?))
     }
 }
 

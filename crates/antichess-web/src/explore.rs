@@ -99,8 +99,7 @@ fn mover_result(category: &str) -> &'static str {
 
 /// The book part of the explorer's answer.
 fn book_view(book: &BookHandle, line: &Line) -> ApiResult<(Value, HashMap<String, NodeJson>)> {
-    let (found, children) = book.explore(line)?;
-    let now = antichess_book::now_ms();
+    let (found, children, now) = book.explore(line)?;
     let pos = line.position();
     let mut by_uci = HashMap::new();
     let value = match found {

@@ -423,8 +423,7 @@ async fn mark(
     };
     blocking(move || {
         let node = r.resolve(&state, &book)?;
-        let (node, root) = book.mark(node.id, win)?;
-        let now = antichess_book::now_ms();
+        let (node, root, now) = book.mark(node.id, win)?;
         Ok(Json(json!({
             "node": NodeJson::of(&node, None, now),
             "root": NodeJson::of(&root, None, now),
