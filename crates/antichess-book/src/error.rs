@@ -26,6 +26,8 @@ pub enum BookError {
     NotReady(String),
     /// Building, writing or verifying the proof failed.
     Proof(String),
+    /// The user stopped the work (Ctrl-C); the message says what was kept.
+    Interrupted(String),
     /// The database failed.
     Sql {
         context: String,
@@ -115,7 +117,8 @@ impl fmt::Display for BookError {
             BookError::Mismatch(m)
             | BookError::Input(m)
             | BookError::NotReady(m)
-            | BookError::Proof(m) => f.write_str(m),
+            | BookError::Proof(m)
+            | BookError::Interrupted(m) => f.write_str(m),
             BookError::Corrupt(m) => write!(f, "corrupt book: {m}"),
             BookError::Sql { context, source } => write!(f, "{context}: {source}"),
             BookError::Postgres { context, source } => {

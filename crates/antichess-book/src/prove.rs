@@ -8,10 +8,19 @@
 //! The builder walks the game tree and asks an [`Expander`] what to play; our handle on a
 //! node is either a book node or a node of one leaf's proof tree (references in those
 //! trees are followed to their targets).
+//!
+//! Re-solving the leaves is the long part of a large book's proof. With a leaf directory
+//! ([`ProveOptions::leaf_dir`]) each leaf's proof is saved there as it is found
+//! (`<Zobrist key in hex>-tb<units>.proof`, our compact format, written atomically) and
+//! read back instead of searched again, so a prove that was stopped (Ctrl-C: the
+//! [`ProveOptions::stop`] flag interrupts the search under way) or killed resumes where it
+//! was. A saved proof is used only if its root is the leaf's position with the same
+//! prover and rules; anything else there is searched again and overwritten. Saved proofs
+//! need no trust: the assembled file goes through the verifier like any other.
 
 use std::collections::HashMap;
-use std::path::Path;
-use std::sync::atomic::AtomicBool;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -20,9 +29,9 @@ use antichess_pns::{
     extract_proof, minimize_proof, MinimizeOptions, PoolReport, SearchOptions, SearchStatus, Solver,
 };
 use antichess_proof::{
-    build_with, verify_file, write_proof_file, ByteOrder, Expander, Format, LeafOracle,
-    NoTablebases, NodeKind, ProofCounts, ProofStats, ProofTree, Step, TablebaseOracle,
-    VerifyOptions,
+    build_with, read_proof_file, verify_file, write_proof_file, ByteOrder, Expander, Format,
+    LeafOracle, NoTablebases, NodeKind, PositionId, ProofCounts, ProofStats, ProofTree,
+    ReferenceOptions, Step, TablebaseOracle, VerifyOptions,
 };
 use antichess_tb::Tablebase;
 
@@ -41,9 +50,14 @@ pub struct ProveOptions {
     pub lone_bishop_rule: bool,
     /// Time for `antichess_pns::minimize_proof` on the assembled proof (`None`: none).
     pub minimize: Option<Duration>,
-    /// Raised (Ctrl-C), the minimisation ends as if its time were up (at once if raised
-    /// before it starts): the proof is written as it then is.
+    /// Raised (Ctrl-C) while the leaves are re-solved, the search under way stops and the
+    /// prove fails with [`BookError::Interrupted`] (the leaves already saved in
+    /// `leaf_dir` are kept for the next run); raised during the minimisation, that ends as
+    /// if its time were up and the proof is written as it then is.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Where re-solved leaves' proofs are saved and looked up (see the module
+    /// documentation); `None`: every leaf is searched and nothing is saved.
+    pub leaf_dir: Option<PathBuf>,
 }
 
 impl Default for ProveOptions {
@@ -55,6 +69,7 @@ impl Default for ProveOptions {
             lone_bishop_rule: true,
             minimize: None,
             stop: None,
+            leaf_dir: None,
         }
     }
 }
@@ -80,8 +95,10 @@ pub struct ProveReport {
     pub counts: ProofCounts,
     /// Book nodes the pruned book kept (each visited once).
     pub book_nodes: u64,
-    /// Leaves re-solved.
+    /// Leaves re-solved or read back from the leaf directory.
     pub leaves: u64,
+    /// Of those, the leaves whose proofs were read from the leaf directory.
+    pub leaves_reused: u64,
     /// Positions evaluated by the leaves' searches.
     pub search_nodes: u64,
     /// Nodes the extraction had to search again (the table had lost them).
@@ -150,6 +167,9 @@ struct Assembler<'b, 't> {
     book_nodes: u64,
     search_nodes: u64,
     researched: u64,
+    leaves_reused: u64,
+    /// Set when the stop flag cut a leaf's search short.
+    interrupted: bool,
     progress: &'b mut dyn FnMut(ProveEvent),
 }
 
@@ -202,17 +222,59 @@ impl Assembler<'_, '_> {
             ) == Some(Status::Win)
     }
 
-    /// Re-solves a book leaf at `pos` and returns its tree's index.
+    /// Where the proof of the leaf at `pos` is saved, if leaves are saved.
+    fn leaf_file(&self, pos: &Position) -> Option<PathBuf> {
+        self.options.leaf_dir.as_ref().map(|dir| {
+            dir.join(format!(
+                "{:016x}-tb{}.proof",
+                pos.key(),
+                self.options.tablebase_units
+            ))
+        })
+    }
+
+    /// The saved proof of the leaf at `pos`, if there is a readable one of this position,
+    /// prover and rule set.
+    fn saved_leaf(&self, pos: &Position) -> Option<ProofTree> {
+        let path = self.leaf_file(pos)?;
+        if !path.exists() {
+            return None;
+        }
+        let tree =
+            read_proof_file(&path, Some(Format::Compact), &ReferenceOptions::default()).ok()?;
+        (PositionId::of(tree.root()) == PositionId::of(pos)
+            && tree.prover() == self.book.meta().prover
+            && tree.rules() == pos.rules())
+        .then_some(tree)
+    }
+
+    /// Re-solves a book leaf at `pos` (or reads its saved proof) and returns its tree's
+    /// index.
     fn solve_leaf(&mut self, node: &Node, pos: &Position) -> std::result::Result<usize, String> {
         if let Some(&t) = self.solved.get(&node.id) {
             return Ok(t);
+        }
+        if let Some(tree) = self.saved_leaf(pos) {
+            self.leaves_reused += 1;
+            return Ok(self.add_leaf(node, pos, tree, 0));
         }
         let mut search = SearchOptions::new(self.book.meta().prover);
         search.max_nodes = self.options.leaf_nodes;
         search.tablebase_units = self.options.tablebase_units;
         search.lone_bishop_rule = self.options.lone_bishop_rule;
+        search.interrupt.clone_from(&self.options.stop);
+        if self.options.stop.as_ref().is_some_and(|s| s.load(Relaxed)) {
+            self.interrupted = true;
+            return Err("interrupted".into());
+        }
         let result = self.solver.search(pos, &search, &mut |_| {});
         self.search_nodes += result.nodes;
+        if result.status == SearchStatus::Unknown
+            && self.options.stop.as_ref().is_some_and(|s| s.load(Relaxed))
+        {
+            self.interrupted = true;
+            return Err(format!("interrupted while re-solving {}", pos.fen()));
+        }
         if result.status != SearchStatus::Proved && !pos.legal_moves().is_empty() {
             return Err(format!(
                 "re-solving the leaf {} (book node {}) did not prove it ({}, proof {}, disproof {}, {} nodes)",
@@ -224,9 +286,21 @@ impl Assembler<'_, '_> {
                 result.nodes
             ));
         }
+        // The extraction's re-searches of lost nodes never take the stop flag: a proof
+        // found is always extracted whole.
+        search.interrupt = None;
         let (tree, researched) =
             extract_proof(&self.solver, pos, &[], &search).map_err(|e| e.to_string())?;
         self.researched += researched;
+        if let Some(path) = self.leaf_file(pos) {
+            write_proof_file(&tree, &path, Format::Compact, ByteOrder::Little)
+                .map_err(|e| format!("saving the leaf's proof to {}: {e}", path.display()))?;
+        }
+        Ok(self.add_leaf(node, pos, tree, result.nodes))
+    }
+
+    /// Keeps a leaf's proof tree for the assembly and tells the progress callback.
+    fn add_leaf(&mut self, node: &Node, pos: &Position, tree: ProofTree, searched: u64) -> usize {
         let t = self.trees.len();
         let proof_nodes = tree.len() as u64;
         self.trees.push(LeafTree::new(tree));
@@ -235,9 +309,9 @@ impl Assembler<'_, '_> {
             leaves: self.trees.len() as u64,
             fen: pos.fen(),
             proof_nodes,
-            search_nodes: result.nodes,
+            search_nodes: searched,
         });
-        Ok(t)
+        t
     }
 
     fn leaf_prover(&self, tree: usize, index: u32) -> std::result::Result<Step<Handle>, String> {
@@ -386,8 +460,16 @@ pub fn assemble_proof(
         book_nodes: 0,
         search_nodes: 0,
         researched: 0,
+        leaves_reused: 0,
+        interrupted: false,
         progress,
     };
+    if let Some(dir) = &options.leaf_dir {
+        std::fs::create_dir_all(dir).map_err(|e| BookError::Io {
+            context: format!("creating the leaf directory {}", dir.display()),
+            source: e,
+        })?;
+    }
     let tree = build_with(
         root_pos,
         prover,
@@ -395,7 +477,21 @@ pub fn assemble_proof(
         &mut assembler,
         Handle::Book(root.id),
     )
-    .map_err(|e| BookError::Proof(format!("assembling the proof: {e}")))?;
+    .map_err(|e| {
+        if assembler.interrupted {
+            let done = assembler.trees.len();
+            BookError::Interrupted(match (&options.leaf_dir, done) {
+                (_, 0) => "interrupted before any leaf was re-solved".to_string(),
+                (Some(d), _) => format!(
+                    "interrupted after {done} leaves re-solved; their proofs are saved in {} and the same command goes on from them",
+                    d.display()
+                ),
+                (None, _) => format!("interrupted after {done} leaves re-solved"),
+            })
+        } else {
+            BookError::Proof(format!("assembling the proof: {e}"))
+        }
+    })?;
     let assembled_nodes = tree.len() as u64;
     let (tree, minimized) = match options.minimize {
         Some(time) => {
@@ -429,6 +525,7 @@ pub fn assemble_proof(
         counts: tree.counts(),
         book_nodes: assembler.book_nodes,
         leaves: assembler.trees.len() as u64,
+        leaves_reused: assembler.leaves_reused,
         search_nodes: assembler.search_nodes,
         researched: assembler.researched,
         assembled_nodes,

@@ -2,12 +2,13 @@
 //! solved, prove, verify; several workers never search one leaf at overlapping times;
 //! steering (queue, pin, marks); export and import; errors that name the bad input.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use antichess_book::{
     apply, export, grow, import, open_store, prove_to_file, Applied, Book, BookError, Expansion,
-    GrowEnd, GrowOptions, GrowStats, LeafOutcome, NewChild, ProveOptions, Selection, Status, INF,
+    GrowEnd, GrowOptions, GrowStats, LeafOutcome, NewChild, ProveEvent, ProveOptions, Selection,
+    Status, INF,
 };
 use antichess_core::{play_move_text, Color, Move, Position, Rules};
 
@@ -126,25 +127,85 @@ fn grows_until_solved_then_proves_and_verifies() {
             .is_some_and(|m| m.searched + m.exact_searched > 0),
         "{small:?}"
     );
-    // Stopped (Ctrl-C) before its two hours begin: the assembled proof, valid.
+    // Stopped (Ctrl-C) once its two hours have begun: the assembled proof, valid.
+    let stop = Arc::new(AtomicBool::new(false));
     let (stopped, verified) = prove_to_file(
         &mut book,
         None,
         &ProveOptions {
             hash_bytes: 32 << 20,
             minimize: Some(std::time::Duration::from_secs(7200)),
-            stop: Some(Arc::new(AtomicBool::new(true))),
+            stop: Some(stop.clone()),
             ..ProveOptions::default()
         },
         &dir.join("stopped.proof"),
-        &mut |_| {},
+        &mut |e| {
+            if matches!(e, ProveEvent::Minimizing { .. }) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
     )
     .unwrap();
     let stats = verified.verdict.expect("the verifier accepts it");
     assert_eq!(stats.counts, stopped.counts);
     assert!(stopped.seconds < 1800.0, "{stopped:?}");
     assert!(stopped.counts.total <= report.counts.total, "{stopped:?}");
+    resumable_prove(&mut book, &dir, report.leaves);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `prove_to_file` with a leaf directory: stopped before the first leaf, nothing is saved;
+/// stopped after the first leaf, it is saved; run again, the saved leaves are read back
+/// (one of them damaged is searched again), and the proof verifies.
+fn resumable_prove(book: &mut Book, dir: &std::path::Path, leaves: u64) {
+    assert!(leaves >= 2, "the test needs a book with several leaves");
+    let leaf_dir = dir.join("leaves");
+    let options = |stop: &Arc<AtomicBool>| ProveOptions {
+        hash_bytes: 32 << 20,
+        stop: Some(stop.clone()),
+        leaf_dir: Some(leaf_dir.clone()),
+        ..ProveOptions::default()
+    };
+    let saved = || std::fs::read_dir(&leaf_dir).map_or(0, Iterator::count);
+    let proof = dir.join("resumed.proof");
+    let stop = Arc::new(AtomicBool::new(true));
+    let error = prove_to_file(book, None, &options(&stop), &proof, &mut |_| {}).unwrap_err();
+    assert!(matches!(error, BookError::Interrupted(_)), "{error}");
+    assert_eq!(saved(), 0);
+    assert!(!proof.exists());
+    let stop = Arc::new(AtomicBool::new(false));
+    let error = prove_to_file(book, None, &options(&stop), &proof, &mut |e| {
+        if matches!(e, ProveEvent::LeafSolved { .. }) {
+            stop.store(true, Ordering::Relaxed);
+        }
+    })
+    .unwrap_err();
+    assert!(error.to_string().contains("saved in"), "{error}");
+    assert_eq!(saved(), 1);
+    assert!(!proof.exists());
+    // Finish, then damage one saved leaf and prove again.
+    let stop = Arc::new(AtomicBool::new(false));
+    let (first, verified) =
+        prove_to_file(book, None, &options(&stop), &proof, &mut |_| {}).unwrap();
+    verified
+        .verdict
+        .expect("the verifier accepts the resumed proof");
+    assert_eq!(first.leaves, leaves);
+    assert_eq!(first.leaves_reused, 1, "{first:?}");
+    assert_eq!(saved() as u64, leaves);
+    let damaged = std::fs::read_dir(&leaf_dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::write(&damaged, b"not a proof").unwrap();
+    let (again, verified) =
+        prove_to_file(book, None, &options(&stop), &proof, &mut |_| {}).unwrap();
+    verified.verdict.expect("the verifier accepts the proof");
+    assert_eq!(again.leaves_reused, leaves - 1, "{again:?}");
+    assert!(again.search_nodes > 0, "{again:?}");
+    assert_eq!(saved() as u64, leaves);
 }
 
 #[test]

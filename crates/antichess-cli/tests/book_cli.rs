@@ -94,20 +94,16 @@ fn grow_until_solved_then_prove_and_verify() {
         "{out}"
     );
     assert!(ok(&["book", "check", s(&book)]).contains("sound"));
+    // Proves into `name` in the test's directory, with these arguments besides.
+    let prove = |name: &str, more: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec!["book", "prove", s(&book), "-o", s(&out)];
+        args.extend(more);
+        args.extend(["--tb-units", "0", "--hash", "32M", "--format", "json"]);
+        json(&args)
+    };
     let proof = dir.join("na6.proof");
-    let v = json(&[
-        "book",
-        "prove",
-        s(&book),
-        "-o",
-        s(&proof),
-        "--tb-units",
-        "0",
-        "--hash",
-        "32M",
-        "--format",
-        "json",
-    ]);
+    let v = prove("na6.proof", &[]);
     assert_eq!(v["verified"], true, "{v}");
     let nodes = v["proof_nodes"].as_u64().unwrap();
     assert!(nodes > 100, "{v}");
@@ -115,6 +111,28 @@ fn grow_until_solved_then_prove_and_verify() {
     let out = antichess(&["proof", "verify", s(&proof), "--json"]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(String::from_utf8_lossy(&out.stdout).contains(&nodes.to_string()));
+    // The default leaf directory is gone once the proof verifies.
+    let leaves = v["leaves"].as_u64().unwrap();
+    assert!(leaves > 1, "{v}");
+    assert!(!dir.join("na6.proof.leaves").exists());
+    // A leaf directory given is kept, and a second prove reads every leaf back from it.
+    let leaf_dir = dir.join("leaves");
+    let leaf_args = ["--leaf-dir", s(&leaf_dir)];
+    let first = prove("first.proof", &leaf_args);
+    assert_eq!(
+        (first["verified"].as_bool(), first["leaves_reused"].as_u64()),
+        (Some(true), Some(0)),
+        "{first}"
+    );
+    assert_eq!(std::fs::read_dir(&leaf_dir).unwrap().count() as u64, leaves);
+    let again = prove("again.proof", &leaf_args);
+    assert_eq!(again["verified"], true, "{again}");
+    assert_eq!(again["leaves_reused"].as_u64(), Some(leaves), "{again}");
+    assert_eq!(again["search_nodes"], 0, "{again}");
+    assert_eq!(
+        std::fs::read(dir.join("first.proof")).unwrap(),
+        std::fs::read(dir.join("again.proof")).unwrap()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -294,6 +294,13 @@ pub struct ProveArgs {
     #[arg(long, value_name = "T", value_parser = crate::cmd::solve::parse_duration)]
     pub minimize: Option<std::time::Duration>,
 
+    /// Save each re-solved leaf's proof in this directory and read saved ones back, so
+    /// that a prove stopped by Ctrl-C (or killed) goes on where it was when run again.
+    /// Default: OUTPUT.leaves, removed once the proof is written and verified; a
+    /// directory given here is kept.
+    #[arg(long, value_name = "DIR")]
+    pub leaf_dir: Option<PathBuf>,
+
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
 }
@@ -917,6 +924,11 @@ fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         args.tables.tb_units,
         json_out,
     )?;
+    let leaf_dir = args.leaf_dir.clone().unwrap_or_else(|| {
+        let mut name = args.output.clone().into_os_string();
+        name.push(".leaves");
+        PathBuf::from(name)
+    });
     let options = ProveOptions {
         hash_bytes: args.hash,
         leaf_nodes: args.leaf_nodes,
@@ -925,11 +937,12 @@ fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             .map_or(0, antichess_tb::Tablebase::complete_units),
         lone_bishop_rule: !args.no_bishop_rule,
         minimize: args.minimize,
-        // Ctrl-C ends the minimisation (at once if it has not begun): the proof is written
-        // as it then is.
-        stop: args.minimize.map(|_| {
-            stop_on_ctrl_c("interrupted: the proof is written without further minimisation")
-        }),
+        // Ctrl-C stops the leaf under search (the saved ones are kept for the next run),
+        // or ends the minimisation, and the proof is written as it then is.
+        stop: Some(stop_on_ctrl_c(
+            "stopping: a leaf being re-solved stops (the saved leaves are kept for the next run); a minimisation ends and the proof is written",
+        )),
+        leaf_dir: Some(leaf_dir.clone()),
     };
     let tty = std::io::stderr().is_terminal() && !json_out;
     let mut progress = |e: ProveEvent| {
@@ -960,6 +973,10 @@ fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     if tty {
         eprintln!();
     }
+    if verified.verdict.is_ok() && args.leaf_dir.is_none() {
+        std::fs::remove_dir_all(&leaf_dir)
+            .with_context(|| format!("removing {}", leaf_dir.display()))?;
+    }
     let c = &report.counts;
     if json_out {
         println!(
@@ -972,6 +989,7 @@ fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
                 "bytes": verified.bytes,
                 "book_nodes": report.book_nodes,
                 "leaves": report.leaves,
+                "leaves_reused": report.leaves_reused,
                 "search_nodes": report.search_nodes,
                 "assembled_nodes": report.assembled_nodes,
                 "seconds": report.seconds,
@@ -983,6 +1001,13 @@ fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             "pruned book: {} book nodes, {} leaves re-solved ({} nodes searched, {} re-searched by extraction) in {:.1} s",
             report.book_nodes, report.leaves, report.search_nodes, report.researched, report.seconds
         );
+        if report.leaves_reused > 0 {
+            println!(
+                "{} of the leaves' proofs read back from {} (saved by an earlier run)",
+                report.leaves_reused,
+                leaf_dir.display()
+            );
+        }
         if let Some(m) = &report.minimized {
             println!(
                 "minimised: {} -> {} nodes ({} searches with {} positions, {} proved, {} switches)",
