@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use antichess_core::{Move, Position};
+use antichess_core::{Color, Move, Position};
 use antichess_pns::{
     extract_proof, minimize_proof, MinimizeOptions, PoolReport, SearchOptions, SearchStatus, Solver,
 };
@@ -58,6 +58,9 @@ pub struct ProveOptions {
     /// Where re-solved leaves' proofs are saved and looked up (see the module
     /// documentation); `None`: every leaf is searched and nothing is saved.
     pub leaf_dir: Option<PathBuf>,
+    /// Threads re-solving leaves, each with a solver of its own (a table of `hash_bytes`
+    /// each). With more than one, the pruned book is walked first to list its leaves.
+    pub threads: usize,
 }
 
 impl Default for ProveOptions {
@@ -70,6 +73,7 @@ impl Default for ProveOptions {
             minimize: None,
             stop: None,
             leaf_dir: None,
+            threads: 1,
         }
     }
 }
@@ -170,6 +174,11 @@ struct Assembler<'b, 't> {
     leaves_reused: u64,
     /// Set when the stop flag cut a leaf's search short.
     interrupted: bool,
+    /// Leaves the parallel phase solved, by book node.
+    presolved: HashMap<NodeId, SolvedLeaf>,
+    /// In the collecting pass (before the parallel phase): the leaves met, which the
+    /// pass treats as won without looking further.
+    collect: Option<Vec<(Node, Position)>>,
     progress: &'b mut dyn FnMut(ProveEvent),
 }
 
@@ -222,95 +231,66 @@ impl Assembler<'_, '_> {
             ) == Some(Status::Win)
     }
 
-    /// Where the proof of the leaf at `pos` is saved, if leaves are saved.
-    fn leaf_file(&self, pos: &Position) -> Option<PathBuf> {
-        self.options.leaf_dir.as_ref().map(|dir| {
-            dir.join(format!(
-                "{:016x}-tb{}.proof",
-                pos.key(),
-                self.options.tablebase_units
-            ))
-        })
-    }
-
-    /// The saved proof of the leaf at `pos`, if there is a readable one of this position,
-    /// prover and rule set.
-    fn saved_leaf(&self, pos: &Position) -> Option<ProofTree> {
-        let path = self.leaf_file(pos)?;
-        if !path.exists() {
-            return None;
-        }
-        let tree =
-            read_proof_file(&path, Some(Format::Compact), &ReferenceOptions::default()).ok()?;
-        (PositionId::of(tree.root()) == PositionId::of(pos)
-            && tree.prover() == self.book.meta().prover
-            && tree.rules() == pos.rules())
-        .then_some(tree)
-    }
-
-    /// Re-solves a book leaf at `pos` (or reads its saved proof) and returns its tree's
-    /// index.
+    /// Re-solves a book leaf at `pos` (or takes its proof from the parallel phase or the
+    /// leaf directory) and returns its tree's index.
     fn solve_leaf(&mut self, node: &Node, pos: &Position) -> std::result::Result<usize, String> {
         if let Some(&t) = self.solved.get(&node.id) {
             return Ok(t);
         }
-        if let Some(tree) = self.saved_leaf(pos) {
+        if let Some(leaf) = self.presolved.remove(&node.id) {
+            return Ok(self.add_leaf(node, pos, leaf.tree, None));
+        }
+        let prover = self.book.meta().prover;
+        if let Some(tree) = saved_leaf(&self.options, prover, pos) {
             self.leaves_reused += 1;
-            return Ok(self.add_leaf(node, pos, tree, 0));
+            return Ok(self.add_leaf(node, pos, tree, Some(0)));
         }
-        let mut search = SearchOptions::new(self.book.meta().prover);
-        search.max_nodes = self.options.leaf_nodes;
-        search.tablebase_units = self.options.tablebase_units;
-        search.lone_bishop_rule = self.options.lone_bishop_rule;
-        search.interrupt.clone_from(&self.options.stop);
-        if self.options.stop.as_ref().is_some_and(|s| s.load(Relaxed)) {
-            self.interrupted = true;
-            return Err("interrupted".into());
+        match solve_one(&self.solver, pos, node.id, prover, &self.options) {
+            Ok(leaf) => {
+                self.search_nodes += leaf.nodes;
+                self.researched += leaf.researched;
+                Ok(self.add_leaf(node, pos, leaf.tree, Some(leaf.nodes)))
+            }
+            Err(LeafFailure::Interrupted) => {
+                self.interrupted = true;
+                Err(format!("interrupted while re-solving {}", pos.fen()))
+            }
+            Err(LeafFailure::Failed(why)) => Err(why),
         }
-        let result = self.solver.search(pos, &search, &mut |_| {});
-        self.search_nodes += result.nodes;
-        if result.status == SearchStatus::Unknown
-            && self.options.stop.as_ref().is_some_and(|s| s.load(Relaxed))
-        {
-            self.interrupted = true;
-            return Err(format!("interrupted while re-solving {}", pos.fen()));
-        }
-        if result.status != SearchStatus::Proved && !pos.legal_moves().is_empty() {
-            return Err(format!(
-                "re-solving the leaf {} (book node {}) did not prove it ({}, proof {}, disproof {}, {} nodes)",
-                pos.fen(),
-                node.id,
-                result.status.name(),
-                result.proof,
-                result.disproof,
-                result.nodes
-            ));
-        }
-        // The extraction's re-searches of lost nodes never take the stop flag: a proof
-        // found is always extracted whole.
-        search.interrupt = None;
-        let (tree, researched) =
-            extract_proof(&self.solver, pos, &[], &search).map_err(|e| e.to_string())?;
-        self.researched += researched;
-        if let Some(path) = self.leaf_file(pos) {
-            write_proof_file(&tree, &path, Format::Compact, ByteOrder::Little)
-                .map_err(|e| format!("saving the leaf's proof to {}: {e}", path.display()))?;
-        }
-        Ok(self.add_leaf(node, pos, tree, result.nodes))
     }
 
-    /// Keeps a leaf's proof tree for the assembly and tells the progress callback.
-    fn add_leaf(&mut self, node: &Node, pos: &Position, tree: ProofTree, searched: u64) -> usize {
+    /// In the collecting pass: notes a leaf to re-solve and says so.
+    fn collected(&mut self, node: &Node, pos: &Position) -> bool {
+        let Some(leaves) = &mut self.collect else {
+            return false;
+        };
+        if self.solved.insert(node.id, usize::MAX).is_none() {
+            leaves.push((node.clone(), *pos));
+        }
+        true
+    }
+
+    /// Keeps a leaf's proof tree for the assembly and tells the progress callback (unless
+    /// `searched` is `None`: the parallel phase told it).
+    fn add_leaf(
+        &mut self,
+        node: &Node,
+        pos: &Position,
+        tree: ProofTree,
+        searched: Option<u64>,
+    ) -> usize {
         let t = self.trees.len();
         let proof_nodes = tree.len() as u64;
         self.trees.push(LeafTree::new(tree));
         self.solved.insert(node.id, t);
-        (self.progress)(ProveEvent::LeafSolved {
-            leaves: self.trees.len() as u64,
-            fen: pos.fen(),
-            proof_nodes,
-            search_nodes: searched,
-        });
+        if let Some(search_nodes) = searched {
+            (self.progress)(ProveEvent::LeafSolved {
+                leaves: self.trees.len() as u64,
+                fen: pos.fen(),
+                proof_nodes,
+                search_nodes,
+            });
+        }
         t
     }
 
@@ -382,7 +362,7 @@ impl Expander for Assembler<'_, '_> {
                     let mv = child.move_from(pos).map_err(|e| e.to_string())?;
                     return Ok(Step::Play(mv, Handle::Book(child.id)));
                 }
-                if self.tablebase_win(pos) {
+                if self.tablebase_win(pos) || self.collected(&node, pos) {
                     return Ok(Step::TablebaseLeaf);
                 }
                 let tree = self.solve_leaf(&node, pos)?;
@@ -423,7 +403,7 @@ impl Expander for Assembler<'_, '_> {
                             .map(Some);
                     }
                 }
-                if self.tablebase_win(pos) {
+                if self.tablebase_win(pos) || self.collected(&node, pos) {
                     return Ok(None);
                 }
                 let tree = self.solve_leaf(&node, pos)?;
@@ -431,6 +411,201 @@ impl Expander for Assembler<'_, '_> {
             }
         }
     }
+}
+
+/// A leaf's proof, and what finding it took.
+struct SolvedLeaf {
+    tree: ProofTree,
+    nodes: u64,
+    researched: u64,
+}
+
+/// Why a leaf has no proof.
+enum LeafFailure {
+    /// The stop flag was raised.
+    Interrupted,
+    /// The search did not prove it, or the extraction or the saving failed.
+    Failed(String),
+}
+
+/// Where the proof of the leaf at `pos` is saved, if leaves are saved.
+fn leaf_file(options: &ProveOptions, pos: &Position) -> Option<PathBuf> {
+    options.leaf_dir.as_ref().map(|dir| {
+        dir.join(format!(
+            "{:016x}-tb{}.proof",
+            pos.key(),
+            options.tablebase_units
+        ))
+    })
+}
+
+/// The saved proof of the leaf at `pos`, if there is a readable one of this position,
+/// prover and rule set.
+fn saved_leaf(options: &ProveOptions, prover: Color, pos: &Position) -> Option<ProofTree> {
+    let path = leaf_file(options, pos)?;
+    if !path.exists() {
+        return None;
+    }
+    let tree = read_proof_file(&path, Some(Format::Compact), &ReferenceOptions::default()).ok()?;
+    (PositionId::of(tree.root()) == PositionId::of(pos)
+        && tree.prover() == prover
+        && tree.rules() == pos.rules())
+    .then_some(tree)
+}
+
+/// Searches the leaf at `pos` (book node `id`), extracts its proof and saves it.
+fn solve_one(
+    solver: &Solver<'_>,
+    pos: &Position,
+    id: NodeId,
+    prover: Color,
+    options: &ProveOptions,
+) -> std::result::Result<SolvedLeaf, LeafFailure> {
+    let stopped = || options.stop.as_ref().is_some_and(|s| s.load(Relaxed));
+    if stopped() {
+        return Err(LeafFailure::Interrupted);
+    }
+    let mut search = SearchOptions::new(prover);
+    search.max_nodes = options.leaf_nodes;
+    search.tablebase_units = options.tablebase_units;
+    search.lone_bishop_rule = options.lone_bishop_rule;
+    search.interrupt.clone_from(&options.stop);
+    let result = solver.search(pos, &search, &mut |_| {});
+    if result.status == SearchStatus::Unknown && stopped() {
+        return Err(LeafFailure::Interrupted);
+    }
+    if result.status != SearchStatus::Proved && !pos.legal_moves().is_empty() {
+        return Err(LeafFailure::Failed(format!(
+            "re-solving the leaf {} (book node {id}) did not prove it ({}, proof {}, disproof {}, {} nodes)",
+            pos.fen(),
+            result.status.name(),
+            result.proof,
+            result.disproof,
+            result.nodes
+        )));
+    }
+    // The extraction's re-searches of lost nodes never take the stop flag: a proof found
+    // is always extracted whole.
+    search.interrupt = None;
+    let (tree, researched) =
+        extract_proof(solver, pos, &[], &search).map_err(|e| LeafFailure::Failed(e.to_string()))?;
+    if let Some(path) = leaf_file(options, pos) {
+        write_proof_file(&tree, &path, Format::Compact, ByteOrder::Little).map_err(|e| {
+            LeafFailure::Failed(format!(
+                "saving the leaf's proof to {}: {e}",
+                path.display()
+            ))
+        })?;
+    }
+    Ok(SolvedLeaf {
+        tree,
+        nodes: result.nodes,
+        researched,
+    })
+}
+
+/// The error of a prove stopped after `done` leaves.
+fn interrupted(options: &ProveOptions, done: usize) -> BookError {
+    BookError::Interrupted(match (&options.leaf_dir, done) {
+        (_, 0) => "interrupted before any leaf was re-solved".to_string(),
+        (Some(d), _) => format!(
+            "interrupted after {done} leaves re-solved; their proofs are saved in {} and the same command goes on from them",
+            d.display()
+        ),
+        (None, _) => format!("interrupted after {done} leaves re-solved"),
+    })
+}
+
+/// What the parallel phase did.
+#[derive(Default)]
+struct Parallel {
+    solved: HashMap<NodeId, SolvedLeaf>,
+    reused: u64,
+    search_nodes: u64,
+    researched: u64,
+}
+
+/// Re-solves `leaves` on `options.threads` threads, each with a solver of its own; leaves
+/// with a saved proof are left to the assembly, which reads them.
+fn solve_in_parallel(
+    leaves: Vec<(Node, Position)>,
+    tablebase: Option<&Tablebase>,
+    prover: Color,
+    options: &ProveOptions,
+    progress: &mut dyn FnMut(ProveEvent),
+) -> Result<Parallel> {
+    let mut done = Parallel::default();
+    let mut queue = Vec::new();
+    for (node, pos) in leaves {
+        if saved_leaf(options, prover, &pos).is_some() {
+            done.reused += 1;
+        } else {
+            queue.push((node.id, pos));
+        }
+    }
+    // Popped from the end: in the order of the walk.
+    queue.reverse();
+    let queue = std::sync::Mutex::new(queue);
+    let failed = AtomicBool::new(false);
+    let (send, receive) = std::sync::mpsc::channel();
+    let threads = options.threads.max(1);
+    let errors = std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let send = send.clone();
+            let (queue, failed) = (&queue, &failed);
+            scope.spawn(move || {
+                let solver = match Solver::try_new(options.hash_bytes, tablebase) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        failed.store(true, Relaxed);
+                        let _ = send.send(Err(LeafFailure::Failed(e)));
+                        return;
+                    }
+                };
+                while !failed.load(Relaxed) {
+                    let Some((id, pos)) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop()
+                    else {
+                        break;
+                    };
+                    let leaf = solve_one(&solver, &pos, id, prover, options);
+                    if leaf.is_err() {
+                        failed.store(true, Relaxed);
+                    }
+                    let _ = send.send(leaf.map(|l| (id, pos, l)));
+                }
+            });
+        }
+        drop(send);
+        let mut errors = Vec::new();
+        for message in receive {
+            match message {
+                Ok((id, pos, leaf)) => {
+                    done.search_nodes += leaf.nodes;
+                    done.researched += leaf.researched;
+                    progress(ProveEvent::LeafSolved {
+                        leaves: done.reused + done.solved.len() as u64 + 1,
+                        fen: pos.fen(),
+                        proof_nodes: leaf.tree.len() as u64,
+                        search_nodes: leaf.nodes,
+                    });
+                    done.solved.insert(id, leaf);
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        errors
+    });
+    // A real failure says more than the interruptions it caused on other threads.
+    if let Some(why) = errors.iter().find_map(|e| match e {
+        LeafFailure::Failed(why) => Some(why.clone()),
+        LeafFailure::Interrupted => None,
+    }) {
+        return Err(BookError::Proof(format!("assembling the proof: {why}")));
+    }
+    if !errors.is_empty() {
+        return Err(interrupted(options, done.solved.len()));
+    }
+    Ok(done)
 }
 
 /// Assembles the proof of a solved book in memory.
@@ -462,6 +637,8 @@ pub fn assemble_proof(
         researched: 0,
         leaves_reused: 0,
         interrupted: false,
+        presolved: HashMap::new(),
+        collect: None,
         progress,
     };
     if let Some(dir) = &options.leaf_dir {
@@ -469,6 +646,27 @@ pub fn assemble_proof(
             context: format!("creating the leaf directory {}", dir.display()),
             source: e,
         })?;
+    }
+    if options.threads > 1 {
+        // Walk the pruned book once to list its leaves, solve them on the threads, then
+        // assemble as below with their proofs at hand.
+        assembler.collect = Some(Vec::new());
+        build_with(
+            root_pos,
+            prover,
+            prolog.clone(),
+            &mut assembler,
+            Handle::Book(root.id),
+        )
+        .map_err(|e| BookError::Proof(format!("walking the pruned book: {e}")))?;
+        let leaves = assembler.collect.take().unwrap_or_default();
+        assembler.solved.clear();
+        assembler.book_nodes = 0;
+        let parallel =
+            solve_in_parallel(leaves, tablebase, prover, options, &mut *assembler.progress)?;
+        assembler.presolved = parallel.solved;
+        assembler.search_nodes = parallel.search_nodes;
+        assembler.researched = parallel.researched;
     }
     let tree = build_with(
         root_pos,
@@ -479,15 +677,7 @@ pub fn assemble_proof(
     )
     .map_err(|e| {
         if assembler.interrupted {
-            let done = assembler.trees.len();
-            BookError::Interrupted(match (&options.leaf_dir, done) {
-                (_, 0) => "interrupted before any leaf was re-solved".to_string(),
-                (Some(d), _) => format!(
-                    "interrupted after {done} leaves re-solved; their proofs are saved in {} and the same command goes on from them",
-                    d.display()
-                ),
-                (None, _) => format!("interrupted after {done} leaves re-solved"),
-            })
+            interrupted(options, assembler.trees.len())
         } else {
             BookError::Proof(format!("assembling the proof: {e}"))
         }

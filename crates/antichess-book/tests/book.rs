@@ -206,6 +206,42 @@ fn resumable_prove(book: &mut Book, dir: &std::path::Path, leaves: u64) {
     assert_eq!(again.leaves_reused, leaves - 1, "{again:?}");
     assert!(again.search_nodes > 0, "{again:?}");
     assert_eq!(saved() as u64, leaves);
+    // Two threads: every saved leaf read back; with none saved, all searched, and valid.
+    let two = |leaf_dir: Option<std::path::PathBuf>| ProveOptions {
+        hash_bytes: 32 << 20,
+        threads: 2,
+        leaf_dir,
+        ..ProveOptions::default()
+    };
+    let (reread, verified) = prove_to_file(
+        book,
+        None,
+        &two(Some(leaf_dir.clone())),
+        &proof,
+        &mut |_| {},
+    )
+    .unwrap();
+    verified.verdict.expect("the verifier accepts the proof");
+    assert_eq!((reread.leaves_reused, reread.search_nodes), (leaves, 0));
+    let mut told = 0;
+    let (threads, verified) = prove_to_file(book, None, &two(None), &proof, &mut |e| {
+        if matches!(e, ProveEvent::LeafSolved { .. }) {
+            told += 1;
+        }
+    })
+    .unwrap();
+    let stats = verified.verdict.expect("the verifier accepts the proof");
+    assert_eq!(stats.counts, threads.counts);
+    assert_eq!(
+        (threads.leaves, threads.leaves_reused, told),
+        (leaves, 0, leaves)
+    );
+    let stopped = ProveOptions {
+        stop: Some(Arc::new(AtomicBool::new(true))),
+        ..two(None)
+    };
+    let error = prove_to_file(book, None, &stopped, &proof, &mut |_| {}).unwrap_err();
+    assert!(matches!(error, BookError::Interrupted(_)), "{error}");
 }
 
 #[test]

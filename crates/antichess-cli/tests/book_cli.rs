@@ -133,6 +133,9 @@ fn grow_until_solved_then_prove_and_verify() {
         std::fs::read(dir.join("first.proof")).unwrap(),
         std::fs::read(dir.join("again.proof")).unwrap()
     );
+    let threads = prove("threads.proof", &["--threads", "2"]);
+    assert_eq!(threads["verified"], true, "{threads}");
+    assert_eq!(threads["leaves"].as_u64(), Some(leaves), "{threads}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

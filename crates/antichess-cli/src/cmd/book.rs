@@ -273,9 +273,14 @@ pub struct ProveArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
 
-    /// Transposition table of the leaves' solver: MB, or with a unit (512M, 4G).
+    /// Transposition table of the leaves' solver (of each thread's): MB, or with a unit
+    /// (512M, 4G).
     #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
     pub hash: usize,
+
+    /// Threads re-solving leaves, each with a solver and table of its own.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::cmd::solve::parse_threads)]
+    pub threads: usize,
 
     #[command(flatten)]
     pub tables: SearchTables,
@@ -943,6 +948,7 @@ fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             "stopping: a leaf being re-solved stops (the saved leaves are kept for the next run); a minimisation ends and the proof is written",
         )),
         leaf_dir: Some(leaf_dir.clone()),
+        threads: args.threads,
     };
     let tty = std::io::stderr().is_terminal() && !json_out;
     let mut progress = |e: ProveEvent| {
