@@ -1,7 +1,8 @@
 //! `antichess bench book`: grows a fresh book on a fixed line until it is solved, for each
 //! search budget and worker count asked, then proves and verifies it; prints time,
-//! searches, searches/s, positions/s, book size and proof size. A budget of 1 node per
-//! search measures the book's own overhead (claim, walk, write and minimax per search).
+//! searches, searches/s, positions/s, book size, proof size and the time of `book prove`
+//! (with as many threads as the grow had workers). A budget of 1 node per search measures
+//! the book's own overhead (claim, walk, write and minimax per search).
 
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -58,7 +59,7 @@ pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
         args.moves
     );
     println!(
-        "{:>12} {:>7} {:<9} {:>8} {:>9} {:>10} {:>12} {:>10} {:>11}  verifier",
+        "{:>12} {:>7} {:<9} {:>8} {:>9} {:>10} {:>12} {:>10} {:>11} {:>8}  verifier",
         "search nodes",
         "workers",
         "result",
@@ -67,70 +68,75 @@ pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
         "searches/s",
         "positions/s",
         "book nodes",
-        "proof nodes"
+        "proof nodes",
+        "prove s"
     );
     let mut all_valid = true;
-    let result =
-        (|| -> anyhow::Result<()> {
-            for &search_nodes in &args.search_nodes {
-                for &workers in &args.workers {
-                    let location = dir
-                        .join(format!("b-{search_nodes}-{workers}.book"))
-                        .display()
-                        .to_string();
-                    drop(Book::create(
-                        &location,
-                        game.position(),
-                        Color::White,
-                        game.moves(),
-                    )?);
-                    let options = GrowOptions {
-                        workers: workers.max(1),
-                        search_nodes: search_nodes.max(1),
-                        hash_bytes: 64 << 20,
-                        max_time: Some(args.time),
-                        selection: Selection::MostProving,
-                        tablebase_units: units,
-                        ..GrowOptions::default()
-                    };
-                    let stats = GrowStats::default();
-                    let start = Instant::now();
-                    let end = grow(
-                        &location,
+    let result = (|| -> anyhow::Result<()> {
+        for &search_nodes in &args.search_nodes {
+            for &workers in &args.workers {
+                let location = dir
+                    .join(format!("b-{search_nodes}-{workers}.book"))
+                    .display()
+                    .to_string();
+                drop(Book::create(
+                    &location,
+                    game.position(),
+                    Color::White,
+                    game.moves(),
+                )?);
+                let options = GrowOptions {
+                    workers: workers.max(1),
+                    search_nodes: search_nodes.max(1),
+                    hash_bytes: 64 << 20,
+                    max_time: Some(args.time),
+                    selection: Selection::MostProving,
+                    tablebase_units: units,
+                    ..GrowOptions::default()
+                };
+                let stats = GrowStats::default();
+                let start = Instant::now();
+                let end = grow(
+                    &location,
+                    tablebase.as_ref(),
+                    &options,
+                    &Arc::new(AtomicBool::new(false)),
+                    &stats,
+                )?;
+                let seconds = start.elapsed().as_secs_f64();
+                let mut book = Book::open(&location)?;
+                let counts = book.counts()?;
+                let searches = stats.searches.load(Relaxed);
+                let (proof_nodes, prove_seconds, verdict) = if end == GrowEnd::Solved {
+                    let (report, verified) = prove_to_file(
+                        &mut book,
                         tablebase.as_ref(),
-                        &options,
-                        &Arc::new(AtomicBool::new(false)),
-                        &stats,
+                        &ProveOptions {
+                            hash_bytes: 256 << 20,
+                            tablebase_units: units,
+                            threads: workers.max(1),
+                            ..ProveOptions::default()
+                        },
+                        &dir.join("p.proof"),
+                        &mut |_| {},
                     )?;
-                    let seconds = start.elapsed().as_secs_f64();
-                    let mut book = Book::open(&location)?;
-                    let counts = book.counts()?;
-                    let searches = stats.searches.load(Relaxed);
-                    let (proof_nodes, verdict) = if end == GrowEnd::Solved {
-                        let (report, verified) = prove_to_file(
-                            &mut book,
-                            tablebase.as_ref(),
-                            &ProveOptions {
-                                hash_bytes: 256 << 20,
-                                tablebase_units: units,
-                                ..ProveOptions::default()
-                            },
-                            &dir.join("p.proof"),
-                            &mut |_| {},
-                        )?;
-                        let verdict = match verified.verdict {
-                            Ok(_) => "valid".to_string(),
-                            Err(e) => {
-                                all_valid = false;
-                                format!("INVALID: {e}")
-                            }
-                        };
-                        (report.counts.total.to_string(), verdict)
-                    } else {
-                        ("-".to_string(), "-".to_string())
+                    let verdict = match verified.verdict {
+                        Ok(_) => "valid".to_string(),
+                        Err(e) => {
+                            all_valid = false;
+                            format!("INVALID: {e}")
+                        }
                     };
-                    println!(
-                    "{:>12} {:>7} {:<9} {:>8.2} {:>9} {:>10.1} {:>12.0} {:>10} {:>11}  {verdict}",
+                    (
+                        report.counts.total.to_string(),
+                        format!("{:.2}", report.seconds),
+                        verdict,
+                    )
+                } else {
+                    ("-".to_string(), "-".to_string(), "-".to_string())
+                };
+                println!(
+                    "{:>12} {:>7} {:<9} {:>8.2} {:>9} {:>10.1} {:>12.0} {:>10} {:>11} {:>8}  {verdict}",
                     search_nodes,
                     workers,
                     if end == GrowEnd::Solved { "solved" } else { "unsolved" },
@@ -140,11 +146,12 @@ pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
                     stats.nodes.load(Relaxed) as f64 / seconds.max(1e-9),
                     counts.nodes,
                     proof_nodes,
+                    prove_seconds,
                 );
-                }
             }
-            Ok(())
-        })();
+        }
+        Ok(())
+    })();
     let _ = std::fs::remove_dir_all(&dir);
     result?;
     if let Some(peak) = crate::cmd::bench::peak_memory() {
