@@ -17,6 +17,10 @@
 //! was. A saved proof is used only if its root is the leaf's position with the same
 //! prover and rules; anything else there is searched again and overwritten. Saved proofs
 //! need no trust: the assembled file goes through the verifier like any other.
+//!
+//! With several threads ([`ProveOptions::threads`]) a first pass of the builder walks the
+//! pruned book only, treating its leaves as won, to list them; the threads re-solve them
+//! (each with a solver of its own), and the assembly then takes their proofs.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
