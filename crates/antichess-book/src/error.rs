@@ -70,8 +70,8 @@ impl BookError {
     }
 }
 
-/// See [`BookError::is_transient`]: a closed connection, an I/O error anywhere in the
-/// causes (refused, reset, timed out, end of stream), or a server error of class 08
+/// See [`BookError::is_transient`]: a closed connection, a network I/O error anywhere in
+/// the causes (refused, reset, unreachable, timed out, end of stream), or a server error of class 08
 /// (connection exception), 57P01-57P03 (shutting down, crashed, starting up) or 53300
 /// (too many connections, e.g. while other workers reconnect).
 fn pg_transient(e: &postgres::Error) -> bool {
@@ -84,8 +84,24 @@ fn pg_transient(e: &postgres::Error) -> bool {
     }
     let mut cause = std::error::Error::source(e);
     while let Some(c) = cause {
-        if c.is::<std::io::Error>() {
-            return true;
+        if let Some(io) = c.downcast_ref::<std::io::Error>() {
+            use std::io::ErrorKind::*;
+            // Not InvalidData: a TLS certificate the client refuses is not cured by waiting.
+            return matches!(
+                io.kind(),
+                ConnectionRefused
+                    | ConnectionReset
+                    | ConnectionAborted
+                    | NotConnected
+                    | BrokenPipe
+                    | TimedOut
+                    | UnexpectedEof
+                    | AddrNotAvailable
+                    | HostUnreachable
+                    | NetworkUnreachable
+                    | NetworkDown
+                    | Interrupted
+            );
         }
         cause = c.source();
     }

@@ -27,6 +27,7 @@ pub mod prove;
 pub mod select;
 pub mod sqlite;
 pub mod store;
+mod tls;
 pub mod transfer;
 mod tree;
 

@@ -1,6 +1,6 @@
 //! The PostgreSQL store: a book in a PostgreSQL database, for workers on many machines
 //! (`postgres://user@host/db`). It owns the connection (URL, password from the URL or
-//! `PGPASSWORD`, timeouts, no TLS), the schema (the SQLite tables and columns with
+//! `PGPASSWORD`, timeouts, TLS as libpq's `sslmode`: [`crate::tls`]), the schema (the SQLite tables and columns with
 //! PostgreSQL types: `BIGINT` for every integer, `DOUBLE PRECISION` for `REAL`), the checks
 //! that a database holds a book, and the three kinds of transaction:
 //!
@@ -26,7 +26,8 @@ use std::time::Duration;
 use postgres::binary_copy::BinaryCopyInWriter;
 use postgres::error::SqlState;
 use postgres::types::{ToSql, Type};
-use postgres::{Client, Config, NoTls, Row, Statement};
+use postgres::{Client, Config, Row, Statement};
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 use crate::error::{BookError, Result};
 use crate::node::{ratio, Node, NodeId, Status};
@@ -133,10 +134,26 @@ impl std::fmt::Debug for PostgresStore {
     }
 }
 
+/// How to connect: the driver's settings and the TLS connector.
+struct Connection {
+    config: Config,
+    tls: MakeRustlsConnect,
+}
+
+impl Connection {
+    fn connect(&self) -> std::result::Result<Client, postgres::Error> {
+        let mut client = self.config.connect(self.tls.clone())?;
+        client.batch_execute(SESSION)?;
+        Ok(client)
+    }
+}
+
 /// The connection settings of a URL: the password from `PGPASSWORD` if the URL has none,
-/// a connect timeout and TCP keepalives unless the URL sets them.
-fn config(url: &str) -> Result<Config> {
+/// a connect timeout and TCP keepalives unless the URL sets them, TLS as its `sslmode` and
+/// `sslrootcert` say ([`crate::tls`]).
+fn config(url: &str) -> Result<Connection> {
     let shown = redact(url);
+    let (url, tls) = crate::tls::take_settings(url, &shown)?;
     let mut config: Config = url.parse().map_err(|e| {
         BookError::Input(format!(
             "{shown} is not a valid PostgreSQL URL: {}",
@@ -156,13 +173,8 @@ fn config(url: &str) -> Result<Config> {
     if config.get_application_name().is_none() {
         config.application_name("antichess");
     }
-    Ok(config)
-}
-
-fn connect(config: &Config) -> std::result::Result<Client, postgres::Error> {
-    let mut client = config.connect(NoTls)?;
-    client.batch_execute(SESSION)?;
-    Ok(client)
+    let tls = tls.connector(&mut config, &shown)?;
+    Ok(Connection { config, tls })
 }
 
 fn missing_database(e: &postgres::Error) -> bool {
@@ -197,7 +209,7 @@ impl PostgresStore {
     pub fn open(url: &str) -> Result<PostgresStore> {
         let shown = redact(url);
         let config = config(url)?;
-        let mut client = match connect(&config) {
+        let mut client = match config.connect() {
             Ok(c) => c,
             Err(e) if missing_database(&e) => return Err(BookError::Missing(shown)),
             Err(e) => return Err(connect_error(&shown)(e)),
@@ -257,11 +269,11 @@ impl PostgresStore {
     pub fn create(url: &str) -> Result<PostgresStore> {
         let shown = redact(url);
         let config = config(url)?;
-        let mut client = match connect(&config) {
+        let mut client = match config.connect() {
             Ok(c) => c,
             Err(e) if missing_database(&e) => {
                 create_database(&config, &shown)?;
-                connect(&config).map_err(connect_error(&shown))?
+                config.connect().map_err(connect_error(&shown))?
             }
             Err(e) => return Err(connect_error(&shown)(e)),
         };
@@ -317,14 +329,17 @@ impl PostgresStore {
     }
 }
 
-fn create_database(config: &Config, shown: &str) -> Result<()> {
-    let Some(name) = config.get_dbname().map(str::to_string) else {
+fn create_database(connection: &Connection, shown: &str) -> Result<()> {
+    let Some(name) = connection.config.get_dbname().map(str::to_string) else {
         return Err(BookError::Input(format!(
             "{shown} names no database: write postgres://user@host/DATABASE"
         )));
     };
-    let mut admin = config.clone();
-    admin.dbname("postgres");
+    let mut admin = Connection {
+        config: connection.config.clone(),
+        tls: connection.tls.clone(),
+    };
+    admin.config.dbname("postgres");
     let cannot = |source| {
         BookError::Postgres {
         context: format!(
@@ -333,7 +348,7 @@ fn create_database(config: &Config, shown: &str) -> Result<()> {
         source,
     }
     };
-    let mut client = connect(&admin).map_err(cannot)?;
+    let mut client = admin.connect().map_err(cannot)?;
     match client.batch_execute(&format!("CREATE DATABASE {}", quote_ident(&name))) {
         Ok(()) => Ok(()),
         // Created meanwhile by someone else.

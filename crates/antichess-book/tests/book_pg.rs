@@ -3,7 +3,8 @@
 //! at once; one worker grows a node-for-node identical book on both stores; leases block
 //! until they expire and a late result is dropped; claims skip rows that another claim
 //! holds instead of waiting; `copy_book` SQLite → PostgreSQL → SQLite keeps everything;
-//! errors name the URL without its password; a grow goes on after the server restarts.
+//! errors name the URL without its password; a grow goes on after the server restarts;
+//! TLS encrypts and checks the server's certificate as `sslmode` says.
 
 #[path = "pg_server/mod.rs"]
 mod pg_server;
@@ -419,4 +420,72 @@ fn free_port() -> u16 {
         .local_addr()
         .unwrap()
         .port()
+}
+
+/// TLS as libpq's `sslmode` and `sslrootcert` say, against a server that refuses
+/// unencrypted TCP and whose certificate, signed by a test CA, names `localhost` only.
+#[test]
+fn pg_tls_modes_encrypt_and_check_the_certificate() {
+    let Some(mut server) = pg_server::dedicated() else {
+        return;
+    };
+    let Some((ca, other_ca)) = server.require_tls() else {
+        return;
+    };
+    let url = server.url("tls");
+    let by_name = url.replace("@127.0.0.1:", "@localhost:");
+    let with = |url: &str, query: &str| format!("{url}?{query}");
+    // Created over TLS (the default, prefer: encrypted, certificate unchecked).
+    drop(new_book(&url, "e3 Na6"));
+    let opens = |location: String| match Book::open(&location) {
+        Ok(mut book) => {
+            assert_eq!(book.root().unwrap().status, Status::Unknown);
+            Ok(())
+        }
+        Err(e) => Err(e),
+    };
+    for query in [
+        "sslmode=prefer".to_string(),
+        "sslmode=require".to_string(),
+        format!("sslmode=verify-ca&sslrootcert={}", ca.display()),
+        format!("sslmode=require&sslrootcert={}", ca.display()),
+    ] {
+        opens(with(&url, &query)).unwrap_or_else(|e| panic!("{query}: {e}"));
+    }
+    opens(with(
+        &by_name,
+        &format!("sslmode=verify-full&sslrootcert={}", ca.display()),
+    ))
+    .expect("verify-full by the certificate's name");
+    // Refused: no TLS, a certificate not issued for 127.0.0.1, a CA that did not sign it.
+    let refused = |location: String, why: &str| {
+        let error = opens(location.clone()).expect_err(&location);
+        let text = error.to_string();
+        eprintln!("refused as it should be: {text}");
+        assert!(text.contains(why), "{location}: {text}");
+        assert!(!text.contains("secret"), "{text}");
+        assert!(!error.is_transient(), "{location}: {text}");
+    };
+    refused(with(&url, "sslmode=disable"), "no encryption");
+    refused(
+        with(
+            &url,
+            &format!("sslmode=verify-full&sslrootcert={}", ca.display()),
+        ),
+        "certificate",
+    );
+    refused(
+        with(
+            &url,
+            &format!("sslmode=verify-ca&sslrootcert={}", other_ca.display()),
+        ),
+        "certificate",
+    );
+    refused(
+        with(
+            &url,
+            &format!("sslmode=require&sslrootcert={}", other_ca.display()),
+        ),
+        "certificate",
+    );
 }

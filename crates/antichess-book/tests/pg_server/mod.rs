@@ -294,6 +294,118 @@ impl PgServer {
         self.watchdog = watchdog;
     }
 
+    /// Restarts the server with TLS required on TCP (`hostssl` only in pg_hba.conf) and a
+    /// certificate for `localhost` signed by a test CA, both made with `openssl`. Returns
+    /// the CA's PEM file and another CA's that did not sign it; `None` (the caller skips)
+    /// when `openssl` is missing and PostgreSQL is not required.
+    pub fn require_tls(&mut self) -> Option<(PathBuf, PathBuf)> {
+        let tls = self.dir.join("tls");
+        std::fs::create_dir_all(&tls).expect("the certificates' directory");
+        let openssl = |args: &[&str]| {
+            Command::new("openssl")
+                .args(args)
+                .current_dir(&tls)
+                .output()
+                .map_err(|e| format!("openssl: {e}"))
+                .and_then(|o| {
+                    if o.status.success() {
+                        Ok(())
+                    } else {
+                        Err(format!(
+                            "openssl {args:?}: {}",
+                            String::from_utf8_lossy(&o.stderr)
+                        ))
+                    }
+                })
+        };
+        let ca = |name: &str| {
+            openssl(&[
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-days",
+                "2",
+                "-keyout",
+                &format!("{name}.key"),
+                "-out",
+                &format!("{name}.crt"),
+                "-subj",
+                &format!("/CN=antichess test {name}"),
+            ])
+        };
+        std::fs::write(tls.join("ext"), "subjectAltName=DNS:localhost\n").expect("ext");
+        let made = ca("ca")
+            .and_then(|()| ca("other-ca"))
+            .and_then(|()| {
+                openssl(&[
+                    "req",
+                    "-newkey",
+                    "rsa:2048",
+                    "-nodes",
+                    "-keyout",
+                    "server.key",
+                    "-out",
+                    "server.csr",
+                    "-subj",
+                    "/CN=localhost",
+                ])
+            })
+            .and_then(|()| {
+                openssl(&[
+                    "x509",
+                    "-req",
+                    "-in",
+                    "server.csr",
+                    "-CA",
+                    "ca.crt",
+                    "-CAkey",
+                    "ca.key",
+                    "-CAcreateserial",
+                    "-days",
+                    "2",
+                    "-out",
+                    "server.crt",
+                    "-extfile",
+                    "ext",
+                ])
+            });
+        if let Err(why) = made {
+            let _ = unavailable(&why);
+            return None;
+        }
+        let data = self.dir.join("data");
+        for file in ["server.crt", "server.key"] {
+            std::fs::copy(tls.join(file), data.join(file)).expect("copy the certificate");
+        }
+        std::fs::write(
+            data.join("pg_hba.conf"),
+            "local all all trust\nhostssl all all 127.0.0.1/32 trust\n",
+        )
+        .expect("pg_hba.conf");
+        let mut conf = std::fs::OpenOptions::new()
+            .append(true)
+            .open(data.join("postgresql.conf"))
+            .expect("postgresql.conf");
+        std::io::Write::write_all(&mut conf, b"\nssl = on\n").expect("postgresql.conf");
+        if self.root {
+            let owned = Command::new("chown")
+                .args(["-R", "postgres:postgres"])
+                .arg(&data)
+                .status();
+            assert!(owned.is_ok_and(|s| s.success()), "chown the data directory");
+        }
+        std::fs::set_permissions(
+            data.join("server.key"),
+            std::os::unix::fs::PermissionsExt::from_mode(0o600),
+        )
+        .expect("chmod server.key");
+        self.stop();
+        self.start_again();
+        Some((tls.join("ca.crt"), tls.join("other-ca.crt")))
+    }
+
     pub fn port(&self) -> u16 {
         self.port
     }

@@ -1,0 +1,306 @@
+//! TLS for the PostgreSQL store, with libpq's settings: the URL may carry `sslmode` and
+//! `sslrootcert`, as `psql` takes them, and they mean what they mean there.
+//!
+//! | `sslmode` | encrypted | server certificate checked |
+//! |---|---|---|
+//! | `disable` | never | — |
+//! | `prefer` (default) | if the server offers TLS, else plain TCP | no (with `sslrootcert`: as `verify-ca`) |
+//! | `require` | always | no (with `sslrootcert`: as `verify-ca`) |
+//! | `verify-ca` | always | signed by a root of `sslrootcert` |
+//! | `verify-full` | always | as `verify-ca`, and issued for the URL's host name or address |
+//!
+//! `sslrootcert` is a PEM file of root certificates; `verify-ca` and `verify-full` without
+//! it use `~/.postgresql/root.crt`, as libpq does. Without a check of the certificate
+//! the connection is encrypted but a machine in the middle could impersonate the server;
+//! use `verify-full` across networks you do not control. The handshake's own signature is
+//! checked in every mode. TLS is rustls with the ring provider (no OpenSSL).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use postgres::config::SslMode;
+use postgres::Config;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::client::WebPkiServerVerifier;
+use rustls::crypto::{verify_tls12_signature, verify_tls13_signature, CryptoProvider};
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{
+    CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme,
+};
+use tokio_postgres_rustls::MakeRustlsConnect;
+
+use crate::error::{BookError, Result};
+
+/// How much of the server's certificate to check.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Check {
+    /// Nothing (the connection is only encrypted).
+    Nothing,
+    /// The chain up to a trusted root.
+    Chain,
+    /// The chain and the host name.
+    Full,
+}
+
+/// The TLS settings of a URL, taken out of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TlsSettings {
+    mode: SslMode,
+    check: Check,
+    roots: Option<PathBuf>,
+}
+
+/// Removes `sslmode` and `sslrootcert` from the URL's query (the PostgreSQL driver does not
+/// know every value libpq takes) and returns the URL left and the settings they make.
+pub(crate) fn take_settings(url: &str, shown: &str) -> Result<(String, TlsSettings)> {
+    let (base, query) = match url.split_once('?') {
+        Some((base, query)) => (base, query),
+        None => (url, ""),
+    };
+    let mut mode = None;
+    let mut roots = None;
+    let mut kept = Vec::new();
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        match key {
+            "sslmode" => mode = Some(value.to_string()),
+            "sslrootcert" => roots = Some(PathBuf::from(percent_decode(value, shown)?)),
+            _ => kept.push(pair),
+        }
+    }
+    let rest = if kept.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base}?{}", kept.join("&"))
+    };
+    let given_roots = roots.is_some();
+    let (mode, check) = match mode.as_deref().unwrap_or("prefer") {
+        "disable" => (SslMode::Disable, Check::Nothing),
+        "prefer" if given_roots => (SslMode::Prefer, Check::Chain),
+        "prefer" => (SslMode::Prefer, Check::Nothing),
+        "require" if given_roots => (SslMode::Require, Check::Chain),
+        "require" => (SslMode::Require, Check::Nothing),
+        "verify-ca" => (SslMode::Require, Check::Chain),
+        "verify-full" => (SslMode::Require, Check::Full),
+        other => {
+            return Err(BookError::Input(format!(
+                "{shown}: sslmode={other} is not supported (disable, prefer, require, verify-ca or verify-full)"
+            )))
+        }
+    };
+    if check != Check::Nothing && roots.is_none() {
+        roots = std::env::var_os("HOME").map(|home| Path::new(&home).join(".postgresql/root.crt"));
+    }
+    Ok((rest, TlsSettings { mode, check, roots }))
+}
+
+/// `%XX` escapes of a URL query value, decoded.
+fn percent_decode(value: &str, shown: &str) -> Result<String> {
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = value
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .ok_or_else(|| {
+                    BookError::Input(format!("{shown}: a bad %-escape in sslrootcert"))
+                })?;
+            out.push(hex);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out)
+        .map_err(|_| BookError::Input(format!("{shown}: sslrootcert is not UTF-8")))
+}
+
+impl TlsSettings {
+    /// Sets the driver's mode and returns the connector for `config`'s connections.
+    pub(crate) fn connector(&self, config: &mut Config, shown: &str) -> Result<MakeRustlsConnect> {
+        config.ssl_mode(self.mode);
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let chain = match self.check {
+            Check::Nothing => None,
+            Check::Chain | Check::Full => Some(
+                WebPkiServerVerifier::builder_with_provider(
+                    Arc::new(self.root_store(shown)?),
+                    Arc::clone(&provider),
+                )
+                .build()
+                .map_err(|e| BookError::Input(format!("{shown}: the root certificates: {e}")))?,
+            ),
+        };
+        let verifier = Arc::new(Verifier {
+            provider: Arc::clone(&provider),
+            chain,
+            check_name: self.check == Check::Full,
+        });
+        let tls = ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|e| BookError::Input(format!("{shown}: TLS: {e}")))?
+            .dangerous()
+            .with_custom_certificate_verifier(verifier)
+            .with_no_client_auth();
+        Ok(MakeRustlsConnect::new(tls))
+    }
+
+    /// The root certificates of `sslrootcert`.
+    fn root_store(&self, shown: &str) -> Result<RootCertStore> {
+        let Some(path) = &self.roots else {
+            return Err(BookError::Input(format!(
+                "{shown}: checking the server's certificate needs sslrootcert=FILE (no home directory for ~/.postgresql/root.crt)"
+            )));
+        };
+        let bad = |why: String| {
+            BookError::Input(format!(
+                "{shown}: the root certificates in {}: {why}",
+                path.display()
+            ))
+        };
+        let mut store = RootCertStore::empty();
+        for cert in CertificateDer::pem_file_iter(path).map_err(|e| bad(e.to_string()))? {
+            store
+                .add(cert.map_err(|e| bad(e.to_string()))?)
+                .map_err(|e| bad(e.to_string()))?;
+        }
+        if store.is_empty() {
+            return Err(bad("no certificate in the file".into()));
+        }
+        Ok(store)
+    }
+}
+
+/// Checks the server's certificate as far as the mode asks: not at all (`prefer`,
+/// `require`), its chain up to a trusted root (`verify-ca`), or also its name
+/// (`verify-full`). The handshake's signatures are checked in every mode, as libpq does.
+#[derive(Debug)]
+struct Verifier {
+    provider: Arc<CryptoProvider>,
+    /// The chain's check, if any.
+    chain: Option<Arc<WebPkiServerVerifier>>,
+    /// Whether a certificate issued for another name is refused.
+    check_name: bool,
+}
+
+impl ServerCertVerifier for Verifier {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> std::result::Result<ServerCertVerified, rustls::Error> {
+        let Some(chain) = &self.chain else {
+            return Ok(ServerCertVerified::assertion());
+        };
+        match chain.verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now) {
+            Err(rustls::Error::InvalidCertificate(
+                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
+            )) if !self.check_name => Ok(ServerCertVerified::assertion()),
+            other => other,
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
+        verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> std::result::Result<HandshakeSignatureValid, rustls::Error> {
+        verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(url: &str) -> Result<(String, TlsSettings)> {
+        take_settings(url, "URL")
+    }
+
+    #[test]
+    fn sslmode_and_sslrootcert_are_taken_out_of_the_url() {
+        let (rest, s) = settings("postgres://u@h/db").unwrap();
+        assert_eq!(rest, "postgres://u@h/db");
+        assert_eq!((s.mode, s.check), (SslMode::Prefer, Check::Nothing));
+        let (rest, s) = settings("postgres://u@h/db?sslmode=disable&connect_timeout=5").unwrap();
+        assert_eq!(rest, "postgres://u@h/db?connect_timeout=5");
+        assert_eq!(s.mode, SslMode::Disable);
+        let (rest, s) =
+            settings("postgres://u@h/db?sslmode=verify-full&sslrootcert=/a%20b/ca.pem").unwrap();
+        assert_eq!(rest, "postgres://u@h/db");
+        assert_eq!((s.mode, s.check), (SslMode::Require, Check::Full));
+        assert_eq!(s.roots.as_deref(), Some(Path::new("/a b/ca.pem")));
+        let (_, s) = settings("postgres://u@h/db?sslmode=verify-ca&sslrootcert=ca.pem").unwrap();
+        assert_eq!((s.mode, s.check), (SslMode::Require, Check::Chain));
+        let (_, s) = settings("postgres://u@h/db?sslrootcert=ca.pem&sslmode=require").unwrap();
+        assert_eq!((s.mode, s.check), (SslMode::Require, Check::Chain));
+        let (_, s) = settings("postgres://u@h/db?sslmode=require").unwrap();
+        assert_eq!((s.mode, s.check), (SslMode::Require, Check::Nothing));
+        let e = settings("postgres://u@h/db?sslmode=allow").unwrap_err();
+        assert!(
+            e.to_string().contains("sslmode=allow is not supported"),
+            "{e}"
+        );
+        let e = settings("postgres://u@h/db?sslrootcert=%zz").unwrap_err();
+        assert!(e.to_string().contains("%-escape"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_or_empty_root_file_is_named() {
+        let (_, s) =
+            settings("postgres://u@h/db?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem")
+                .unwrap();
+        let e = s
+            .connector(&mut Config::new(), "URL")
+            .err()
+            .expect("refused");
+        assert!(e.to_string().contains("/nonexistent/ca.pem"), "{e}");
+        let empty =
+            std::env::temp_dir().join(format!("antichess-empty-{}.pem", std::process::id()));
+        std::fs::write(&empty, "").unwrap();
+        let url = format!(
+            "postgres://u@h/db?sslmode=verify-ca&sslrootcert={}",
+            empty.display()
+        );
+        let (_, s) = settings(&url).unwrap();
+        let e = s
+            .connector(&mut Config::new(), "URL")
+            .err()
+            .expect("refused");
+        assert!(e.to_string().contains("no certificate"), "{e}");
+        let _ = std::fs::remove_file(&empty);
+    }
+}
