@@ -2,7 +2,8 @@
 // the position in the URL (?fen=START&moves=UCI...&book=NAME; with several books loaded, a
 // choice in the summary switches), and for every legal move its tablebase result, proof status
 // and book numbers. Clicking a move (in the list or on the board) plays it; back / forward
-// keep the line; the main line of a proof is highlighted.
+// keep the line; the main line of a proof is highlighted. "Solve" runs the server's df-pn on
+// the position (GET /api/solve) and shows its result, numbers and main line.
 import './style.css';
 import { Board } from './board';
 import { ApiError, count, el, fill, getJSON, header, num, pageUrl, params, ratio, sendJSON, showError, START_FEN } from './common';
@@ -71,6 +72,22 @@ const state = {
   data: null as Explore | null,
   request: 0,
 };
+
+interface Solved {
+  fen: string;
+  prover: string;
+  result: 'proved' | 'disproved' | 'unknown';
+  proof: number | string;
+  disproof: number | string;
+  nodes: number;
+  seconds: number;
+  time_limit: number;
+  main_line: string;
+  proof_tree: { nodes: number; bytes: number; verified: boolean; error: string | null } | null;
+}
+
+/** The last solve: its position's FEN and what the server answered (or is doing). */
+let solved: { fen: string; view: HTMLElement } | null = null;
 
 const board = new Board(document.getElementById('board')!, (uci) => play(uci));
 
@@ -391,6 +408,7 @@ function render(): void {
     state.orientation,
   );
   renderSummary(data);
+  renderSolve(data);
   renderMoves(data);
   renderLine(data);
   (document.getElementById('fen-input') as HTMLInputElement).value = data.fen;
@@ -401,6 +419,63 @@ function render(): void {
   document.body.dataset.ready = String(state.request);
   document.body.dataset.moves = state.line.slice(0, state.ply).join(' ');
 }
+
+/** Keeps the last solve's answer on screen while its position is shown. */
+function renderSolve(data: Explore): void {
+  const box = document.getElementById('solve-result')!;
+  (document.getElementById('solve-button') as HTMLButtonElement).disabled = !!data.outcome;
+  if (solved && solved.fen === data.fen) fill(box, solved.view);
+  else if (solved) {
+    solved = null;
+    fill(box, 'Proof-number search (df-pn) of this position on the server; a draw counts as a failure.');
+  }
+}
+
+function solvedView(s: Solved): HTMLElement {
+  const who = s.prover === 'white' ? 'White' : 'Black';
+  const what =
+    s.result === 'proved'
+      ? el('span', { class: 'cat win' }, `proved: ${who} wins`)
+      : s.result === 'disproved'
+        ? el('span', { class: 'cat loss' }, `disproved: ${who} cannot force a win`)
+        : el('span', { class: 'cat unknown' }, `unknown after ${s.time_limit} s`);
+  const proof = s.proof_tree
+    ? s.proof_tree.verified
+      ? ` · proof of ${count(s.proof_tree.nodes)} nodes, checked by the verifier`
+      : ` · the verifier REJECTED the proof: ${s.proof_tree.error}`
+    : '';
+  return el(
+    'div',
+    { id: 'solve-answer', 'data-result': s.result },
+    what,
+    ` · proof / disproof ${num(s.proof)} / ${num(s.disproof)} · ${count(s.nodes)} positions in ${s.seconds.toFixed(2)} s${proof}`,
+    s.main_line ? el('div', { class: 'main-line' }, `Main line: ${s.main_line}`) : null,
+  );
+}
+
+document.getElementById('solve-form')!.addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const data = state.data;
+  if (!data) return;
+  const button = document.getElementById('solve-button') as HTMLButtonElement;
+  const prover = (document.getElementById('solve-prover') as HTMLSelectElement).value;
+  const time = (document.getElementById('solve-time') as HTMLInputElement).value;
+  const fen = data.fen;
+  button.disabled = true;
+  solved = { fen, view: el('span', { class: 'muted' }, 'searching…') };
+  renderSolve(data);
+  try {
+    const answer: Solved = await getJSON('/api/solve', { fen: state.start ?? undefined, moves: state.line.slice(0, state.ply).join(' ') || undefined, prover: prover || undefined, time });
+    if (solved?.fen === fen) solved = { fen, view: solvedView(answer) };
+    showError(null);
+  } catch (err) {
+    if (solved?.fen === fen) solved = { fen, view: el('span', { class: 'muted' }, 'not solved') };
+    showError(err instanceof ApiError ? err.message : String(err));
+  } finally {
+    button.disabled = false;
+    if (state.data) renderSolve(state.data);
+  }
+});
 
 document.getElementById('first')!.addEventListener('click', () => go(0));
 document.getElementById('back')!.addEventListener('click', () => go(state.ply - 1));

@@ -6,7 +6,7 @@
 // root is reached by $ROOT_MOVES (UCI from the start position) and a proof of that root;
 // $GROW_BOOK, if set, names a book that `book grow` is growing meanwhile. The test loads
 // the explorer at the root, plays the proof's move by clicking it in the move list and the
-// reply by clicking on the board, checks that the move list, the line and the statuses
+// reply by clicking on the board, solves the position with the "Solve" button, checks that the move list, the line and the statuses
 // follow, goes back and forward, queues the position, switches to the other book and back;
 // on the search page it queues, pins and unpins the explorer's position and watches the
 // worker of the growing book; on the tablebase page it draws a random position of a
@@ -177,6 +177,13 @@ try {
   } else {
     check(/win|loss/.test(await page.locator('#book-status').innerText()), 'the book node is decided, so there is nothing to queue');
   }
+  // Solve the position on the server: a prover node of the proof, so df-pn proves it.
+  await page.locator('#solve-time').fill('5');
+  await page.locator('#solve-button').click();
+  await page.locator('#solve-answer').waitFor({ timeout: 30000 });
+  const answer = await page.locator('#solve-answer').innerText();
+  check((await page.locator('#solve-answer').getAttribute('data-result')) === 'proved' && answer.includes('checked by the verifier'), `"Solve" proves the position and the verifier checks the proof (${answer.split('\n')[0]})`);
+  check(answer.includes('Main line:'), 'the solve shows its main line');
   await settle();
   const shownFen = await page.locator('#fen-input').inputValue();
   check(JSON.stringify(await boardPieces()) === JSON.stringify(fenPieces(shownFen)), 'the board shows the position of the FEN');

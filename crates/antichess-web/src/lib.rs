@@ -4,7 +4,7 @@
 //!
 //! - **Explorer** (`/`): a position from the start, a FEN or a PGN, its moves with their
 //!   tablebase results, proof statuses and subtree sizes, and book numbers; the main line
-//!   of a loaded proof is highlighted.
+//!   of a loaded proof is highlighted; "Solve" runs the solver on the position.
 //! - **Search** (`/search`): a book's root over time, what each worker is searching, the
 //!   queue, the pin and marks — read from and written to the store, so it works while
 //!   `antichess book grow` runs in other processes.
@@ -12,7 +12,7 @@
 //!   positions of a material.
 //!
 //! Modules: [`state`] (what the server holds), [`mod@router`] (routes and handlers),
-//! [`explore`], [`tables`], [`proofs`], [`books`] (the work behind the handlers),
+//! [`explore`], [`tables`], [`proofs`], [`books`], [`solve`] (the work behind the handlers),
 //! [`mod@line`] (positions in requests), [`error`] (4xx / 5xx answers), [`assets`] (the front
 //! end's files and their build).
 
@@ -25,6 +25,7 @@ pub mod explore;
 pub mod line;
 pub mod proofs;
 pub mod router;
+pub mod solve;
 pub mod state;
 pub mod tables;
 

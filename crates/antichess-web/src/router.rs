@@ -17,6 +17,7 @@
 //! | `POST /api/books/{name}/queue`, `DELETE /api/books/{name}/queue` | queue a node; clear the queue |
 //! | `POST /api/books/{name}/pin` | pin the walk's start (`{"clear": true}` unpins) |
 //! | `POST /api/books/{name}/mark` | mark a node `win`, `loss` or `none` |
+//! | `GET /api/solve?fen=&moves=&pgn=&prover=&time=` | df-pn on the position for up to `time` seconds |
 
 use std::sync::Arc;
 
@@ -128,6 +129,7 @@ pub fn router(state: Shared) -> Router {
     let api = Router::new()
         .route("/status", get(status))
         .route("/explore", get(explore_handler))
+        .route("/solve", get(solve_handler))
         .route("/tablebase", get(tablebase))
         .route("/tablebase/antichess", get(tablebase))
         .route("/tablebase/random", get(random))
@@ -209,6 +211,51 @@ fn book_entry(b: &BookHandle) -> Value {
         "root_fen": b.meta.root_fen,
         "explorer": explorer_query(b.root_position(), &b.meta.prolog),
     })
+}
+
+#[derive(Debug, Deserialize)]
+struct SolveQuery {
+    fen: Option<String>,
+    moves: Option<String>,
+    pgn: Option<String>,
+    prover: Option<String>,
+    time: Option<f64>,
+}
+
+async fn solve_handler(
+    State(state): State<Shared>,
+    q: Result<Query<SolveQuery>, QueryRejection>,
+) -> ApiResult<Json<Value>> {
+    let q = query(q)?;
+    let line = parse_line(
+        state.rules,
+        q.fen.as_deref(),
+        q.moves.as_deref(),
+        q.pgn.as_deref(),
+    )?;
+    let request = crate::solve::SolveRequest::parse(
+        line.position(),
+        q.prover.as_deref(),
+        q.time,
+        state.solve_limit,
+    )?;
+    let Ok(permit) = Arc::clone(&state.solve_slots).try_acquire_owned() else {
+        return Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "the solver is busy with other positions: try again in a few seconds",
+        ));
+    };
+    blocking(move || {
+        let _permit = permit;
+        crate::solve::solve(
+            &line,
+            &request,
+            state.tablebase.as_ref(),
+            state.tables_units,
+        )
+        .map(Json)
+    })
+    .await
 }
 
 async fn explore_handler(

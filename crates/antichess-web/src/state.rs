@@ -29,6 +29,10 @@ pub struct ServerConfig {
     pub web_dist: Option<PathBuf>,
     /// How often the books' roots are sampled for the search page's plot.
     pub sample_every: Duration,
+    /// Longest search of `/api/solve` (zero: the endpoint is off).
+    pub solve_limit: Duration,
+    /// Searches of `/api/solve` running at once (more are refused).
+    pub solve_slots: usize,
 }
 
 impl ServerConfig {
@@ -42,6 +46,8 @@ impl ServerConfig {
             proofs: Vec::new(),
             web_dist: None,
             sample_every: Duration::from_secs(5),
+            solve_limit: Duration::from_secs(10),
+            solve_slots: 1,
         }
     }
 }
@@ -57,6 +63,10 @@ pub struct AppState {
     pub proofs: Vec<Arc<LoadedProof>>,
     pub web_dist: Option<PathBuf>,
     pub sample_every: Duration,
+    /// Longest search of `/api/solve` (zero: off).
+    pub solve_limit: Duration,
+    /// One permit per search of `/api/solve` that may run at once.
+    pub solve_slots: Arc<tokio::sync::Semaphore>,
 }
 
 /// The name of a book in URLs: its file stem (or database name), made unique.
@@ -139,6 +149,8 @@ impl AppState {
             proofs,
             web_dist: config.web_dist,
             sample_every: config.sample_every,
+            solve_limit: config.solve_limit,
+            solve_slots: Arc::new(tokio::sync::Semaphore::new(config.solve_slots.max(1))),
         })
     }
 

@@ -571,3 +571,73 @@ async fn pages_are_served_from_dist() {
     let (s, _) = api.get("/assets/missing.js").await;
     assert_eq!(s, StatusCode::NOT_FOUND);
 }
+
+#[tokio::test]
+async fn solve_searches_the_position_within_its_limits() {
+    let (api, _) = Api::new(&[]);
+    // 1. e3 Na6 is proved; the proof is extracted and passes the verifier.
+    let v = api.ok("/api/solve?moves=e3%20Na6&time=20").await;
+    assert_eq!(v["result"], "proved", "{v}");
+    assert_eq!(v["prover"], "white");
+    assert_eq!(v["proof"], 0);
+    assert_eq!(v["disproof"], "inf");
+    assert_eq!(v["moves"][0]["san"], "Bxa6", "{v}");
+    assert!(
+        v["main_line"].as_str().unwrap().starts_with("2. Bxa6 bxa6"),
+        "{v}"
+    );
+    assert_eq!(v["proof_tree"]["verified"], true, "{v}");
+    assert!(v["proof_tree"]["nodes"].as_u64().unwrap() > 100, "{v}");
+    // The server's limit (10 s) caps what a request asks.
+    assert_eq!(v["time_limit"], 10.0, "{v}");
+    // Black to prove a win where it is White's move: disproved or unknown, never proved.
+    let v = api
+        .ok("/api/solve?moves=e3%20Na6&prover=black&time=0.5")
+        .await;
+    assert_ne!(v["result"], "proved", "{v}");
+    assert_eq!(v["proof_tree"], Value::Null, "{v}");
+    // A hard position within a short time: unknown, with its numbers.
+    let v = api.ok("/api/solve?moves=e3%20c6&time=0.3").await;
+    assert_eq!(v["result"], "unknown", "{v}");
+    assert!(v["proof"].as_u64().unwrap() > 0, "{v}");
+    // Bad input names what is wrong.
+    for (uri, needle) in [
+        ("/api/solve?moves=e3&prover=pink", "prover"),
+        ("/api/solve?moves=e3&time=0", "time 0"),
+        ("/api/solve?moves=e3&time=abc", "time"),
+        ("/api/solve?moves=e3%20e3", "e3"),
+    ] {
+        let (status, v) = api.get(uri).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {v}");
+        assert!(error_of(&v).contains(needle), "{uri}: {v}");
+    }
+}
+
+#[tokio::test]
+async fn solve_is_refused_when_busy_or_turned_off() {
+    let mut config = antichess_web::ServerConfig::new(antichess_core::Rules::INTERNATIONAL);
+    config.solve_slots = 1;
+    let state = Arc::new(antichess_web::AppState::new(config).unwrap());
+    let api = Api(router(Arc::clone(&state)));
+    // Every slot taken: 429 at once, not a wait.
+    let held = Arc::clone(&state.solve_slots).try_acquire_owned().unwrap();
+    let start = Instant::now();
+    let (status, v) = api.get("/api/solve?moves=e3%20Na6").await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{v}");
+    assert!(error_of(&v).contains("busy"), "{v}");
+    assert!(start.elapsed() < Duration::from_secs(5));
+    drop(held);
+    assert_eq!(
+        api.ok("/api/solve?moves=e3%20Na6&time=20").await["result"],
+        "proved"
+    );
+    // --solve-limit 0: the endpoint says it is off.
+    let mut config = antichess_web::ServerConfig::new(antichess_core::Rules::INTERNATIONAL);
+    config.solve_limit = Duration::ZERO;
+    let api = Api(router(Arc::new(
+        antichess_web::AppState::new(config).unwrap(),
+    )));
+    let (status, v) = api.get("/api/solve?moves=e3%20Na6").await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{v}");
+    assert!(error_of(&v).contains("--solve-limit"), "{v}");
+}

@@ -57,6 +57,16 @@ pub struct ServeArgs {
     /// How often the books' roots are sampled for the search page's plot.
     #[arg(long, value_name = "T", default_value = "5s", value_parser = parse_duration)]
     pub sample_every: Duration,
+
+    /// Longest search the explorer's "Solve" (GET /api/solve) may run; a request may ask for
+    /// less. 0 turns solving off.
+    #[arg(long, value_name = "T", default_value = "10s", value_parser = parse_duration)]
+    pub solve_limit: Duration,
+
+    /// Searches of /api/solve that may run at once (each on one thread, with a table of
+    /// up to 256 MB); a request beyond them is refused with 429.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::cmd::solve::parse_threads)]
+    pub solvers: usize,
 }
 
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
@@ -105,6 +115,8 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         proofs: args.proofs.clone(),
         web_dist,
         sample_every: args.sample_every,
+        solve_limit: args.solve_limit,
+        solve_slots: args.solvers,
     };
     let state = AppState::new(config).map_err(anyhow::Error::msg)?;
     let books: Vec<String> = state.books.iter().map(|b| b.name.clone()).collect();
