@@ -93,6 +93,16 @@ pub fn build(
     progress: &(dyn Fn(BuildEvent) + Sync),
 ) -> Result<BuildReport, TbError> {
     let start = Instant::now();
+    if let Some(m) = targets
+        .iter()
+        .find(|m| m.units() > crate::format::MAX_UNITS)
+    {
+        return Err(TbError::Unsupported(format!(
+            "{m}: {} units; tables have at most {}",
+            m.units(),
+            crate::format::MAX_UNITS
+        )));
+    }
     let plan = dependencies(targets, options.rules);
     std::fs::create_dir_all(&options.dir).map_err(|e| TbError::io(&options.dir, e))?;
     let mut tb = Tablebase::open(&options.dir, options.rules)?;

@@ -27,6 +27,10 @@ pub const METRIC_WDL_DTC: u8 = 1;
 pub const DTC_BLOCK: u64 = 1 << 16;
 /// File name extension.
 pub const EXTENSION: &str = "actb";
+/// The most units (pieces, kings included) a table may have. The index of a material is
+/// built before its size can be checked, and for more units that alone takes gigabytes
+/// (the lead group's placements), so a header naming more is refused first.
+pub const MAX_UNITS: u32 = 6;
 
 /// The parsed header.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,6 +131,12 @@ impl Header {
         let material: Material = name
             .parse()
             .map_err(|e| corrupt(format!("signature at offset 16: {e}")))?;
+        if material.units() > MAX_UNITS {
+            return Err(corrupt(format!(
+                "signature {material} at offset 16 has {} units; tables have at most {MAX_UNITS}",
+                material.units()
+            )));
+        }
         let word = |i: usize| {
             u64::from_le_bytes(bytes[32 + 8 * i..40 + 8 * i].try_into().expect("8 bytes"))
         };

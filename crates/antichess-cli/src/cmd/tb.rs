@@ -4,6 +4,7 @@ use std::io::BufRead;
 use std::process::ExitCode;
 
 use antichess_core::Position;
+use antichess_tb::format::MAX_UNITS;
 use antichess_tb::{
     build, table_stats, verify_table, BuildOptions, Material, MoveValue, TableStats, Tablebase, Wdl,
 };
@@ -117,7 +118,9 @@ fn parse_signatures(signatures: &[String]) -> anyhow::Result<Vec<Material>> {
 
 fn targets(signatures: &[String], units: Option<u32>) -> anyhow::Result<Vec<Material>> {
     match units {
-        Some(n) if !(2..=6).contains(&n) => bail!("--units {n}: tables have 2 to 6 units"),
+        Some(n) if !(2..=MAX_UNITS).contains(&n) => {
+            bail!("--units {n}: tables have 2 to {MAX_UNITS} units")
+        }
         Some(n) => Ok(Material::all_up_to(n)),
         None => parse_signatures(signatures),
     }
