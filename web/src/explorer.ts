@@ -465,7 +465,7 @@ document.getElementById('solve-form')!.addEventListener('submit', async (e) => {
   solved = { fen, view: el('span', { class: 'muted' }, 'searching…') };
   renderSolve(data);
   try {
-    const answer: Solved = await getJSON('/api/solve', { fen: state.start ?? undefined, moves: state.line.slice(0, state.ply).join(' ') || undefined, prover: prover || undefined, time });
+    const answer: Solved = await getJSON('/api/solve', { ...positionParams(), prover: prover || undefined, time });
     if (solved?.fen === fen) solved = { fen, view: solvedView(answer) };
     showError(null);
   } catch (err) {

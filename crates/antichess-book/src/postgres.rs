@@ -135,6 +135,7 @@ impl std::fmt::Debug for PostgresStore {
 }
 
 /// How to connect: the driver's settings and the TLS connector.
+#[derive(Clone)]
 struct Connection {
     config: Config,
     tls: MakeRustlsConnect,
@@ -335,10 +336,7 @@ fn create_database(connection: &Connection, shown: &str) -> Result<()> {
             "{shown} names no database: write postgres://user@host/DATABASE"
         )));
     };
-    let mut admin = Connection {
-        config: connection.config.clone(),
-        tls: connection.tls.clone(),
-    };
+    let mut admin = connection.clone();
     admin.config.dbname("postgres");
     let cannot = |source| {
         BookError::Postgres {

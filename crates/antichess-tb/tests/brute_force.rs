@@ -275,21 +275,21 @@ fn vinciperdi_and_queen_only_tables_agree_with_brute_force() {
     compare_with_brute_force(Rules::PRITCHARD, &["KQk", "KPk", "Pp"], 2);
 }
 
+/// Building international tables into `dir` on one thread.
+fn international_build(dir: &std::path::Path) -> BuildOptions {
+    BuildOptions {
+        rules: Rules::INTERNATIONAL,
+        dir: dir.to_path_buf(),
+        threads: 1,
+        strategy: Strategy::Auto,
+    }
+}
+
 #[test]
 fn corrupt_and_foreign_tables_are_refused() {
     let dir = temp_dir("corrupt");
     let material: Material = "KNk".parse().unwrap();
-    build(
-        &[material],
-        &BuildOptions {
-            rules: Rules::INTERNATIONAL,
-            dir: dir.clone(),
-            threads: 1,
-            strategy: Strategy::Auto,
-        },
-        &|_| {},
-    )
-    .unwrap();
+    build(&[material], &international_build(&dir), &|_| {}).unwrap();
     let path = dir.join("KNvK.actb");
     let bytes = std::fs::read(&path).unwrap();
     let open = |bytes: Vec<u8>, rules| {
@@ -329,12 +329,7 @@ fn corrupt_and_foreign_tables_are_refused() {
     assert!(err.contains("10 units; tables have at most 6"), "{err}");
     let err = build(
         &["KPPPPPPk".parse().unwrap()],
-        &BuildOptions {
-            rules: Rules::INTERNATIONAL,
-            dir: dir.clone(),
-            threads: 1,
-            strategy: Strategy::Auto,
-        },
+        &international_build(&dir),
         &|_| {},
     )
     .unwrap_err()
@@ -392,12 +387,7 @@ fn piece_counts_and_sides_share_tables() {
     let rules = Rules::INTERNATIONAL;
     build(
         &["KRk".parse().unwrap()],
-        &BuildOptions {
-            rules,
-            dir: dir.clone(),
-            threads: 1,
-            strategy: Strategy::Auto,
-        },
+        &international_build(&dir),
         &|_| {},
     )
     .unwrap();

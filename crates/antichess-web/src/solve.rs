@@ -21,6 +21,7 @@ use antichess_tb::Tablebase;
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
+use crate::books::number;
 use crate::error::{ApiError, ApiResult};
 use crate::line::Line;
 
@@ -95,13 +96,6 @@ pub fn solve(
     let result = solver.search(pos, &options, &mut |_| {});
     let seconds = start.elapsed().as_secs_f64();
     let main_line = solver.main_line(pos, request.prover, MAIN_LINE_PLIES);
-    let number = |n: u32| -> Value {
-        if n == antichess_pns::INF {
-            json!("inf")
-        } else {
-            json!(n)
-        }
-    };
     let moves: Vec<Value> = result
         .moves
         .iter()
