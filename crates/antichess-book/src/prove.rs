@@ -34,8 +34,8 @@ use antichess_pns::{
 };
 use antichess_proof::{
     build_with, read_proof_file, verify_file, write_proof_file, ByteOrder, Expander, Format,
-    LeafOracle, NoTablebases, NodeKind, PositionId, ProofCounts, ProofStats, ProofTree,
-    ReferenceOptions, Step, TablebaseOracle, VerifyOptions,
+    LeafOracle, NodeKind, PositionId, ProofCounts, ProofStats, ProofTree, ReferenceOptions, Step,
+    TablebaseOracle, VerifyOptions,
 };
 use antichess_tb::Tablebase;
 
@@ -753,11 +753,7 @@ pub fn prove_to_file(
     drop(tree);
     let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
     let start = Instant::now();
-    let oracle_tb = tablebase.map(TablebaseOracle::new);
-    let oracle: &dyn LeafOracle = match &oracle_tb {
-        Some(o) => o,
-        None => &NoTablebases,
-    };
+    let oracle: &dyn LeafOracle = &tablebase.map(TablebaseOracle::new);
     let verdict = verify_file(
         path,
         Some(Format::Compact),

@@ -55,6 +55,22 @@ impl LeafOracle for NoTablebases {
     }
 }
 
+/// An oracle that may be absent (`None`: as [`NoTablebases`], covering nothing), e.g.
+/// `tablebase.map(TablebaseOracle::new)` for optional tables.
+impl<O: LeafOracle> LeafOracle for Option<O> {
+    fn max_units(&self) -> u32 {
+        self.as_ref().map_or(0, O::max_units)
+    }
+
+    fn probe(&self, pos: &Position) -> Result<Option<LeafValue>, String> {
+        self.as_ref().map_or(Ok(None), |o| o.probe(pos))
+    }
+
+    fn best_move(&self, pos: &Position) -> Result<Option<Move>, String> {
+        self.as_ref().map_or(Ok(None), |o| o.best_move(pos))
+    }
+}
+
 /// Tablebases of `antichess-tb` as an oracle: values by probing, and as best move in a won
 /// position the move with the fewest plies to conversion.
 #[derive(Debug, Clone, Copy)]

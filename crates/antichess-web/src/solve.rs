@@ -14,9 +14,7 @@ use std::time::{Duration, Instant};
 
 use antichess_core::{pgn, Color, Position};
 use antichess_pns::{extract_proof, SearchOptions, SearchStatus, Solver};
-use antichess_proof::{
-    encode_compact, verify_compact, LeafOracle, NoTablebases, TablebaseOracle, VerifyOptions,
-};
+use antichess_proof::{encode_compact, verify_compact, LeafOracle, TablebaseOracle, VerifyOptions};
 use antichess_tb::Tablebase;
 use axum::http::StatusCode;
 use serde_json::{json, Value};
@@ -140,11 +138,7 @@ fn checked_proof(
         .map_err(|e| ApiError::internal(format!("extracting the proof: {e}")))?;
     let bytes = encode_compact(&tree)
         .map_err(|e| ApiError::internal(format!("encoding the proof: {e}")))?;
-    let oracle_tb = tablebase.map(TablebaseOracle::new);
-    let oracle: &dyn LeafOracle = match &oracle_tb {
-        Some(oracle) => oracle,
-        None => &NoTablebases,
-    };
+    let oracle: &dyn LeafOracle = &tablebase.map(TablebaseOracle::new);
     let verdict = verify_compact(
         bytes.as_slice(),
         Some(bytes.len() as u64),

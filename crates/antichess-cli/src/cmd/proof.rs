@@ -12,8 +12,7 @@ use std::process::ExitCode;
 use antichess_core::{Color, Position, Rules};
 use antichess_proof::{
     convert_file, detect_file_format, stats_file, verify_file, ByteOrder, CompactHeader, Format,
-    NoTablebases, PagedFile, ProofError, ProofStats, ReferenceFile, ReferenceOptions,
-    VerifyOptions,
+    PagedFile, ProofError, ProofStats, ReferenceFile, ReferenceOptions, VerifyOptions,
 };
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
@@ -260,13 +259,9 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let table_oracle = tablebase
+    let oracle: &dyn antichess_proof::LeafOracle = &tablebase
         .as_ref()
         .map(antichess_proof::TablebaseOracle::new);
-    let oracle: &dyn antichess_proof::LeafOracle = match &table_oracle {
-        Some(o) => o,
-        None => &NoTablebases,
-    };
     let options = VerifyOptions {
         expand_tablebase_leaves: args.expand_tablebase_leaves,
         reference,

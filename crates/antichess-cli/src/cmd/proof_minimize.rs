@@ -16,8 +16,8 @@ use antichess_pns::{
     minimize_proof, MinimizeOptions, MinimizeProgress, SearchOptions, Solver, GLOBAL_CHOICE,
 };
 use antichess_proof::{
-    read_proof_file, verify_file, write_proof_file, ByteOrder, Format, LeafOracle, NoTablebases,
-    ProofTree, TablebaseOracle, VerifyOptions,
+    read_proof_file, verify_file, write_proof_file, ByteOrder, Format, LeafOracle, ProofTree,
+    TablebaseOracle, VerifyOptions,
 };
 use antichess_tb::Tablebase;
 use anyhow::{bail, Context};
@@ -135,11 +135,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     }
     let tablebase: Option<Tablebase> =
         solver_tables(&args.tables, tree.rules(), args.tb_units, false)?;
-    let table_oracle = tablebase.as_ref().map(TablebaseOracle::new);
-    let oracle: &dyn LeafOracle = match &table_oracle {
-        Some(o) => o,
-        None => &NoTablebases,
-    };
+    let oracle: &dyn LeafOracle = &tablebase.as_ref().map(TablebaseOracle::new);
     // The pool takes every proof it is given as valid: check the input first.
     let verify = VerifyOptions {
         reference: reference.clone(),

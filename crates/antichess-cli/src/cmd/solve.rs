@@ -15,9 +15,7 @@ use antichess_pns::{
     CheckpointInfo, MinimizeOptions, MinimizeReport, SearchOptions, SearchResult, SearchStatus,
     Solver, INF,
 };
-use antichess_proof::{
-    verify_file, Format, LeafOracle, NoTablebases, TablebaseOracle, VerifyOptions,
-};
+use antichess_proof::{verify_file, Format, LeafOracle, TablebaseOracle, VerifyOptions};
 use antichess_tb::{Material, Tablebase};
 use anyhow::{bail, Context};
 use clap::Args;
@@ -262,11 +260,7 @@ pub fn solve_position(
     let mut proof = None;
     if let (Some(path), SearchStatus::Proved) = (proof_path, result.status) {
         let start = Instant::now();
-        let oracle_tb = tablebase.map(TablebaseOracle::new);
-        let oracle: &dyn LeafOracle = match &oracle_tb {
-            Some(o) => o,
-            None => &NoTablebases,
-        };
+        let oracle: &dyn LeafOracle = &tablebase.map(TablebaseOracle::new);
         let mut saver = ProofSaver::new(path, oracle, prolog, save_every);
         let (written, _) =
             write_proof_with_progress(solver, pos, prolog, options, minimize, path, &mut |p| {
