@@ -1,5 +1,6 @@
-//! TLS for the PostgreSQL store, with libpq's settings: the URL may carry `sslmode` and
-//! `sslrootcert`, as `psql` takes them, and they mean what they mean there.
+//! TLS for the PostgreSQL store, with libpq's settings: the URL may carry `sslmode`,
+//! `sslrootcert`, `sslcert` and `sslkey`, as `psql` takes them, and they mean what they
+//! mean there.
 //!
 //! | `sslmode` | encrypted | server certificate checked |
 //! |---|---|---|
@@ -14,6 +15,14 @@
 //! the connection is encrypted but a machine in the middle could impersonate the server;
 //! use `verify-full` across networks you do not control. The handshake's own signature is
 //! checked in every mode. TLS is rustls with the ring provider (no OpenSSL).
+//!
+//! A client certificate (for servers whose `pg_hba.conf` says `cert` or
+//! `clientcert=verify-ca|verify-full`) is `sslcert`, a PEM file of the certificate (and
+//! any intermediates), with its unencrypted private key in `sslkey` (PKCS#8, PKCS#1 or
+//! SEC1 PEM). As in libpq, without `sslcert` the client sends `~/.postgresql/postgresql.crt`
+//! if that file exists, and without `sslkey` the key is `~/.postgresql/postgresql.key`.
+//! Unlike libpq, a certificate file named in the URL that cannot be read is an error, not
+//! a connection without a certificate; encrypted keys (`sslpassword`) are not supported.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -24,7 +33,7 @@ use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, Server
 use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::{verify_tls12_signature, verify_tls13_signature, CryptoProvider};
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 use rustls::{
     CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme,
 };
@@ -49,23 +58,37 @@ pub(crate) struct TlsSettings {
     mode: SslMode,
     check: Check,
     roots: Option<PathBuf>,
+    /// The client certificate and its key, if one is sent.
+    identity: Option<(PathBuf, PathBuf)>,
 }
 
-/// Removes `sslmode` and `sslrootcert` from the URL's query (the PostgreSQL driver does not
-/// know every value libpq takes) and returns the URL left and the settings they make.
+/// Removes `sslmode`, `sslrootcert`, `sslcert` and `sslkey` from the URL's query (the
+/// PostgreSQL driver does not know every value libpq takes) and returns the URL left and the
+/// settings they make.
 pub(crate) fn take_settings(url: &str, shown: &str) -> Result<(String, TlsSettings)> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    take_settings_in(url, shown, home.as_deref())
+}
+
+/// [`take_settings`] with `home` for libpq's default files under `~/.postgresql`.
+fn take_settings_in(url: &str, shown: &str, home: Option<&Path>) -> Result<(String, TlsSettings)> {
     let (base, query) = match url.split_once('?') {
         Some((base, query)) => (base, query),
         None => (url, ""),
     };
     let mut mode = None;
     let mut roots = None;
+    let mut cert = None;
+    let mut key_file = None;
     let mut kept = Vec::new();
     for pair in query.split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let path = || percent_decode(value, key, shown).map(PathBuf::from);
         match key {
             "sslmode" => mode = Some(value.to_string()),
-            "sslrootcert" => roots = Some(PathBuf::from(percent_decode(value, shown)?)),
+            "sslrootcert" => roots = Some(path()?),
+            "sslcert" => cert = Some(path()?),
+            "sslkey" => key_file = Some(path()?),
             _ => kept.push(pair),
         }
     }
@@ -89,14 +112,51 @@ pub(crate) fn take_settings(url: &str, shown: &str) -> Result<(String, TlsSettin
             )))
         }
     };
+    let default = |name: &str| home.map(|home| home.join(".postgresql").join(name));
     if check != Check::Nothing && roots.is_none() {
-        roots = std::env::var_os("HOME").map(|home| Path::new(&home).join(".postgresql/root.crt"));
+        roots = default("root.crt");
     }
-    Ok((rest, TlsSettings { mode, check, roots }))
+    let cert = match cert {
+        Some(cert) => Some(cert),
+        None => default("postgresql.crt").filter(|c| c.is_file()),
+    };
+    let identity = match (cert, key_file) {
+        (Some(cert), Some(key)) => Some((cert, key)),
+        (Some(cert), None) => match default("postgresql.key") {
+            Some(key) => Some((cert, key)),
+            None => {
+                return Err(BookError::Input(format!(
+                    "{shown}: sslcert={} needs sslkey=FILE (no home directory for ~/.postgresql/postgresql.key)",
+                    cert.display()
+                )))
+            }
+        },
+        (None, Some(key)) => {
+            return Err(BookError::Input(format!(
+                "{shown}: sslkey={} without a certificate: give sslcert=FILE too",
+                key.display()
+            )))
+        }
+        (None, None) => None,
+    };
+    if identity.is_some() && mode == SslMode::Disable {
+        return Err(BookError::Input(format!(
+            "{shown}: a client certificate (sslcert) needs TLS, but sslmode=disable"
+        )));
+    }
+    Ok((
+        rest,
+        TlsSettings {
+            mode,
+            check,
+            roots,
+            identity,
+        },
+    ))
 }
 
-/// `%XX` escapes of a URL query value, decoded.
-fn percent_decode(value: &str, shown: &str) -> Result<String> {
+/// `%XX` escapes of the URL query value of `key`, decoded.
+fn percent_decode(value: &str, key: &str, shown: &str) -> Result<String> {
     let bytes = value.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -105,9 +165,7 @@ fn percent_decode(value: &str, shown: &str) -> Result<String> {
             let hex = value
                 .get(i + 1..i + 3)
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .ok_or_else(|| {
-                    BookError::Input(format!("{shown}: a bad %-escape in sslrootcert"))
-                })?;
+                .ok_or_else(|| BookError::Input(format!("{shown}: a bad %-escape in {key}")))?;
             out.push(hex);
             i += 3;
         } else {
@@ -115,8 +173,7 @@ fn percent_decode(value: &str, shown: &str) -> Result<String> {
             i += 1;
         }
     }
-    String::from_utf8(out)
-        .map_err(|_| BookError::Input(format!("{shown}: sslrootcert is not UTF-8")))
+    String::from_utf8(out).map_err(|_| BookError::Input(format!("{shown}: {key} is not UTF-8")))
 }
 
 impl TlsSettings {
@@ -140,12 +197,24 @@ impl TlsSettings {
             chain,
             check_name: self.check == Check::Full,
         });
-        let tls = ClientConfig::builder_with_provider(provider)
+        let builder = ClientConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
             .map_err(|e| BookError::Input(format!("{shown}: TLS: {e}")))?
             .dangerous()
-            .with_custom_certificate_verifier(verifier)
-            .with_no_client_auth();
+            .with_custom_certificate_verifier(verifier);
+        let tls = match &self.identity {
+            None => builder.with_no_client_auth(),
+            Some((cert, key)) => {
+                let (chain, key_der) = client_identity(cert, key, shown)?;
+                builder.with_client_auth_cert(chain, key_der).map_err(|e| {
+                    BookError::Input(format!(
+                        "{shown}: the client certificate {} and key {}: {e}",
+                        cert.display(),
+                        key.display()
+                    ))
+                })?
+            }
+        };
         Ok(MakeRustlsConnect::new(tls))
     }
 
@@ -173,6 +242,39 @@ impl TlsSettings {
         }
         Ok(store)
     }
+}
+
+/// The certificate chain of `sslcert` and the private key of `sslkey`.
+fn client_identity(
+    cert: &Path,
+    key: &Path,
+    shown: &str,
+) -> Result<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>)> {
+    let bad = |path: &Path, what: &str, why: String| {
+        BookError::Input(format!("{shown}: the {what} in {}: {why}", path.display()))
+    };
+    let chain = CertificateDer::pem_file_iter(cert)
+        .map_err(|e| bad(cert, "client certificate (sslcert)", e.to_string()))?
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|e| bad(cert, "client certificate (sslcert)", e.to_string()))?;
+    if chain.is_empty() {
+        return Err(bad(
+            cert,
+            "client certificate (sslcert)",
+            "no certificate in the file".into(),
+        ));
+    }
+    let key_der = PrivateKeyDer::from_pem_file(key).map_err(|e| {
+        let why = match e {
+            rustls::pki_types::pem::Error::NoItemsFound => {
+                "no unencrypted private key in the file (encrypted keys are not supported)"
+                    .to_string()
+            }
+            e => e.to_string(),
+        };
+        bad(key, "private key (sslkey)", why)
+    })?;
+    Ok((chain, key_der))
 }
 
 /// Checks the server's certificate as far as the mode asks: not at all (`prefer`,
@@ -247,7 +349,51 @@ mod tests {
     use super::*;
 
     fn settings(url: &str) -> Result<(String, TlsSettings)> {
-        take_settings(url, "URL")
+        take_settings_in(url, "URL", None)
+    }
+
+    #[test]
+    fn sslcert_and_sslkey_follow_libpq_defaults() {
+        let (rest, s) =
+            settings("postgres://u@h/db?sslcert=/c/me.crt&sslkey=/c/me%2Ekey&x=1").unwrap();
+        assert_eq!(rest, "postgres://u@h/db?x=1");
+        let want = (PathBuf::from("/c/me.crt"), PathBuf::from("/c/me.key"));
+        assert_eq!(s.identity, Some(want));
+        assert_eq!(settings("postgres://u@h/db").unwrap().1.identity, None);
+        let e = settings("postgres://u@h/db?sslkey=/c/me.key").unwrap_err();
+        assert!(e.to_string().contains("give sslcert=FILE too"), "{e}");
+        let e = settings("postgres://u@h/db?sslcert=/c/me.crt").unwrap_err();
+        assert!(e.to_string().contains("needs sslkey=FILE"), "{e}");
+        let e = settings("postgres://u@h/db?sslmode=disable&sslcert=a&sslkey=b").unwrap_err();
+        assert!(e.to_string().contains("sslmode=disable"), "{e}");
+        let e = settings("postgres://u@h/db?sslcert=%4").unwrap_err();
+        assert!(e.to_string().contains("%-escape in sslcert"), "{e}");
+        // ~/.postgresql: the certificate only if it exists; the key beside it by default.
+        let home = std::env::temp_dir().join(format!("antichess-home-{}", std::process::id()));
+        let dir = home.join(".postgresql");
+        std::fs::create_dir_all(&dir).unwrap();
+        let _ = std::fs::remove_file(dir.join("postgresql.crt"));
+        let url = "postgres://u@h/db?sslmode=require";
+        let (_, s) = take_settings_in(url, "URL", Some(&home)).unwrap();
+        assert_eq!(s.identity, None);
+        std::fs::write(dir.join("postgresql.crt"), "").unwrap();
+        let (_, s) = take_settings_in(url, "URL", Some(&home)).unwrap();
+        let want = (dir.join("postgresql.crt"), dir.join("postgresql.key"));
+        assert_eq!(s.identity, Some(want));
+        let (_, s) = take_settings_in(&format!("{url}&sslkey=/k"), "URL", Some(&home)).unwrap();
+        assert_eq!(s.identity.unwrap().1, PathBuf::from("/k"));
+        // The empty certificate file and a missing key are named when the connector is made.
+        let (_, s) = take_settings_in(url, "URL", Some(&home)).unwrap();
+        let e = s
+            .connector(&mut Config::new(), "URL")
+            .err()
+            .expect("refused");
+        assert!(
+            e.to_string().contains("no certificate in the file")
+                && e.to_string().contains("postgresql.crt"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&home);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! until they expire and a late result is dropped; claims skip rows that another claim
 //! holds instead of waiting; `copy_book` SQLite → PostgreSQL → SQLite keeps everything;
 //! errors name the URL without its password; a grow goes on after the server restarts;
-//! TLS encrypts and checks the server's certificate as `sslmode` says.
+//! TLS encrypts and checks the server's certificate as `sslmode` says, and sends a client
+//! certificate to a server that asks for one.
 
 #[path = "pg_server/mod.rs"]
 mod pg_server;
@@ -429,9 +430,10 @@ fn pg_tls_modes_encrypt_and_check_the_certificate() {
     let Some(mut server) = pg_server::dedicated() else {
         return;
     };
-    let Some((ca, other_ca)) = server.require_tls() else {
+    let Some(files) = server.require_tls() else {
         return;
     };
+    let (ca, other_ca) = (&files.ca, &files.other_ca);
     let url = server.url("tls");
     let by_name = url.replace("@127.0.0.1:", "@localhost:");
     let with = |url: &str, query: &str| format!("{url}?{query}");
@@ -487,5 +489,42 @@ fn pg_tls_modes_encrypt_and_check_the_certificate() {
             &format!("sslmode=require&sslrootcert={}", other_ca.display()),
         ),
         "certificate",
+    );
+    // Client certificates: `certuser` logs in only with one the server's CA signed.
+    let as_certuser = server.url("tls_cert").replace("postgres@", "certuser@");
+    let identity = |(cert, key): &(std::path::PathBuf, std::path::PathBuf)| {
+        format!(
+            "sslmode=verify-full&sslrootcert={}&sslcert={}&sslkey={}",
+            ca.display(),
+            cert.display(),
+            key.display()
+        )
+    };
+    let by_name = as_certuser.replace("@127.0.0.1:", "@localhost:");
+    drop(new_book(
+        &with(&by_name, &identity(&files.client)),
+        "e3 Na6",
+    ));
+    opens(with(
+        &as_certuser,
+        &identity(&files.client).replace("verify-full", "require"),
+    ))
+    .expect("certuser with its certificate");
+    refused(with(&as_certuser, "sslmode=require"), "certificate");
+    refused(
+        with(
+            &as_certuser,
+            &identity(&files.foreign_client).replace("verify-full", "require"),
+        ),
+        "fatal alert",
+    );
+    // A key that does not match the certificate is refused before anything is sent.
+    let mismatched = (files.client.0.clone(), files.foreign_client.1.clone());
+    refused(
+        with(
+            &as_certuser,
+            &identity(&mismatched).replace("verify-full", "require"),
+        ),
+        "client certificate",
     );
 }

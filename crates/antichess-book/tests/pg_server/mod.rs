@@ -295,10 +295,11 @@ impl PgServer {
     }
 
     /// Restarts the server with TLS required on TCP (`hostssl` only in pg_hba.conf) and a
-    /// certificate for `localhost` signed by a test CA, both made with `openssl`. Returns
-    /// the CA's PEM file and another CA's that did not sign it; `None` (the caller skips)
-    /// when `openssl` is missing and PostgreSQL is not required.
-    pub fn require_tls(&mut self) -> Option<(PathBuf, PathBuf)> {
+    /// certificate for `localhost` signed by a test CA, both made with `openssl`; the role
+    /// `certuser` (may create databases) logs in only with a client certificate signed by
+    /// that CA and naming it (`cert` authentication). Returns the files ([`TlsFiles`]);
+    /// `None` (the caller skips) when `openssl` is missing and PostgreSQL is not required.
+    pub fn require_tls(&mut self) -> Option<TlsFiles> {
         let tls = self.dir.join("tls");
         std::fs::create_dir_all(&tls).expect("the certificates' directory");
         let openssl = |args: &[&str]| {
@@ -335,60 +336,70 @@ impl PgServer {
                 &format!("/CN=antichess test {name}"),
             ])
         };
-        std::fs::write(tls.join("ext"), "subjectAltName=DNS:localhost\n").expect("ext");
+        // A key and an X.509 v3 certificate for `cn` with the extensions of the file `ext`,
+        // signed by `signer`.
+        let signed = |name: &str, cn: &str, signer: &str, ext: &str| {
+            let (key, csr, crt) = (
+                format!("{name}.key"),
+                format!("{name}.csr"),
+                format!("{name}.crt"),
+            );
+            let (ca_crt, ca_key) = (format!("{signer}.crt"), format!("{signer}.key"));
+            let subject = format!("/CN={cn}");
+            openssl(&[
+                "req", "-newkey", "rsa:2048", "-nodes", "-keyout", &key, "-out", &csr, "-subj",
+                &subject,
+            ])?;
+            openssl(&[
+                "x509",
+                "-req",
+                "-in",
+                &csr,
+                "-CA",
+                &ca_crt,
+                "-CAkey",
+                &ca_key,
+                "-CAcreateserial",
+                "-days",
+                "2",
+                "-out",
+                &crt,
+                "-extfile",
+                ext,
+            ])
+        };
+        std::fs::write(tls.join("server.ext"), "subjectAltName=DNS:localhost\n").expect("ext");
+        std::fs::write(tls.join("client.ext"), "extendedKeyUsage=clientAuth\n").expect("ext");
         let made = ca("ca")
             .and_then(|()| ca("other-ca"))
-            .and_then(|()| {
-                openssl(&[
-                    "req",
-                    "-newkey",
-                    "rsa:2048",
-                    "-nodes",
-                    "-keyout",
-                    "server.key",
-                    "-out",
-                    "server.csr",
-                    "-subj",
-                    "/CN=localhost",
-                ])
-            })
-            .and_then(|()| {
-                openssl(&[
-                    "x509",
-                    "-req",
-                    "-in",
-                    "server.csr",
-                    "-CA",
-                    "ca.crt",
-                    "-CAkey",
-                    "ca.key",
-                    "-CAcreateserial",
-                    "-days",
-                    "2",
-                    "-out",
-                    "server.crt",
-                    "-extfile",
-                    "ext",
-                ])
-            });
+            .and_then(|()| signed("client", "certuser", "ca", "client.ext"))
+            .and_then(|()| signed("foreign-client", "certuser", "other-ca", "client.ext"))
+            .and_then(|()| signed("server", "localhost", "ca", "server.ext"));
         if let Err(why) = made {
             let _ = unavailable(&why);
             return None;
         }
+        let admin = format!("postgres://postgres@127.0.0.1:{}/postgres", self.port);
+        let mut client = postgres::Client::connect(&admin, postgres::NoTls).expect("connect");
+        client
+            .batch_execute("CREATE ROLE certuser LOGIN CREATEDB")
+            .expect("create the role certuser");
+        drop(client);
         let data = self.dir.join("data");
-        for file in ["server.crt", "server.key"] {
+        for file in ["server.crt", "server.key", "ca.crt"] {
             std::fs::copy(tls.join(file), data.join(file)).expect("copy the certificate");
         }
         std::fs::write(
             data.join("pg_hba.conf"),
-            "local all all trust\nhostssl all all 127.0.0.1/32 trust\n",
+            "local all all trust\nhostssl all certuser 127.0.0.1/32 cert\nhostssl all all 127.0.0.1/32 trust\n",
         )
         .expect("pg_hba.conf");
         let mut conf = std::fs::OpenOptions::new()
             .append(true)
             .open(data.join("postgresql.conf"))
             .expect("postgresql.conf");
-        std::io::Write::write_all(&mut conf, b"\nssl = on\n").expect("postgresql.conf");
+        std::io::Write::write_all(&mut conf, b"\nssl = on\nssl_ca_file = 'ca.crt'\n")
+            .expect("postgresql.conf");
         if self.root {
             let owned = Command::new("chown")
                 .args(["-R", "postgres:postgres"])
@@ -403,7 +414,15 @@ impl PgServer {
         .expect("chmod server.key");
         self.stop();
         self.start_again();
-        Some((tls.join("ca.crt"), tls.join("other-ca.crt")))
+        Some(TlsFiles {
+            ca: tls.join("ca.crt"),
+            other_ca: tls.join("other-ca.crt"),
+            client: (tls.join("client.crt"), tls.join("client.key")),
+            foreign_client: (
+                tls.join("foreign-client.crt"),
+                tls.join("foreign-client.key"),
+            ),
+        })
     }
 
     pub fn port(&self) -> u16 {
@@ -418,6 +437,18 @@ impl PgServer {
             DATABASES.fetch_add(1, Ordering::Relaxed)
         )
     }
+}
+
+/// The PEM files of [`PgServer::require_tls`].
+pub struct TlsFiles {
+    /// The CA that signed the server's certificate and `client`.
+    pub ca: PathBuf,
+    /// A CA that signed neither.
+    pub other_ca: PathBuf,
+    /// A client certificate for `certuser` signed by `ca`, and its key.
+    pub client: (PathBuf, PathBuf),
+    /// A client certificate for `certuser` signed by `other_ca`, and its key.
+    pub foreign_client: (PathBuf, PathBuf),
 }
 
 impl Drop for PgServer {
