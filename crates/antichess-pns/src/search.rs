@@ -40,12 +40,63 @@ use crate::tt::{TranspositionTable, TtEntry};
 pub const INF: u32 = u32::MAX;
 const MAX_FINITE: u32 = u32::MAX - 1;
 
+/// See [`Worker::calls`].
+const CHECK_EVERY_CALLS: u32 = 4096;
+
 #[inline]
 fn add(a: u32, b: u32) -> u32 {
     if a == INF || b == INF {
         INF
     } else {
         a.saturating_add(b).min(MAX_FINITE)
+    }
+}
+
+/// The thresholds df-pn gives the chosen child `(c_proof, c_disproof)` of a node with
+/// numbers `(proof, disproof)` and thresholds `th` (neither reached): the 1+ε trick on the
+/// number the node minimises (`second` is the best other child's), the rest of the node's
+/// threshold on the number it sums. The child's threshold on the minimised number is always
+/// above its value, so the child makes progress: a second-best value that has saturated at
+/// the largest finite number gives no bound (`INF`), where it once gave the child a
+/// threshold equal to its own saturated number, which it met at once without searching —
+/// and the node chose it again, for ever, without evaluating a position.
+#[inline]
+fn child_thresholds(
+    or_node: bool,
+    (proof, disproof): (u32, u32),
+    (th_proof, th_disproof): (u32, u32),
+    (c_proof, c_disproof): (u32, u32),
+    second: u32,
+    eps: f64,
+) -> (u32, u32) {
+    let grow = |v: u32| -> u32 {
+        if v >= MAX_FINITE {
+            INF
+        } else {
+            ((f64::from(v) * eps).ceil() as u64)
+                .max(u64::from(v) + 1)
+                .min(u64::from(MAX_FINITE)) as u32
+        }
+    };
+    // What the node's threshold on the summed number leaves for the child.
+    let remaining = |th: u32, sum: u32, child: u32| {
+        if th == INF {
+            INF
+        } else {
+            let rest = u64::from(sum) - u64::from(child);
+            (u64::from(th) - rest).min(u64::from(MAX_FINITE)) as u32
+        }
+    };
+    if or_node {
+        (
+            th_proof.min(grow(second)),
+            remaining(th_disproof, disproof, c_disproof),
+        )
+    } else {
+        (
+            remaining(th_proof, proof, c_proof),
+            th_disproof.min(grow(second)),
+        )
     }
 }
 
@@ -244,6 +295,10 @@ pub(crate) struct Worker<'s, 'a> {
     flushed: u64,
     expansions: u64,
     next_check: u64,
+    /// Budget tests since the last check: the budget is also checked every
+    /// [`CHECK_EVERY_CALLS`] tests, so a search that walks the table without evaluating new
+    /// positions still sees its time limit and interrupts.
+    calls: u32,
     /// One of the search's threads, counted in its gate; else the only user of the table
     /// (proof extraction, minimisation), which grows the table itself.
     counted: bool,
@@ -274,6 +329,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             flushed: 0,
             expansions: 0,
             next_check: 1024,
+            calls: 0,
             counted: false,
         }
     }
@@ -391,7 +447,8 @@ impl<'s, 'a> Worker<'s, 'a> {
         if self.shared.stop.load(Relaxed) {
             return true;
         }
-        if self.nodes >= self.next_check {
+        self.calls = self.calls.wrapping_add(1);
+        if self.nodes >= self.next_check || self.calls % CHECK_EVERY_CALLS == 0 {
             self.next_check = self.nodes + 1024;
             self.flush();
             if self.shared.tt.wants_growth() {
@@ -545,33 +602,15 @@ impl<'s, 'a> Worker<'s, 'a> {
                 break;
             }
             let (best, second) = self.select(&kids, or_node, key);
-            let grow = |v: u32| -> u32 {
-                if v >= MAX_FINITE {
-                    v
-                } else {
-                    ((f64::from(v) * eps).ceil() as u64)
-                        .max(u64::from(v) + 1)
-                        .min(u64::from(MAX_FINITE)) as u32
-                }
-            };
             let c = kids[best];
-            let (cth_proof, cth_disproof) = if or_node {
-                let rest = u64::from(disproof) - u64::from(c.disproof);
-                let th_d = if th_disproof == INF {
-                    INF
-                } else {
-                    (u64::from(th_disproof) - rest).min(u64::from(MAX_FINITE)) as u32
-                };
-                (th_proof.min(grow(second)), th_d)
-            } else {
-                let rest = u64::from(proof) - u64::from(c.proof);
-                let th_p = if th_proof == INF {
-                    INF
-                } else {
-                    (u64::from(th_proof) - rest).min(u64::from(MAX_FINITE)) as u32
-                };
-                (th_p, th_disproof.min(grow(second)))
-            };
+            let (cth_proof, cth_disproof) = child_thresholds(
+                or_node,
+                (proof, disproof),
+                (th_proof, th_disproof),
+                (c.proof, c.disproof),
+                second,
+                eps,
+            );
             let (p, d, w) = self.mid_from(&c.pos, c.key, cth_proof, cth_disproof, ply + 1, c.work);
             let k = &mut kids[best];
             k.proof = p;
@@ -708,10 +747,10 @@ impl<'a> Solver<'a> {
                 nap = (nap * 2).min(Duration::from_millis(20));
                 if last.elapsed() >= Duration::from_secs(1) {
                     last = Instant::now();
-                    let e = self.tt.get(Worker::new(&shared, 0).root_key(root));
+                    let (proof, disproof) = self.live_root_numbers(root, &shared);
                     progress(Progress {
-                        proof: e.map_or(1, |e| e.proof),
-                        disproof: e.map_or(1, |e| e.disproof),
+                        proof,
+                        disproof,
                         nodes: shared.nodes.load(Relaxed),
                         elapsed: shared.start.elapsed(),
                         tt_usage: self.tt.usage(),
@@ -741,6 +780,27 @@ impl<'a> Solver<'a> {
             gate: Mutex::new(Gate::default()),
             gate_open: Condvar::new(),
         }
+    }
+
+    /// The root's numbers while the search runs: its table entry is written only when the
+    /// workers return, so they are combined from its children's entries (children the
+    /// table does not know yet are evaluated).
+    fn live_root_numbers(&self, root: &Position, shared: &Shared<'_>) -> (u32, u32) {
+        let mut worker = Worker::new(shared, 0);
+        let key = worker.root_key(root);
+        if let Some(e) = self.tt.get(key) {
+            if e.proof == 0 || e.disproof == 0 {
+                return (e.proof, e.disproof);
+            }
+        }
+        let mut kids = Vec::new();
+        worker.history.push(root.key());
+        worker.expand(root, key, &mut kids);
+        if kids.is_empty() {
+            worker.history.pop();
+            return worker.evaluate(root);
+        }
+        Worker::combine(&kids, root.turn() == shared.options.prover)
     }
 
     fn result(&self, root: &Position, shared: &Shared<'_>) -> SearchResult {
@@ -859,5 +919,101 @@ impl<'a> Solver<'a> {
             key = ckey;
         }
         line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whatever the numbers (saturated ones included), a child chosen by a node whose
+    /// thresholds are not reached gets thresholds above its own numbers, so searching it
+    /// either evaluates positions or changes what the node sees.
+    #[test]
+    fn a_chosen_child_can_always_make_progress() {
+        let values = [
+            0,
+            1,
+            2,
+            5,
+            1000,
+            MAX_FINITE - 2,
+            MAX_FINITE - 1,
+            MAX_FINITE,
+            INF,
+        ];
+        let mut cases = 0;
+        for or_node in [true, false] {
+            for &min_value in &values {
+                for &second in values.iter().filter(|&&s| s >= min_value) {
+                    for &other_child in &values {
+                        for &other_rest in &values {
+                            // The child minimising the node's number and the other children's
+                            // total of the summed number.
+                            let sum = add(other_child, other_rest);
+                            let node = if or_node {
+                                (min_value, sum)
+                            } else {
+                                (sum, min_value)
+                            };
+                            for &th_min in &values {
+                                for &th_sum in &values {
+                                    let th = if or_node {
+                                        (th_min, th_sum)
+                                    } else {
+                                        (th_sum, th_min)
+                                    };
+                                    if node.0 >= th.0 || node.1 >= th.1 {
+                                        continue; // the node returns instead
+                                    }
+                                    let child = if or_node {
+                                        (min_value, other_child)
+                                    } else {
+                                        (other_child, min_value)
+                                    };
+                                    for eps in [1.0, 1.25] {
+                                        let (tp, td) =
+                                            child_thresholds(or_node, node, th, child, second, eps);
+                                        cases += 1;
+                                        assert!(
+                                            tp > child.0 && td > child.1,
+                                            "or {or_node}: node {node:?} thresholds {th:?} child \
+                                             {child:?} second {second} eps {eps}: child \
+                                             thresholds ({tp}, {td})"
+                                        );
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(cases > 1000, "{cases}");
+    }
+
+    /// The case a long search met (1. e3 g6 ... 7... Qxh2 8. Na3, 566 million positions):
+    /// every child's proof number saturated, and the child was given its own number as
+    /// threshold.
+    #[test]
+    fn saturated_numbers_leave_the_threshold_open() {
+        let (tp, td) = child_thresholds(
+            true,
+            (MAX_FINITE, 12),
+            (INF, INF),
+            (MAX_FINITE, 6),
+            MAX_FINITE,
+            1.25,
+        );
+        assert_eq!((tp, td), (INF, INF));
+        let (tp, td) = child_thresholds(
+            false,
+            (12, MAX_FINITE),
+            (INF, INF),
+            (6, MAX_FINITE),
+            MAX_FINITE,
+            1.0,
+        );
+        assert_eq!((tp, td), (INF, INF));
     }
 }

@@ -623,6 +623,20 @@ fn budgets_return_numbers_for_every_root_move() {
     let result = solver.search(&pos, &options, &mut |_| {});
     assert_eq!(result.status, SearchStatus::Unknown);
     assert!(result.elapsed.as_secs_f64() < 5.0);
+    // Progress, once a second, gives the root's current numbers (combined from its
+    // children: the root's own entry is written only when the search returns).
+    // A fresh table: the searches above left the root's entry in this one.
+    let solver = Solver::new(16 << 20, None);
+    options.max_time = Some(std::time::Duration::from_millis(2500));
+    let mut reports = Vec::new();
+    let result = solver.search(&pos, &options, &mut |p| reports.push((p.proof, p.disproof)));
+    assert!(!reports.is_empty());
+    assert!(
+        reports.iter().all(|&(p, d)| p > 1 && d > 1),
+        "{reports:?}, at the end {} {}",
+        result.proof,
+        result.disproof
+    );
 }
 
 #[test]
