@@ -116,8 +116,14 @@ fn take_settings_in(url: &str, shown: &str, home: Option<&Path>) -> Result<(Stri
     if check != Check::Nothing && roots.is_none() {
         roots = default("root.crt");
     }
+    if cert.is_some() && mode == SslMode::Disable {
+        return Err(BookError::Input(format!(
+            "{shown}: a client certificate (sslcert) needs TLS, but sslmode=disable"
+        )));
+    }
     let cert = match cert {
         Some(cert) => Some(cert),
+        None if mode == SslMode::Disable => None,
         None => default("postgresql.crt").filter(|c| c.is_file()),
     };
     let identity = match (cert, key_file) {
@@ -139,11 +145,6 @@ fn take_settings_in(url: &str, shown: &str, home: Option<&Path>) -> Result<(Stri
         }
         (None, None) => None,
     };
-    if identity.is_some() && mode == SslMode::Disable {
-        return Err(BookError::Input(format!(
-            "{shown}: a client certificate (sslcert) needs TLS, but sslmode=disable"
-        )));
-    }
     Ok((
         rest,
         TlsSettings {
@@ -382,6 +383,10 @@ mod tests {
         assert_eq!(s.identity, Some(want));
         let (_, s) = take_settings_in(&format!("{url}&sslkey=/k"), "URL", Some(&home)).unwrap();
         assert_eq!(s.identity.unwrap().1, PathBuf::from("/k"));
+        // Without TLS the default certificate is not looked at.
+        let plain = "postgres://u@h/db?sslmode=disable";
+        let (_, s) = take_settings_in(plain, "URL", Some(&home)).unwrap();
+        assert_eq!(s.identity, None);
         // The empty certificate file and a missing key are named when the connector is made.
         let (_, s) = take_settings_in(url, "URL", Some(&home)).unwrap();
         let e = s
