@@ -379,12 +379,21 @@ impl PgServer {
             let _ = unavailable(&why);
             return None;
         }
-        let admin = format!("postgres://postgres@127.0.0.1:{}/postgres", self.port);
-        let mut client = postgres::Client::connect(&admin, postgres::NoTls).expect("connect");
-        client
-            .batch_execute("CREATE ROLE certuser LOGIN CREATEDB")
-            .expect("create the role certuser");
-        drop(client);
+        let created = Command::new(self.bin.join("createuser"))
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                "postgres",
+            ])
+            .args(["--login", "--createdb", "certuser"])
+            .status();
+        assert!(
+            created.as_ref().is_ok_and(|s| s.success()),
+            "createuser certuser: {created:?}"
+        );
         let data = self.dir.join("data");
         for file in ["server.crt", "server.key", "ca.crt"] {
             std::fs::copy(tls.join(file), data.join(file)).expect("copy the certificate");
