@@ -226,23 +226,31 @@ impl TlsSettings {
                 "{shown}: checking the server's certificate needs sslrootcert=FILE (no home directory for ~/.postgresql/root.crt)"
             )));
         };
-        let bad = |why: String| {
-            BookError::Input(format!(
-                "{shown}: the root certificates in {}: {why}",
-                path.display()
-            ))
-        };
         let mut store = RootCertStore::empty();
-        for cert in CertificateDer::pem_file_iter(path).map_err(|e| bad(e.to_string()))? {
-            store
-                .add(cert.map_err(|e| bad(e.to_string()))?)
-                .map_err(|e| bad(e.to_string()))?;
-        }
-        if store.is_empty() {
-            return Err(bad("no certificate in the file".into()));
+        for cert in read_certificates(path, "root certificates", shown)? {
+            store.add(cert).map_err(|e| {
+                BookError::Input(format!(
+                    "{shown}: the root certificates in {}: {e}",
+                    path.display()
+                ))
+            })?;
         }
         Ok(store)
     }
+}
+
+/// The certificates of a PEM file (`what` names them in messages); none is an error.
+fn read_certificates(path: &Path, what: &str, shown: &str) -> Result<Vec<CertificateDer<'static>>> {
+    let bad =
+        |why: String| BookError::Input(format!("{shown}: the {what} in {}: {why}", path.display()));
+    let certs = CertificateDer::pem_file_iter(path)
+        .map_err(|e| bad(e.to_string()))?
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(|e| bad(e.to_string()))?;
+    if certs.is_empty() {
+        return Err(bad("no certificate in the file".into()));
+    }
+    Ok(certs)
 }
 
 /// The certificate chain of `sslcert` and the private key of `sslkey`.
@@ -251,20 +259,7 @@ fn client_identity(
     key: &Path,
     shown: &str,
 ) -> Result<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>)> {
-    let bad = |path: &Path, what: &str, why: String| {
-        BookError::Input(format!("{shown}: the {what} in {}: {why}", path.display()))
-    };
-    let chain = CertificateDer::pem_file_iter(cert)
-        .map_err(|e| bad(cert, "client certificate (sslcert)", e.to_string()))?
-        .collect::<std::result::Result<Vec<_>, _>>()
-        .map_err(|e| bad(cert, "client certificate (sslcert)", e.to_string()))?;
-    if chain.is_empty() {
-        return Err(bad(
-            cert,
-            "client certificate (sslcert)",
-            "no certificate in the file".into(),
-        ));
-    }
+    let chain = read_certificates(cert, "client certificate (sslcert)", shown)?;
     let key_der = PrivateKeyDer::from_pem_file(key).map_err(|e| {
         let why = match e {
             rustls::pki_types::pem::Error::NoItemsFound => {
@@ -273,7 +268,10 @@ fn client_identity(
             }
             e => e.to_string(),
         };
-        bad(key, "private key (sslkey)", why)
+        BookError::Input(format!(
+            "{shown}: the private key (sslkey) in {}: {why}",
+            key.display()
+        ))
     })?;
     Ok((chain, key_der))
 }
