@@ -43,6 +43,9 @@ const MAX_FINITE: u32 = u32::MAX - 1;
 /// See [`Worker::calls`].
 const CHECK_EVERY_CALLS: u32 = 4096;
 
+/// How many forced moves [`Solver::live_root_numbers`] follows down from the root.
+const LIVE_FORCED_PLIES: usize = 256;
+
 #[inline]
 fn add(a: u32, b: u32) -> u32 {
     if a == INF || b == INF {
@@ -784,23 +787,33 @@ impl<'a> Solver<'a> {
 
     /// The root's numbers while the search runs: its table entry is written only when the
     /// workers return, so they are combined from its children's entries (children the
-    /// table does not know yet are evaluated).
+    /// table does not know yet are evaluated). A node with a single move passes its
+    /// thresholds on unchanged, so its child's entry is as stale as its own until the
+    /// child is solved: through forced moves (up to [`LIVE_FORCED_PLIES`] of them) the
+    /// numbers are taken from the first node with a choice, whose numbers they equal.
     fn live_root_numbers(&self, root: &Position, shared: &Shared<'_>) -> (u32, u32) {
         let mut worker = Worker::new(shared, 0);
-        let key = worker.root_key(root);
-        if let Some(e) = self.tt.get(key) {
-            if e.proof == 0 || e.disproof == 0 {
-                return (e.proof, e.disproof);
-            }
-        }
+        let mut pos = *root;
+        let mut key = worker.root_key(root);
         let mut kids = Vec::new();
-        worker.history.push(root.key());
-        worker.expand(root, key, &mut kids);
-        if kids.is_empty() {
-            worker.history.pop();
-            return worker.evaluate(root);
+        for _ in 0..=LIVE_FORCED_PLIES {
+            if let Some(e) = self.tt.get(key) {
+                if e.proof == 0 || e.disproof == 0 {
+                    return (e.proof, e.disproof);
+                }
+            }
+            worker.history.push(pos.key());
+            worker.expand(&pos, key, &mut kids);
+            if kids.is_empty() {
+                worker.history.pop();
+                return worker.evaluate(&pos);
+            }
+            if kids.len() > 1 || kids[0].proof == 0 || kids[0].disproof == 0 {
+                break;
+            }
+            (pos, key) = (kids[0].pos, kids[0].key);
         }
-        Worker::combine(&kids, root.turn() == shared.options.prover)
+        Worker::combine(&kids, pos.turn() == shared.options.prover)
     }
 
     fn result(&self, root: &Position, shared: &Shared<'_>) -> SearchResult {

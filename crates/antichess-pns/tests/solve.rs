@@ -637,6 +637,27 @@ fn budgets_return_numbers_for_every_root_move() {
         result.proof,
         result.disproof
     );
+    // Through forced moves: after 7. Kf1 Qxh2 8. Na3 below, Black's only move is 8...
+    // Qxf2 and White's then 9. Kxf2 (a line no search here solves in seconds). Their
+    // entries, like the root's, are written only when the search returns: the old
+    // progress showed the first one's initial numbers, (1, 1), throughout. The reports
+    // come from the first node with a choice, Black's after 9. Kxf2, whose proof number
+    // sums those of Black's moves.
+    let pos = after("e3 g6 Qh5 gxh5 g4 hxg4 Nf3 gxf3 Bg2 fxg2 d4 gxh1=Q Kf1 Qxh2 Na3");
+    let forced = pos.play(pos.legal_moves()[0]);
+    assert_eq!(pos.legal_moves().len(), 1);
+    assert_eq!(forced.legal_moves().len(), 1);
+    let solver = Solver::new(16 << 20, None);
+    let mut reports = Vec::new();
+    let result = solver.search(&pos, &options, &mut |p| reports.push((p.proof, p.disproof)));
+    assert_eq!(result.status, SearchStatus::Unknown);
+    assert!(!reports.is_empty());
+    assert!(
+        reports.iter().all(|&(p, _)| p > 1),
+        "{reports:?}, at the end {} {}",
+        result.proof,
+        result.disproof
+    );
 }
 
 #[test]
