@@ -796,7 +796,9 @@ impl<'a> Solver<'a> {
         let mut pos = *root;
         let mut key = worker.root_key(root);
         let mut kids = Vec::new();
+        let mut or_node = root.turn() == shared.options.prover;
         for _ in 0..=LIVE_FORCED_PLIES {
+            or_node = pos.turn() == shared.options.prover;
             if let Some(e) = self.tt.get(key) {
                 if e.proof == 0 || e.disproof == 0 {
                     return (e.proof, e.disproof);
@@ -813,7 +815,9 @@ impl<'a> Solver<'a> {
             }
             (pos, key) = (kids[0].pos, kids[0].key);
         }
-        Worker::combine(&kids, pos.turn() == shared.options.prover)
+        // `kids` are `pos`'s, or after the last forced move followed, its parent's only
+        // child (whose numbers combine the same either way).
+        Worker::combine(&kids, or_node)
     }
 
     fn result(&self, root: &Position, shared: &Shared<'_>) -> SearchResult {
