@@ -133,6 +133,13 @@ fn black_prover_and_budgets() {
     ));
     assert_eq!(v["result"], "unknown", "{v}");
     assert!(v["proof"].as_u64().unwrap() > 0);
+    // A budget with a unit: 2K is 2,000 nodes (the search stops within a few expansions).
+    let v = json(&antichess(
+        &[&args[..], &["--prover", "black", "--nodes", "2K"]].concat(),
+    ));
+    assert_eq!(v["result"], "unknown", "{v}");
+    let nodes = v["nodes"].as_u64().unwrap();
+    assert!((2_000..2_500).contains(&nodes), "{v}");
     // White's only move, axb3, leaves Black without pieces, which wins for Black: disproved.
     let v = json(&antichess(&[
         "solve",
@@ -171,6 +178,14 @@ fn bad_input_is_named() {
         (
             vec!["solve", "--moves", "e3", "--threads", "100000"],
             "\"100000\" is not a count from 1 to 1024",
+        ),
+        (
+            vec!["solve", "--moves", "e3", "--nodes", "2Q"],
+            "\"2Q\" is not a number of nodes (e.g. 5000000, 500K, 20M, 2G)",
+        ),
+        (
+            vec!["solve", "--moves", "e3", "--nodes", "1e30G"],
+            "\"1e30G\" is not a number of nodes",
         ),
         (
             vec!["solve", "--moves", "e3", "--threads", "0"],

@@ -24,8 +24,8 @@ pub struct BookBenchArgs {
     #[arg(long, default_value = "e3 Na6")]
     pub moves: String,
 
-    /// Node budgets of one leaf search to measure, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "1,20000,200000")]
+    /// Node budgets of one leaf search to measure, comma-separated (counts, or 20K, 2M).
+    #[arg(long, value_delimiter = ',', default_value = "1,20000,200000", value_parser = crate::cmd::solve::parse_nodes)]
     pub search_nodes: Vec<u64>,
 
     /// Worker counts to measure, comma-separated.

@@ -21,8 +21,8 @@ pub struct SolveBenchArgs {
     #[arg(long, value_delimiter = ',', value_name = "LINES")]
     pub lines: Vec<String>,
 
-    /// Node budget per line.
-    #[arg(long, value_name = "N", default_value_t = 2_000_000_000)]
+    /// Node budget per line (a count, or 500K, 20M, 2G).
+    #[arg(long, value_name = "N", default_value = "2G", value_parser = crate::cmd::solve::parse_nodes)]
     pub nodes: u64,
 
     /// Time budget per line: seconds, or with a unit (90s, 5m). The whole set takes up to

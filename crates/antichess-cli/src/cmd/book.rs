@@ -93,8 +93,8 @@ pub struct GrowArgs {
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::cmd::solve::parse_threads)]
     pub workers: usize,
 
-    /// Node budget of one leaf search.
-    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    /// Node budget of one leaf search (a count, or 500K, 20M, 2G).
+    #[arg(long, value_name = "N", default_value = "10M", value_parser = crate::cmd::solve::parse_nodes)]
     pub search_nodes: u64,
 
     /// Stop after this long: seconds, or with a unit (90s, 5m, 2h).
@@ -285,8 +285,8 @@ pub struct ProveArgs {
     #[command(flatten)]
     pub tables: SearchTables,
 
-    /// Node budget of one leaf's re-solve (default: none).
-    #[arg(long, value_name = "N")]
+    /// Node budget of one leaf's re-solve (a count, or 500K, 20M, 2G; default: none).
+    #[arg(long, value_name = "N", value_parser = crate::cmd::solve::parse_nodes)]
     pub leaf_nodes: Option<u64>,
 
     /// Turn off the lone opposite-bishop rule.

@@ -67,8 +67,9 @@ pub struct MinimizeArgs {
     pub top_nodes: usize,
 
     /// With --top-nodes: the search of each such move may use at least this many nodes
-    /// (default: 4,096 per node of the subtree it would replace, at most 50 million).
-    #[arg(long, value_name = "NODES", requires = "top_nodes")]
+    /// (a count, or 500K, 20M, 2G; default: 4,096 per node of the subtree it would replace,
+    /// at most 50 million).
+    #[arg(long, value_name = "NODES", requires = "top_nodes", value_parser = crate::cmd::solve::parse_nodes)]
     pub top_budget: Option<u64>,
 
     /// With --top-nodes: how long each proved move is minimised on its own (default: a
@@ -79,8 +80,8 @@ pub struct MinimizeArgs {
     /// Exact searches: at each prover node whose move frees at most --exact-max nodes, the
     /// smallest proof that builds on the rest of the proof is searched for, with at most
     /// this many positions per search (0: no exact searches). Larger budgets finish the
-    /// search at larger subtrees (default: 1 million).
-    #[arg(long, value_name = "NODES")]
+    /// search at larger subtrees (a count, or 500K, 20M, 2G; default: 1 million).
+    #[arg(long, value_name = "NODES", value_parser = crate::cmd::solve::parse_nodes)]
     pub exact_nodes: Option<u64>,
 
     /// Exact searches only at nodes whose move frees at most this many nodes (default:

@@ -47,8 +47,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub tb_units: u32,
 
-    /// Stop after this many nodes (positions evaluated).
-    #[arg(long, value_name = "N")]
+    /// Stop after this many nodes (positions evaluated): a count, or with a decimal unit
+    /// (500K, 20M, 2G).
+    #[arg(long, value_name = "N", value_parser = parse_nodes)]
     pub nodes: Option<u64>,
 
     /// Stop after this long: seconds, or with a unit (90s, 5m, 2h).
@@ -160,6 +161,27 @@ fn parse_count(s: &str, min: usize, min_text: &str) -> Result<usize, String> {
             "\"{s}\" is not a count from {min_text} to {MAX_THREADS}"
         )),
     }
+}
+
+/// Parses a count of nodes (positions): `5000000`, `5_000_000`, or with a decimal unit
+/// `500K`, `20M`, `2G`, `1.5M` (K = 1,000, M = 1,000,000, G = 1,000,000,000).
+pub fn parse_nodes(s: &str) -> Result<u64, String> {
+    let bad = || format!("\"{s}\" is not a number of nodes (e.g. 5000000, 500K, 20M, 2G)");
+    let t: String = s.trim().chars().filter(|&c| c != '_').collect();
+    let (number, scale) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 1e3),
+        Some('M') => (&t[..t.len() - 1], 1e6),
+        Some('G') => (&t[..t.len() - 1], 1e9),
+        _ => {
+            return t.parse::<u64>().map_err(|_| bad());
+        }
+    };
+    let value: f64 = number.parse().map_err(|_| bad())?;
+    let nodes = (value * scale).round();
+    if !(value.is_finite() && value >= 0.0) || nodes >= u64::MAX as f64 {
+        return Err(bad());
+    }
+    Ok(nodes as u64)
 }
 
 /// Parses `512` (MB), `512M`, `4G`, `64K`.
@@ -602,4 +624,29 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_nodes;
+
+    #[test]
+    fn node_counts_take_decimal_units() {
+        for (text, nodes) in [
+            ("5000000", 5_000_000),
+            ("5_000_000", 5_000_000),
+            ("500K", 500_000),
+            ("20M", 20_000_000),
+            ("2G", 2_000_000_000),
+            ("2g", 2_000_000_000),
+            ("1.5M", 1_500_000),
+            (" 0 ", 0),
+        ] {
+            assert_eq!(parse_nodes(text), Ok(nodes), "{text}");
+        }
+        for text in ["", "M", "2Q", "-5M", "-5", "1e30G", "NaNK", "2 M", "1.5"] {
+            let err = parse_nodes(text).unwrap_err();
+            assert!(err.contains("is not a number of nodes"), "{text}: {err}");
+        }
+    }
 }
