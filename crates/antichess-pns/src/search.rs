@@ -796,9 +796,8 @@ impl<'a> Solver<'a> {
         let mut pos = *root;
         let mut key = worker.root_key(root);
         let mut kids = Vec::new();
-        let mut or_node = root.turn() == shared.options.prover;
-        for _ in 0..=LIVE_FORCED_PLIES {
-            or_node = pos.turn() == shared.options.prover;
+        let mut ply = 0;
+        let or_node = loop {
             if let Some(e) = self.tt.get(key) {
                 if e.proof == 0 || e.disproof == 0 {
                     return (e.proof, e.disproof);
@@ -810,13 +809,12 @@ impl<'a> Solver<'a> {
                 worker.history.pop();
                 return worker.evaluate(&pos);
             }
-            if kids.len() > 1 || kids[0].proof == 0 || kids[0].disproof == 0 {
-                break;
+            let choice_or_solved = kids.len() > 1 || kids[0].proof == 0 || kids[0].disproof == 0;
+            if choice_or_solved || ply == LIVE_FORCED_PLIES {
+                break pos.turn() == shared.options.prover;
             }
-            (pos, key) = (kids[0].pos, kids[0].key);
-        }
-        // `kids` are `pos`'s, or after the last forced move followed, its parent's only
-        // child (whose numbers combine the same either way).
+            (pos, key, ply) = (kids[0].pos, kids[0].key, ply + 1);
+        };
         Worker::combine(&kids, or_node)
     }
 
