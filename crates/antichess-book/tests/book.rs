@@ -436,6 +436,50 @@ fn steering_marks_queue_pin() {
         (root.status, root.proof, root.disproof),
         (Status::Unknown, 2, 2 * 30)
     );
+    // A move marked lost is out of the prover's reach: the root's proof number is the
+    // other moves' minimum and its disproof number loses the move's share; with every
+    // move but one marked lost, the walk can only go to that one.
+    book.mark(nf3.id, Some(false)).unwrap();
+    let lost = book.node(nf3.id).unwrap();
+    assert_eq!(
+        (lost.status, lost.proof, lost.disproof),
+        (Status::MarkedLoss, INF, 0)
+    );
+    let root = book.root().unwrap();
+    assert_eq!(
+        (root.status, root.proof, root.disproof),
+        (Status::Unknown, 2, 2 * 29)
+    );
+    let root_id = root.id;
+    let others: Vec<_> = book
+        .children(root_id)
+        .unwrap()
+        .into_iter()
+        .filter(|c| c.id != nf3.id)
+        .collect();
+    let (left, marked) = others.split_last().unwrap();
+    for child in marked {
+        book.mark(child.id, Some(false)).unwrap();
+    }
+    let root = book.root().unwrap();
+    assert_eq!((root.proof, root.disproof), (2, 2), "only one move left");
+    let mut opts = options(2_000, 1);
+    opts.max_searches = Some(1);
+    grow(
+        &location,
+        None,
+        &opts,
+        &Arc::new(AtomicBool::new(false)),
+        &GrowStats::default(),
+    )
+    .unwrap();
+    assert_eq!(book.node(left.id).unwrap().searches, 1);
+    // Every move lost: the root is lost too, by judgement; unmarked, it is as before.
+    book.mark(left.id, Some(false)).unwrap();
+    assert_eq!(book.root().unwrap().status, Status::MarkedLoss);
+    for child in others.iter().chain([&nf3]) {
+        book.mark(child.id, None).unwrap();
+    }
     assert!(
         book.check().unwrap().is_empty(),
         "{:?}",

@@ -202,7 +202,10 @@ pub struct PinArgs {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum MarkArg {
+    /// The book's prover wins here (`book prove` still re-solves the node).
     Win,
+    /// The prover does not win here: the book looks for a win elsewhere (e.g. mark the
+    /// move a proof uses as lost to see whether another move wins too).
     Loss,
     /// Remove the mark.
     None,
@@ -218,6 +221,7 @@ pub struct MarkArgs {
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: String,
 
+    /// Your judgement of the node, from the side of the book's prover.
     #[arg(long = "as", value_enum)]
     pub as_: MarkArg,
 }
