@@ -39,6 +39,18 @@ fn options(search_nodes: u64, workers: usize) -> GrowOptions {
 }
 
 /// No leaf was searched by two workers at overlapping times (by the store's event order).
+/// One `grow` run on the book at `location`, never interrupted.
+fn grow_on(location: &str, opts: &GrowOptions, stats: &GrowStats) -> GrowEnd {
+    grow(
+        location,
+        None,
+        opts,
+        &Arc::new(AtomicBool::new(false)),
+        stats,
+    )
+    .unwrap()
+}
+
 fn assert_no_overlap(book: &mut Book) -> usize {
     let log = book.search_log().unwrap();
     for (i, a) in log.iter().enumerate() {
@@ -64,14 +76,7 @@ fn grows_until_solved_then_proves_and_verifies() {
     let (location, book) = new_book(&dir, "e3-na6.book", "e3 Na6");
     drop(book);
     let stats = GrowStats::default();
-    let end = grow(
-        &location,
-        None,
-        &options(100_000, 1),
-        &Arc::new(AtomicBool::new(false)),
-        &stats,
-    )
-    .unwrap();
+    let end = grow_on(&location, &options(100_000, 1), &stats);
     assert_eq!(end, GrowEnd::Solved);
     let mut book = Book::open(&location).unwrap();
     let root = book.root().unwrap();
@@ -250,14 +255,7 @@ fn concurrent_workers_never_search_one_leaf_at_once() {
     let (location, book) = new_book(&dir, "na6.book", "e3 Na6");
     drop(book);
     let stats = GrowStats::default();
-    let end = grow(
-        &location,
-        None,
-        &options(100_000, 3),
-        &Arc::new(AtomicBool::new(false)),
-        &stats,
-    )
-    .unwrap();
+    let end = grow_on(&location, &options(100_000, 3), &stats);
     assert_eq!(end, GrowEnd::Solved);
     let mut book = Book::open(&location).unwrap();
     assert_eq!(book.root().unwrap().status, Status::Win);
@@ -465,14 +463,7 @@ fn steering_marks_queue_pin() {
     assert_eq!((root.proof, root.disproof), (2, 2), "only one move left");
     let mut opts = options(2_000, 1);
     opts.max_searches = Some(1);
-    grow(
-        &location,
-        None,
-        &opts,
-        &Arc::new(AtomicBool::new(false)),
-        &GrowStats::default(),
-    )
-    .unwrap();
+    grow_on(&location, &opts, &GrowStats::default());
     assert_eq!(book.node(left.id).unwrap().searches, 1);
     // Every move lost: the root is lost too, by judgement; unmarked, it is as before.
     book.mark(left.id, Some(false)).unwrap();
@@ -491,38 +482,17 @@ fn steering_marks_queue_pin() {
     let stats = GrowStats::default();
     let mut opts = options(2_000, 1);
     opts.max_searches = Some(1);
-    grow(
-        &location,
-        None,
-        &opts,
-        &Arc::new(AtomicBool::new(false)),
-        &stats,
-    )
-    .unwrap();
+    grow_on(&location, &opts, &stats);
     assert_eq!(book.node(h4.id).unwrap().searches, 1);
     assert!(book.queue().unwrap().is_empty());
     // A pinned walk starts at the pinned node (here with the random walk).
     let a3 = node_at(&mut book, "a3");
     book.pin(Some(a3.id)).unwrap();
     opts.selection = Selection::Weighted { exponent: 2.0 };
-    grow(
-        &location,
-        None,
-        &opts,
-        &Arc::new(AtomicBool::new(false)),
-        &stats,
-    )
-    .unwrap();
+    grow_on(&location, &opts, &stats);
     assert_eq!(book.node(a3.id).unwrap().searches, 1);
     opts.max_searches = Some(1);
-    grow(
-        &location,
-        None,
-        &opts,
-        &Arc::new(AtomicBool::new(false)),
-        &stats,
-    )
-    .unwrap();
+    grow_on(&location, &opts, &stats);
     let last = book.search_log().unwrap().pop().unwrap();
     let line = book.line_to(last.node).unwrap();
     assert_eq!(line[0].to_uci(), "a2a3", "the walk started below the pin");
@@ -541,14 +511,7 @@ fn export_grow_import_then_prove() {
     let stats = GrowStats::default();
     let mut opts = options(100_000, 1);
     opts.max_searches = Some(1);
-    grow(
-        &location,
-        None,
-        &opts,
-        &Arc::new(AtomicBool::new(false)),
-        &stats,
-    )
-    .unwrap();
+    grow_on(&location, &opts, &stats);
     // The first search keeps the forced line 2. Bxa6 bxa6 in the book (the 70% rule).
     let cut = node_at(&mut book, "Bxa6 bxa6");
     assert!(cut.expanded);
@@ -559,14 +522,7 @@ fn export_grow_import_then_prove() {
     assert_eq!(sub.meta().prolog.len(), 4);
     assert_eq!(sub.all_nodes().unwrap().len() as u64, copied);
     drop(sub);
-    let end = grow(
-        &sub_location,
-        None,
-        &options(100_000, 1),
-        &Arc::new(AtomicBool::new(false)),
-        &stats,
-    )
-    .unwrap();
+    let end = grow_on(&sub_location, &options(100_000, 1), &stats);
     assert_eq!(end, GrowEnd::Solved);
     let report = import(&mut book, &sub_location, None).unwrap();
     assert!(report.added > 0 && report.updated > 0, "{report:?}");
