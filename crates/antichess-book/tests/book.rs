@@ -38,7 +38,6 @@ fn options(search_nodes: u64, workers: usize) -> GrowOptions {
     }
 }
 
-/// No leaf was searched by two workers at overlapping times (by the store's event order).
 /// One `grow` run on the book at `location`, never interrupted.
 fn grow_on(location: &str, opts: &GrowOptions, stats: &GrowStats) -> GrowEnd {
     grow(
@@ -51,6 +50,7 @@ fn grow_on(location: &str, opts: &GrowOptions, stats: &GrowStats) -> GrowEnd {
     .unwrap()
 }
 
+/// No leaf was searched by two workers at overlapping times (by the store's event order).
 fn assert_no_overlap(book: &mut Book) -> usize {
     let log = book.search_log().unwrap();
     for (i, a) in log.iter().enumerate() {
