@@ -43,8 +43,8 @@ const MAX_FINITE: u32 = u32::MAX - 1;
 /// See [`Worker::calls`].
 const CHECK_EVERY_CALLS: u32 = 4096;
 
-/// How many forced moves [`Solver::live_root_numbers`] follows down from the root.
-const LIVE_FORCED_PLIES: usize = 256;
+/// How many moves [`Solver::live_root_numbers`] follows down from the root.
+const LIVE_PLIES: usize = 256;
 
 #[inline]
 fn add(a: u32, b: u32) -> u32 {
@@ -803,37 +803,61 @@ impl<'a> Solver<'a> {
         }
     }
 
-    /// The root's numbers while the search runs: its table entry is written only when the
-    /// workers return, so they are combined from its children's entries (children the
-    /// table does not know yet are evaluated). A node with a single move passes its
-    /// thresholds on unchanged, so its child's entry is as stale as its own until the
-    /// child is solved: through forced moves (up to [`LIVE_FORCED_PLIES`] of them) the
-    /// numbers are taken from the first node with a choice, whose numbers they equal.
+    /// The root's numbers while the search runs. A node's table entry is written only when
+    /// the search returns from it, so the root's entry is stale, and so is the entry of the
+    /// child being searched below each node of the search's path. The numbers are
+    /// therefore combined from the children's entries (children the table does not know
+    /// are evaluated) along the path the first thread follows, from the bottom up: at each
+    /// node, the child it chooses (the one with the least proof number at the prover's
+    /// nodes, disproof number at the opponent's) counts with the numbers of its own
+    /// children, and so on down. The walk goes through a node's only unsolved child always
+    /// (a forced move, or the last move not yet refuted or proved the other way: the node
+    /// passes its thresholds on unchanged, so that child may not be in the table yet); into
+    /// a chosen child among several only if the table has it (else the search has not
+    /// expanded it, and its evaluation is what the search counts). It stops at a solved
+    /// node, a leaf, or after [`LIVE_PLIES`] moves.
     fn live_root_numbers(&self, root: &Position, shared: &Shared<'_>) -> (u32, u32) {
         let mut worker = Worker::new(shared, 0);
         let mut pos = *root;
         let mut key = worker.root_key(root);
-        let mut kids = Vec::new();
-        let mut ply = 0;
-        let or_node = loop {
+        // The nodes walked through: their children and the one followed.
+        let mut path: Vec<(Vec<Child>, usize, bool)> = Vec::new();
+        let mut numbers = loop {
             if let Some(e) = self.tt.get(key) {
                 if e.proof == 0 || e.disproof == 0 {
-                    return (e.proof, e.disproof);
+                    break (e.proof, e.disproof);
                 }
             }
             worker.history.push(pos.key());
+            let mut kids = Vec::new();
             worker.expand(&pos, key, &mut kids);
             if kids.is_empty() {
                 worker.history.pop();
-                return worker.evaluate(&pos);
+                break worker.evaluate(&pos);
             }
-            let choice_or_solved = kids.len() > 1 || kids[0].proof == 0 || kids[0].disproof == 0;
-            if choice_or_solved || ply == LIVE_FORCED_PLIES {
-                break pos.turn() == shared.options.prover;
+            let or_node = pos.turn() == shared.options.prover;
+            let numbers = Worker::combine(&kids, or_node);
+            if numbers.0 == 0 || numbers.1 == 0 || path.len() == LIVE_PLIES {
+                break numbers;
             }
-            (pos, key, ply) = (kids[0].pos, kids[0].key, ply + 1);
+            let mut unsolved = kids.iter().filter(|c| c.proof != 0 && c.disproof != 0);
+            let only = unsolved.next().is_some() && unsolved.next().is_none();
+            let (next, _) = if or_node {
+                lowest_two(&kids, 0, |c| c.proof)
+            } else {
+                lowest_two(&kids, 0, |c| c.disproof)
+            };
+            if !only && self.tt.get(kids[next].key).is_none() {
+                break numbers;
+            }
+            (pos, key) = (kids[next].pos, kids[next].key);
+            path.push((kids, next, or_node));
         };
-        Worker::combine(&kids, or_node)
+        while let Some((mut kids, next, or_node)) = path.pop() {
+            (kids[next].proof, kids[next].disproof) = numbers;
+            numbers = Worker::combine(&kids, or_node);
+        }
+        numbers
     }
 
     fn result(&self, root: &Position, shared: &Shared<'_>) -> SearchResult {
@@ -1003,6 +1027,64 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// While the search runs, the entries of the nodes on its path hold what they held when
+    /// the search last returned from them (or nothing yet). The live numbers come from
+    /// below them: here the root's entry and those of the children chosen along the path,
+    /// up to four deep, are made stale ((1, 1), which keeps each the choice at its node),
+    /// and the live numbers are still those of the table as the search left it, not the
+    /// ones the root's children give with the stale child among them.
+    #[test]
+    fn live_numbers_come_from_below_stale_entries_on_the_path() {
+        let root = Position::start(antichess_core::Rules::INTERNATIONAL);
+        let solver = Solver::new(16 << 20, None);
+        let mut options = SearchOptions::new(Color::White);
+        options.max_nodes = Some(200_000);
+        let result = solver.search(&root, &options, &mut |_| {});
+        assert_eq!(result.status, SearchStatus::Unknown);
+        let shared = solver.shared_for(&root, options.clone());
+        let before = solver.live_root_numbers(&root, &shared);
+        let mut worker = Worker::new(&shared, 0);
+        let stale = TtEntry {
+            proof: 1,
+            disproof: 1,
+            work: 1,
+            best: 0,
+        };
+        let (mut pos, mut key) = (root, worker.root_key(&root));
+        let mut kids = Vec::new();
+        let mut root_with_stale_child = None;
+        for depth in 0..4 {
+            worker.history.push(pos.key());
+            worker.expand(&pos, key, &mut kids);
+            let or_node = pos.turn() == Color::White;
+            let (next, _) = if or_node {
+                lowest_two(&kids, 0, |c| c.proof)
+            } else {
+                lowest_two(&kids, 0, |c| c.disproof)
+            };
+            let chosen = &kids[next];
+            if solver.table().get(chosen.key).is_none() {
+                // The search has not expanded it (a leaf it would expand next).
+                assert!(depth >= 2, "only {depth} nodes deep");
+                break;
+            }
+            solver.table().put(key, stale);
+            solver.table().put(chosen.key, stale);
+            if depth == 0 {
+                let mut with_stale = kids.clone();
+                (with_stale[next].proof, with_stale[next].disproof) = (1, 1);
+                root_with_stale_child = Some(Worker::combine(&with_stale, or_node));
+            }
+            (pos, key) = (chosen.pos, chosen.key);
+        }
+        assert_ne!(
+            root_with_stale_child,
+            Some(before),
+            "the test needs a difference"
+        );
+        assert_eq!(solver.live_root_numbers(&root, &shared), before);
     }
 
     /// Whatever the numbers (saturated ones included), a child chosen by a node whose

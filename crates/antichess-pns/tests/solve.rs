@@ -641,8 +641,8 @@ fn budgets_return_numbers_for_every_root_move() {
     // Qxf2 and White's then 9. Kxf2 (a line no search here solves in seconds). Their
     // entries, like the root's, are written only when the search returns: the old
     // progress showed the first one's initial numbers, (1, 1), throughout. The reports
-    // come from the first node with a choice, Black's after 9. Kxf2, whose proof number
-    // sums those of Black's moves.
+    // are combined from the nodes below, the first with a choice being Black's after 9.
+    // Kxf2, whose proof number sums those of Black's moves.
     let pos = after("e3 g6 Qh5 gxh5 g4 hxg4 Nf3 gxf3 Bg2 fxg2 d4 gxh1=Q Kf1 Qxh2 Na3");
     let forced = pos.play(pos.legal_moves()[0]);
     assert_eq!(pos.legal_moves().len(), 1);
