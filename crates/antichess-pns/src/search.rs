@@ -842,11 +842,8 @@ impl<'a> Solver<'a> {
             }
             let mut unsolved = kids.iter().filter(|c| c.proof != 0 && c.disproof != 0);
             let only = unsolved.next().is_some() && unsolved.next().is_none();
-            let (next, _) = if or_node {
-                lowest_two(&kids, 0, |c| c.proof)
-            } else {
-                lowest_two(&kids, 0, |c| c.disproof)
-            };
+            // Worker 0 breaks ties as the first thread does.
+            let (next, _) = worker.select(&kids, or_node, key);
             if !only && self.tt.get(kids[next].key).is_none() {
                 break numbers;
             }
@@ -1053,24 +1050,20 @@ mod tests {
             best: 0,
         };
         let (mut pos, mut key) = (root, worker.root_key(&root));
+        solver.table().put(key, stale);
         let mut kids = Vec::new();
         let mut root_with_stale_child = None;
         for depth in 0..4 {
             worker.history.push(pos.key());
             worker.expand(&pos, key, &mut kids);
             let or_node = pos.turn() == Color::White;
-            let (next, _) = if or_node {
-                lowest_two(&kids, 0, |c| c.proof)
-            } else {
-                lowest_two(&kids, 0, |c| c.disproof)
-            };
+            let (next, _) = worker.select(&kids, or_node, key);
             let chosen = &kids[next];
             if solver.table().get(chosen.key).is_none() {
                 // The search has not expanded it (a leaf it would expand next).
                 assert!(depth >= 2, "only {depth} nodes deep");
                 break;
             }
-            solver.table().put(key, stale);
             solver.table().put(chosen.key, stale);
             if depth == 0 {
                 let mut with_stale = kids.clone();
