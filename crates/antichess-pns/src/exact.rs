@@ -478,6 +478,47 @@ mod tests {
         assert!(found >= 20 && none >= 20, "{found} found, {none} none");
     }
 
+    /// The root's proof number is a lower bound of the size of its smallest proof written
+    /// as a tree, at every point of a search (a node counts one per child at an AND leaf;
+    /// an OR node takes its least child, an AND node the sum; lines with a clock are keyed
+    /// by their path, so a repetition never leaks into another line). So a search whose
+    /// proof threshold is one more than that size never stops short: it proves. The README
+    /// reads the proof numbers of moves left unknown this way. The sizes come from the exact
+    /// search, which the tests above check against every line.
+    #[test]
+    fn root_proof_numbers_never_exceed_the_smallest_proof() {
+        const LIMIT: u32 = 40;
+        let mut sizes = Vec::new();
+        for pos in random_positions(300, 3..7) {
+            for prover in Color::ALL {
+                let Some(smallest) = with_search(prover, |exact| {
+                    match exact.smallest(&pos, LIMIT, 2_000_000, &mut none_free()) {
+                        Smallest::Found(_) => Some(exact.memo[&pos.key()].size),
+                        Smallest::NoneWithin | Smallest::GaveUp => None,
+                    }
+                }) else {
+                    continue;
+                };
+                let solver = Solver::new(1 << 20, None);
+                let shared = solver.shared_for(&pos, SearchOptions::new(prover));
+                let mut worker = Worker::new(&shared, 0);
+                let key = worker.root_key(&pos);
+                let (proof, disproof, _) = worker.mid(&pos, key, smallest + 1, INF, 0);
+                assert_eq!(
+                    (proof, disproof),
+                    (0, INF),
+                    "{} prover {prover:?}: smallest proof {smallest}",
+                    pos.fen()
+                );
+                sizes.push(smallest);
+            }
+        }
+        // Proofs of many sizes.
+        sizes.sort_unstable();
+        sizes.dedup();
+        assert!(sizes.len() >= 10, "sizes {sizes:?}");
+    }
+
     fn position(fen: &str) -> Position {
         Position::from_fen(fen, Rules::INTERNATIONAL).unwrap()
     }
