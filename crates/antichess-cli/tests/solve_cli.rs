@@ -132,7 +132,26 @@ fn black_prover_and_budgets() {
         &[&args[..], &["--prover", "black", "--nodes", "50"]].concat(),
     ));
     assert_eq!(v["result"], "unknown", "{v}");
-    assert!(v["proof"].as_u64().unwrap() > 0);
+    let proof_number = v["proof"].as_u64().unwrap();
+    assert!(proof_number > 0);
+    // The text form says what the root's proof number means for a proof's size.
+    let text_args: Vec<&str> = args
+        .iter()
+        .copied()
+        .filter(|a| !["--format", "json"].contains(a))
+        .collect();
+    let out = antichess(&[&text_args[..], &["--prover", "black", "--nodes", "50"]].concat());
+    assert!(out.status.success(), "{}", text(&out));
+    let expected = format!(
+        "root: proof {proof_number}, disproof {} (a proof would have at least {} nodes written as a tree)",
+        v["disproof"],
+        proof_number + 1
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(&expected),
+        "{expected}\n{}",
+        text(&out)
+    );
     // A budget with a unit: 2K is 2,000 nodes (the search stops within a few expansions).
     let v = json(&antichess(
         &[&args[..], &["--prover", "black", "--nodes", "2K"]].concat(),

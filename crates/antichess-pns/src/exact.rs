@@ -478,13 +478,14 @@ mod tests {
         assert!(found >= 20 && none >= 20, "{found} found, {none} none");
     }
 
-    /// The root's proof number is a lower bound of the size of its smallest proof written
-    /// as a tree, at every point of a search (a node counts one per child at an AND leaf;
-    /// an OR node takes its least child, an AND node the sum; lines with a clock are keyed
-    /// by their path, so a repetition never leaks into another line). So a search whose
-    /// proof threshold is one more than that size never stops short: it proves. The README
-    /// reads the proof numbers of moves left unknown this way. The sizes come from the exact
-    /// search, which the tests above check against every line.
+    /// At every point of a search, the root's proof number is less than the size of its
+    /// smallest proof written as a tree (an OR leaf counts 1 and an AND leaf its number of
+    /// moves, where a proof has the node and a child per move; an OR node takes its least
+    /// child and an AND node the sum, each without the node itself; lines with a clock are
+    /// keyed by their path, so a repetition never leaks into another line). So a search
+    /// whose proof threshold is that size never stops short: it proves. `solve` and the
+    /// README read the proof numbers of unknown moves this way. The sizes come from the
+    /// exact search, which the tests above check against every line.
     #[test]
     fn root_proof_numbers_never_exceed_the_smallest_proof() {
         const LIMIT: u32 = 40;
@@ -503,7 +504,7 @@ mod tests {
                 let shared = solver.shared_for(&pos, SearchOptions::new(prover));
                 let mut worker = Worker::new(&shared, 0);
                 let key = worker.root_key(&pos);
-                let (proof, disproof, _) = worker.mid(&pos, key, smallest + 1, INF, 0);
+                let (proof, disproof, _) = worker.mid(&pos, key, smallest, INF, 0);
                 assert_eq!(
                     (proof, disproof),
                     (0, INF),

@@ -330,8 +330,18 @@ fn print_text(s: &Solved) {
         SearchStatus::Unknown => "unknown: the budget ran out".to_string(),
     };
     println!("result: {verdict}");
+    // The root's proof number is less than the size of any proof written as a tree
+    // (tested in antichess-pns: `root_proof_numbers_never_exceed_the_smallest_proof`).
+    let bound = if r.status == SearchStatus::Unknown && r.proof < INF {
+        format!(
+            " (a proof would have at least {} nodes written as a tree)",
+            u64::from(r.proof) + 1
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "root: proof {}, disproof {}",
+        "root: proof {}, disproof {}{bound}",
         number(r.proof),
         number(r.disproof)
     );
