@@ -492,26 +492,23 @@ mod tests {
         let mut sizes = Vec::new();
         for pos in random_positions(300, 3..7) {
             for prover in Color::ALL {
-                let Some(smallest) = with_search(prover, |exact| {
-                    match exact.smallest(&pos, LIMIT, 2_000_000, &mut none_free()) {
-                        Smallest::Found(_) => Some(exact.memo[&pos.key()].size),
-                        Smallest::NoneWithin | Smallest::GaveUp => None,
+                with_search(prover, |exact| {
+                    let found = exact.smallest(&pos, LIMIT, 2_000_000, &mut none_free());
+                    if !matches!(found, Smallest::Found(_)) {
+                        return;
                     }
-                }) else {
-                    continue;
-                };
-                let solver = Solver::new(1 << 20, None);
-                let shared = solver.shared_for(&pos, SearchOptions::new(prover));
-                let mut worker = Worker::new(&shared, 0);
-                let key = worker.root_key(&pos);
-                let (proof, disproof, _) = worker.mid(&pos, key, smallest, INF, 0);
-                assert_eq!(
-                    (proof, disproof),
-                    (0, INF),
-                    "{} prover {prover:?}: smallest proof {smallest}",
-                    pos.fen()
-                );
-                sizes.push(smallest);
+                    let smallest = exact.memo[&pos.key()].size;
+                    // The exact search stores nothing in the worker's (fresh) table.
+                    let key = exact.worker.root_key(&pos);
+                    let (proof, disproof, _) = exact.worker.mid(&pos, key, smallest, INF, 0);
+                    assert_eq!(
+                        (proof, disproof),
+                        (0, INF),
+                        "{} prover {prover:?}: smallest proof {smallest}",
+                        pos.fen()
+                    );
+                    sizes.push(smallest);
+                });
             }
         }
         // Proofs of many sizes.
