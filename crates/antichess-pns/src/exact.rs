@@ -483,9 +483,9 @@ mod tests {
     /// moves, where a proof has the node and a child per move; an OR node takes its least
     /// child and an AND node the sum, each without the node itself; lines with a clock are
     /// keyed by their path, so a repetition never leaks into another line). So a search
-    /// whose proof threshold is that size never stops short: it proves. `solve` and the
-    /// README read the proof numbers of unknown moves this way. The sizes come from the
-    /// exact search, which the tests above check against every line.
+    /// whose proof threshold is that size never stops short: it proves. `solve` and
+    /// `docs/e3-g6.md` read the proof numbers of unknown moves this way. The sizes come
+    /// from the exact search, which the tests above check against every line.
     #[test]
     fn root_proof_numbers_never_exceed_the_smallest_proof() {
         const LIMIT: u32 = 40;
