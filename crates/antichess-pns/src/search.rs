@@ -22,6 +22,9 @@
 //! together with the reversible moves since the last irreversible one. A node's value then
 //! depends only on its key even though repetitions are path-dependent (no graph-history
 //! interaction), at the price of fewer transpositions between reversible move orders.
+//! (Keying every position by its key alone was measured and not kept: a failure that rests
+//! on a repetition can then be neither stored nor found again cheaply, and a stored proof
+//! need not be one on another path; the README gives the figures.)
 //!
 //! **Threads.** Several workers search the same root over one shared table; they differ
 //! in how they break ties between equally good children, so they tend to explore
