@@ -484,7 +484,7 @@ mod tests {
     /// child and an AND node the sum, each without the node itself; lines with a clock are
     /// keyed by their path, so a repetition never leaks into another line). So a search
     /// whose proof threshold is that size never stops short: it proves. `solve` and
-    /// `docs/e3-g6.md` read the proof numbers of unknown moves this way. The sizes come
+    /// `docs/research/e3-g6.md` read the proof numbers of unknown moves this way. The sizes come
     /// from the exact search, which the tests above check against every line.
     #[test]
     fn root_proof_numbers_never_exceed_the_smallest_proof() {

@@ -24,7 +24,7 @@
 //! interaction), at the price of fewer transpositions between reversible move orders.
 //! (Keying every position by its key alone was measured and not kept: a failure that rests
 //! on a repetition can then be neither stored nor found again cheaply, and a stored proof
-//! need not be one on another path; the README gives the figures.)
+//! need not be one on another path; docs/research/not-kept.md gives the figures.)
 //!
 //! **Threads.** Several workers search the same root over one shared table; they differ
 //! in how they break ties between equally good children, so they tend to explore
