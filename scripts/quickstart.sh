@@ -5,8 +5,10 @@
 #   scripts/quickstart.sh target/release/antichess [SCRATCH_DIR]
 #
 # The tables are built in SCRATCH_DIR/tables (ANTICHESS_TABLES), so nothing outside the
-# scratch directory is touched. `serve` runs on a free loopback port, with `--no-web` when
-# npm is missing, and is asked for /api/status and one explorer position, then stopped.
+# scratch directory is touched. `serve` runs on a free loopback port and is asked for
+# /api/status and one explorer position, then stopped; it builds the front end in the web/
+# directory the binary was built from (npm ci), unless npm is missing or QUICKSTART_NO_WEB=1
+# is set, when it runs with `--no-web`.
 # Not part of CI: it takes about a minute on two cores.
 set -euo pipefail
 
@@ -33,7 +35,7 @@ expect "Bxb5" "$out"
 
 step perft --depth 5
 out=$(antichess perft --depth 5); echo "$out"
-expect "2732046" "$out"
+expect "2732672" "$out"
 
 step solve --moves "e3 Na6" --proof na6.proof
 antichess solve --moves "e3 Na6" --proof na6.proof
@@ -57,7 +59,9 @@ antichess book prove na6.book -o na6-book.proof
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 web=()
-command -v npm >/dev/null 2>&1 || web=(--no-web)
+if [ "${QUICKSTART_NO_WEB:-}" = 1 ] || ! command -v npm >/dev/null 2>&1; then
+    web=(--no-web)
+fi
 step serve --book na6.book --proof na6.proof --bind "127.0.0.1:$port" "${web[@]}"
 antichess serve --book na6.book --proof na6.proof --bind "127.0.0.1:$port" "${web[@]}" \
     >serve.log 2>&1 &
