@@ -5,8 +5,8 @@
 //! fresh snapshot ([`BookView`]; open books, with their connections, are pooled), so the
 //! pages see what `antichess book grow` processes write meanwhile, and writes go through
 //! [`Book`]'s transactions, which serialise with theirs. Navigation (a node by its line,
-//! the line to a node, the pin) is `antichess-book`'s. All methods block: the handlers call them on Tokio's blocking
-//! threads.
+//! the line to a node, the pin) is `antichess-book`'s. All methods block: the handlers
+//! call them on Tokio's blocking threads.
 //!
 //! **The root's numbers over time.** A book stores no history of its root's numbers (only
 //! the search log: when each search started and ended, its positions and result). The

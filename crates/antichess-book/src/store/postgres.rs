@@ -660,7 +660,9 @@ impl Txn for PgTxn<'_> {
                 arrays.join(", ")
             )
         });
-        let mut columns: Vec<Vec<Value>> = vec![Vec::with_capacity(nodes.len()); 21];
+        let mut columns: Vec<Vec<Value>> = (1..NODE_COLUMNS.len())
+            .map(|_| Vec::with_capacity(nodes.len()))
+            .collect();
         for n in nodes {
             for (column, value) in columns.iter_mut().zip(node_row(n).into_iter().skip(1)) {
                 column.push(value);
