@@ -1,10 +1,11 @@
 //! [`Book`]: an open book — its metadata (root, prover, rules, the moves that led to the
-//! root), navigation by moves from the root, and a person's steering: the queue, the pin,
+//! root), navigation (through [`crate::nav`]), and a person's steering: the queue, the pin,
 //! marks. Workers ([`crate::grow`]) and proof assembly ([`crate::prove`]) build on it.
 
 use antichess_core::{Color, Move, Position, Rules, UciMove};
 
 use crate::error::{BookError, Result};
+use crate::nav::{BookView, Reached};
 use crate::node::{Node, NodeId, Status};
 use crate::store::{create_store, open_store, redact, BookCounts, QueueEntry, SearchLog, Store};
 use crate::tree::{decide_leaf, propagate_up, recompute, same_position, settle, Changes};
@@ -169,57 +170,33 @@ impl Book {
         self.store.read()?.children(id)
     }
 
+    /// A read-only view of the book in one snapshot (a read transaction).
+    pub fn view(&mut self) -> Result<BookView<'_>> {
+        Ok(BookView::new(self.store.read()?, self.root))
+    }
+
     /// The node reached by `moves` from the root.
     pub fn find(&mut self, moves: &[Move]) -> Result<Node> {
-        let mut txn = self.store.read()?;
-        let mut node = txn
-            .node(self.root_id)?
-            .ok_or_else(|| BookError::Corrupt("the root is missing".into()))?;
-        let mut pos = self.root;
-        for (ply, &mv) in moves.iter().enumerate() {
-            let uci = mv.to_uci();
-            let san = pos.san(mv);
-            let child = txn
-                .children(node.id)?
-                .into_iter()
-                .find(|c| c.uci.as_deref() == Some(uci.as_str()));
-            node = match child {
-                Some(c) => c,
-                None if !node.expanded => {
-                    return Err(BookError::Input(format!(
-                        "{san} (ply {} from the book's root) is not in the book: the book ends at the position before it (a leaf{})",
-                        ply + 1,
-                        if node.is_open() { "; queue it to search it" } else { ", already decided" }
-                    )))
+        match crate::nav::follow(&mut *self.store.read()?, moves)? {
+            Reached::Node(node) => Ok(node),
+            Reached::Leaves { leaf, ply } => {
+                let mut pos = self.root;
+                for &mv in &moves[..ply] {
+                    pos = pos.play(mv);
                 }
-                None => {
-                    return Err(BookError::Corrupt(format!(
-                        "node {} is expanded but lacks the move {uci}",
-                        node.id
-                    )))
-                }
-            };
-            pos = pos.play(mv);
+                Err(BookError::Input(format!(
+                    "{} (ply {} from the book's root) is not in the book: the book ends at the position before it (a leaf{})",
+                    pos.san(moves[ply]),
+                    ply + 1,
+                    if leaf.is_open() { "; queue it to search it" } else { ", already decided" }
+                )))
+            }
         }
-        Ok(node)
     }
 
     /// The moves from the root to a node.
     pub fn line_to(&mut self, id: NodeId) -> Result<Vec<Move>> {
-        let mut txn = self.store.read()?;
-        let mut ucis = Vec::new();
-        let mut cur = txn
-            .node(id)?
-            .ok_or_else(|| BookError::Input(format!("there is no node {id} in the book")))?;
-        while let Some(parent) = cur.parent {
-            ucis.push(cur.uci.clone().unwrap_or_default());
-            cur = txn
-                .node(parent)?
-                .ok_or_else(|| BookError::Corrupt(format!("node {parent} is missing")))?;
-        }
-        ucis.reverse();
-        drop(txn);
-        parse_uci_line(&self.root, &ucis.join(" "))
+        crate::nav::line_to(&mut *self.store.read()?, &self.root, id)
     }
 
     /// The position of a node, with the clocks of its line.
@@ -276,20 +253,13 @@ impl Book {
     /// Pins the walk's start to a node (`None`: the root again).
     pub fn pin(&mut self, id: Option<NodeId>) -> Result<()> {
         let mut txn = self.store.write()?;
-        match id {
-            Some(id) => {
-                txn.node(id)?
-                    .ok_or_else(|| BookError::Input(format!("there is no node {id}")))?;
-                txn.set_meta("pin", &id.to_string())?;
-            }
-            None => txn.delete_meta("pin")?,
-        }
+        crate::nav::set_pin(&mut *txn, id)?;
         txn.commit()
     }
 
     /// The pinned start of the walk, if any.
     pub fn pinned(&mut self) -> Result<Option<NodeId>> {
-        Ok(self.store.read()?.meta("pin")?.and_then(|v| v.parse().ok()))
+        crate::nav::pinned(&mut *self.store.read()?)
     }
 
     /// Marks a node as won (`Some(true)`) or lost (`Some(false)`) by a person's judgement,

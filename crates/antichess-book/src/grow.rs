@@ -234,7 +234,7 @@ fn claim_next(
         let root = txn
             .root()?
             .ok_or_else(|| crate::error::BookError::Corrupt("the book has no root".into()))?;
-        (now, root, txn.queue()?, txn.meta("pin")?)
+        (now, root, txn.queue()?, crate::nav::pinned(&mut *txn)?)
     };
     if !root.is_open() {
         return Ok(Claimed::Solved);
@@ -273,9 +273,8 @@ fn claim_next(
             }
         }
     }
-    let pinned = pin.and_then(|p| p.parse::<NodeId>().ok());
     let mut starts = Vec::new();
-    if let Some(p) = pinned {
+    if let Some(p) = pin {
         starts.push(p);
     }
     starts.push(root.id);

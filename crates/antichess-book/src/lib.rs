@@ -9,10 +9,12 @@
 //! move per prover node, its leaves are re-solved with proof output, and the pieces are
 //! assembled into one proof file that the independent verifier checks.
 //!
-//! Modules: [`node`] (numbers, status, minimax), [`store`] (the storage trait),
-//! [`sqlite`] and [`postgres`] (its two implementations), [`book`] (opening, navigation, steering), [`expand`] (searching a leaf and
-//! writing the result), [`select`] (the walk), [`grow`] (workers), [`prove`] (proof
-//! assembly), [`transfer`] (export and import of subtrees). The file layout is documented
+//! Modules: [`node`] (numbers, status, minimax), [`store`] (the storage trait, the
+//! shared schema, row mapping and claim rule, and its two implementations,
+//! [`store::sqlite`] and [`store::postgres`]), [`nav`] (navigation over the store: a node
+//! by its line, the line to a node, the pin), [`book`] (opening, steering), [`expand`]
+//! (searching a leaf and writing the result), [`select`] (the walk), [`grow`] (workers),
+//! [`prove`] (proof assembly), [`transfer`] (export and import of subtrees). The file layout is documented
 //! in `docs/formats/book.md`.
 
 #![forbid(unsafe_code)]
@@ -21,13 +23,11 @@ pub mod book;
 mod error;
 pub mod expand;
 pub mod grow;
+pub mod nav;
 pub mod node;
-pub mod postgres;
 pub mod prove;
 pub mod select;
-pub mod sqlite;
 pub mod store;
-mod tls;
 pub mod transfer;
 mod tree;
 
@@ -35,14 +35,13 @@ pub use book::{open_with_rules, Book, BookMeta};
 pub use error::{BookError, Result};
 pub use expand::{apply, expand_leaf, Applied, Expansion, LeafOutcome, KEEP_FRACTION};
 pub use grow::{grow, release_dead_claims, worker_id, GrowEnd, GrowOptions, GrowStats};
+pub use nav::{BookView, Reached};
 pub use node::{Node, NodeId, Status, INF};
-pub use postgres::PostgresStore;
 pub use prove::{assemble_proof, prove_to_file, ProveEvent, ProveOptions, ProveReport, Verified};
 pub use select::{Rng, Selection};
-pub use sqlite::SqliteStore;
 pub use store::{
-    create_store, now_ms, open_store, redact, remove_store, BookCounts, Location, QueueEntry,
-    SearchLog, Store, Txn,
+    create_store, now_ms, open_store, redact, remove_store, BookCounts, Location, PostgresStore,
+    QueueEntry, SearchLog, SqliteStore, Store, Txn,
 };
 pub use transfer::{copy_book, export, import, CopyReport, ImportReport};
 pub use tree::{same_position, NewChild};

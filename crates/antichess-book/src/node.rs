@@ -215,17 +215,7 @@ impl Node {
         self.proof != 0 && self.disproof != 0
     }
 
-    /// A leaf a worker could search now: open, not expanded, not under a valid lease.
-    #[must_use]
-    pub fn is_claimable(&self, now_ms: i64) -> bool {
-        self.is_open() && !self.expanded && !self.is_leased(now_ms)
-    }
-
-    /// Under a lease that has not expired.
-    #[must_use]
-    pub fn is_leased(&self, now_ms: i64) -> bool {
-        self.claimed_by.is_some() && self.lease_until.is_some_and(|t| t > now_ms)
-    }
+    // `is_claimable` and `is_leased`: the claim rule, in `crate::store::claim`.
 
     /// The node's position under `rules`.
     pub fn position(&self, rules: antichess_core::Rules) -> Result<Position> {

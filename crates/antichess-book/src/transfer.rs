@@ -264,7 +264,7 @@ pub fn import(book: &mut Book, sub_location: &str, at: Option<&[Move]>) -> Resul
             let parent = map[&n.parent.expect("inside")];
             let found = txn.children(parent)?.into_iter().find(|c| c.uci == n.uci);
             // Read it again by id: a store may lock the row that way, so that a claim
-            // taken meanwhile is seen and kept (see `crate::postgres`).
+            // taken meanwhile is seen and kept (see `crate::store::postgres`).
             match found {
                 Some(c) => txn.node(c.id)?,
                 None => None,

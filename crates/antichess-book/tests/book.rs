@@ -323,6 +323,36 @@ fn leases_block_other_workers_until_they_expire() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A stored depth that does not fit a node's depth (`u32`) is refused as a corrupt row
+/// naming the node and the value, never wrapped (SQLite did) or clamped (PostgreSQL did);
+/// `book_pg.rs` checks the same on both stores.
+#[test]
+fn a_stored_depth_that_does_not_fit_is_refused() {
+    let dir = temp("depth");
+    let (location, mut book) = new_book(&dir, "depth.book", "e3 Na6");
+    let root = book.root_id();
+    let conn = rusqlite::Connection::open(&location).unwrap();
+    let set_depth = |depth: i64| {
+        conn.execute("UPDATE nodes SET depth = ?1 WHERE id = ?2", (depth, root))
+            .unwrap();
+    };
+    for bad in [-1, 1 << 32, (1 << 32) + 5, i64::MAX] {
+        set_depth(bad);
+        let err = book.node(root).unwrap_err();
+        assert!(matches!(err, BookError::Corrupt(_)), "{err:?}");
+        assert!(
+            err.to_string()
+                .contains(&format!("node {root}: depth {bad} is out of range")),
+            "{err}"
+        );
+    }
+    set_depth(i64::from(u32::MAX));
+    assert_eq!(book.node(root).unwrap().depth, u32::MAX);
+    set_depth(0);
+    assert_eq!(book.node(root).unwrap().depth, 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Claims the node at `line` and writes a made-up search result: every child gets
 /// numbers (2, 2) unless `decided` says otherwise.
 fn fake_expand(location: &str, book: &mut Book, line: &str, outcome: Option<Status>) {

@@ -5,7 +5,8 @@
 //! holds instead of waiting; `copy_book` SQLite → PostgreSQL → SQLite keeps everything;
 //! errors name the URL without its password; a grow goes on after the server restarts;
 //! TLS encrypts and checks the server's certificate as `sslmode` says, and sends a client
-//! certificate to a server that asks for one.
+//! certificate to a server that asks for one. Both stores apply one claim rule and one
+//! row mapping: a stored depth that does not fit is refused on both.
 
 #[path = "pg_server/mod.rs"]
 mod pg_server;
@@ -196,6 +197,147 @@ fn pg_and_sqlite_grow_identical_books_with_one_worker() {
         strip(a.search_log().unwrap()),
         strip(b.search_log().unwrap())
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Sets the root's stored depth with the store's own SQL, behind the book's back.
+fn set_root_depth(location: &str, depth: i64) {
+    if location.starts_with("postgres") {
+        let mut client = postgres::Client::connect(location, postgres::NoTls).unwrap();
+        client
+            .execute(
+                "UPDATE nodes SET depth = $1 WHERE parent IS NULL",
+                &[&depth],
+            )
+            .unwrap();
+    } else {
+        let conn = rusqlite::Connection::open(location).unwrap();
+        conn.execute("UPDATE nodes SET depth = ?1 WHERE parent IS NULL", [depth])
+            .unwrap();
+    }
+}
+
+/// A stored depth outside `0..=u32::MAX` is refused, naming the node and the value; one
+/// that fits reads back as it is.
+fn check_depth_rule(location: &str) {
+    let mut book = new_book(location, "e3 Na6");
+    let root = book.root_id();
+    for bad in [-1, 1 << 32, (1 << 32) + 5, i64::MIN] {
+        set_root_depth(location, bad);
+        let err = book.node(root).unwrap_err().to_string();
+        assert!(
+            err.contains(&format!("node {root}: depth {bad} is out of range")),
+            "{location}: {err}"
+        );
+    }
+    set_root_depth(location, i64::from(u32::MAX));
+    assert_eq!(book.node(root).unwrap().depth, u32::MAX, "{location}");
+}
+
+/// The store's claim statement takes exactly the leaves [`Node::is_claimable`] calls
+/// claimable.
+fn check_claim_rule(location: &str) {
+    let book = new_book(location, "e3 Na6");
+    let root = book.root_id();
+    drop(book);
+    let now = 10_000;
+    let mut store = open_store(location).unwrap();
+    let mut txn = store.write().unwrap();
+    let base = txn.node(root).unwrap().unwrap();
+    let case = |f: &dyn Fn(&mut Node)| {
+        let mut n = base.clone();
+        n.parent = Some(root);
+        n.depth = 1;
+        f(&mut n);
+        n
+    };
+    let cases: Vec<(&str, Node)> = vec![
+        ("an open leaf", case(&|_| {})),
+        (
+            "a leased leaf",
+            case(&|n| {
+                n.claimed_by = Some("a:1:0".into());
+                n.lease_until = Some(now + 1);
+            }),
+        ),
+        (
+            "a leaf whose lease ends now",
+            case(&|n| {
+                n.claimed_by = Some("a:1:0".into());
+                n.lease_until = Some(now);
+            }),
+        ),
+        (
+            "a claim without an end",
+            case(&|n| n.claimed_by = Some("a:1:0".into())),
+        ),
+        (
+            "a lease without a worker",
+            case(&|n| n.lease_until = Some(now + 1)),
+        ),
+        ("an expanded node", case(&|n| n.expanded = true)),
+        (
+            "a won leaf",
+            case(&|n| {
+                n.proof = 0;
+                n.status = Status::Win;
+            }),
+        ),
+        (
+            "a lost leaf",
+            case(&|n| {
+                n.disproof = 0;
+                n.status = Status::Loss;
+            }),
+        ),
+    ];
+    for (what, node) in &cases {
+        let id = txn.insert_node(node).unwrap();
+        let node = txn.node(id).unwrap().unwrap();
+        assert_eq!(
+            txn.claim(id, "b:2:0", now, now + 1_000).unwrap(),
+            node.is_claimable(now),
+            "{location}: {what}"
+        );
+    }
+    let claimable: Vec<&str> = cases
+        .iter()
+        .filter(|(_, n)| n.is_claimable(now))
+        .map(|(what, _)| *what)
+        .collect();
+    assert_eq!(
+        claimable,
+        [
+            "an open leaf",
+            "a leaf whose lease ends now",
+            "a claim without an end",
+            "a lease without a worker"
+        ]
+    );
+    txn.commit().unwrap();
+}
+
+#[test]
+fn pg_and_sqlite_apply_one_claim_rule_and_one_depth_rule() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let dir = temp("rules");
+    for (i, location) in [
+        dir.join("depth.book").display().to_string(),
+        server.url("depth"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        check_depth_rule(location);
+        let claims = if i == 0 {
+            dir.join("claims.book").display().to_string()
+        } else {
+            server.url("claims")
+        };
+        check_claim_rule(&claims);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

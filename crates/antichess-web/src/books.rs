@@ -1,11 +1,12 @@
 //! Books opened by the server ([`BookHandle`]): reading nodes for the explorer and the
 //! search page, and steering (queue, pin, marks) through `antichess-book`'s API.
 //!
-//! Nothing about a book is cached except its metadata: every request reads the store in a
-//! fresh read transaction (connections are pooled), so the pages see what `antichess book
-//! grow` processes write meanwhile, and writes go through [`Book`]'s transactions, which
-//! serialise with theirs. All methods block: the handlers call them on Tokio's blocking
-//! threads.
+//! Nothing about a book is cached except its metadata: every request reads the book in a
+//! fresh snapshot ([`BookView`]; open books, with their connections, are pooled), so the
+//! pages see what `antichess book grow` processes write meanwhile, and writes go through
+//! [`Book`]'s transactions, which serialise with theirs. Navigation (a node by its line,
+//! the line to a node, the pin) is `antichess-book`'s. All methods block: the handlers
+//! call them on Tokio's blocking threads.
 //!
 //! **The root's numbers over time.** A book stores no history of its root's numbers (only
 //! the search log: when each search started and ended, its positions and result). The
@@ -17,10 +18,8 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use antichess_book::{
-    open_store, Book, BookError, BookMeta, Node, NodeId, SearchLog, Store, Txn, INF,
-};
-use antichess_core::{pgn, Move, Position, UciMove};
+use antichess_book::{Book, BookError, BookMeta, BookView, Node, NodeId, Reached, SearchLog, INF};
+use antichess_core::{pgn, Position, UciMove};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -181,7 +180,8 @@ pub struct BookHandle {
     pub location: String,
     pub meta: BookMeta,
     root: Position,
-    pool: Mutex<Vec<Box<dyn Store>>>,
+    /// Open books (each with its connection), reused by requests.
+    pool: Mutex<Vec<Book>>,
     samples: Mutex<Vec<Sample>>,
 }
 
@@ -227,58 +227,34 @@ impl BookHandle {
         &self.root
     }
 
-    /// Runs `f` in a read transaction of a pooled connection.
-    pub fn read<T>(&self, f: impl FnOnce(&mut dyn Txn) -> Result<T, BookError>) -> ApiResult<T> {
+    /// Runs `f` on a pooled open book (opened if none is free); the book goes back to the
+    /// pool if `f` succeeds.
+    fn with_book<T>(&self, f: impl FnOnce(&mut Book) -> Result<T, BookError>) -> ApiResult<T> {
         let pooled = lock(&self.pool).pop();
-        let mut store = match pooled {
-            Some(store) => store,
-            None => open_store(&self.location)?,
+        let mut book = match pooled {
+            Some(book) => book,
+            None => Book::open(&self.location)?,
         };
-        let result = {
-            let mut txn = store.read()?;
-            f(&mut *txn)
-        };
+        let result = f(&mut book);
         if result.is_ok() {
             let mut pool = lock(&self.pool);
             if pool.len() < 8 {
-                pool.push(store);
+                pool.push(book);
             }
         }
         Ok(result?)
     }
 
-    /// Opens the book for a write (a fresh connection; writes are rare).
-    fn book(&self) -> ApiResult<Book> {
-        Ok(Book::open(&self.location)?)
+    /// Runs `f` on a snapshot of the book.
+    pub fn read<T>(
+        &self,
+        f: impl FnOnce(&mut BookView<'_>) -> Result<T, BookError>,
+    ) -> ApiResult<T> {
+        self.with_book(|book| f(&mut book.view()?))
     }
 
-    /// The moves from the root to node `id`.
-    fn line_to(&self, txn: &mut dyn Txn, id: NodeId) -> Result<Vec<Move>, BookError> {
-        let mut ucis = Vec::new();
-        let mut cur = txn
-            .node(id)?
-            .ok_or_else(|| BookError::Input(format!("there is no node {id} in the book")))?;
-        while let Some(parent) = cur.parent {
-            ucis.push(cur.uci.clone().unwrap_or_default());
-            cur = txn
-                .node(parent)?
-                .ok_or_else(|| BookError::Corrupt(format!("node {parent} is missing")))?;
-        }
-        ucis.reverse();
-        let mut pos = self.root;
-        let mut moves = Vec::with_capacity(ucis.len());
-        for uci in &ucis {
-            let m = UciMove::parse(uci)
-                .and_then(|m| m.to_move(&pos, uci))
-                .map_err(|e| BookError::Corrupt(format!("move {uci} above node {id}: {e}")))?;
-            pos = pos.play(m);
-            moves.push(m);
-        }
-        Ok(moves)
-    }
-
-    fn node_line(&self, txn: &mut dyn Txn, id: NodeId) -> Result<NodeLine, BookError> {
-        let moves = self.line_to(txn, id)?;
+    fn node_line(&self, view: &mut BookView<'_>, id: NodeId) -> Result<NodeLine, BookError> {
+        let moves = view.line_to(id)?;
         Ok(NodeLine {
             node: id,
             line_uci: moves
@@ -294,7 +270,7 @@ impl BookHandle {
     /// else by the position.
     fn find_in(
         &self,
-        txn: &mut dyn Txn,
+        view: &mut BookView<'_>,
         line: &Line,
     ) -> Result<Result<Found, NotFound>, BookError> {
         if let Some(k) = line
@@ -302,47 +278,28 @@ impl BookHandle {
             .iter()
             .rposition(|p| p.same_position(&self.root))
         {
-            let mut node = txn
-                .root()?
-                .ok_or_else(|| BookError::Corrupt("the root is missing".into()))?;
-            let mut found = true;
-            for m in &line.moves()[k..] {
-                if !node.expanded {
-                    found = false;
-                    break;
-                }
-                let uci = m.to_uci();
-                match txn
-                    .children(node.id)?
-                    .into_iter()
-                    .find(|c| c.uci.as_deref() == Some(uci.as_str()))
-                {
-                    Some(child) => node = child,
-                    None => {
-                        return Err(BookError::Corrupt(format!(
-                            "node {} is expanded but lacks the move {uci}",
-                            node.id
-                        )))
-                    }
-                }
-            }
-            if found {
-                return Ok(Ok(Found { node, how: "line" }));
-            }
+            let leaf = match view.follow(&line.moves()[k..])? {
+                Reached::Node(node) => return Ok(Ok(Found { node, how: "line" })),
+                Reached::Leaves { leaf, .. } => leaf,
+            };
             // The line leaves the book; the position may still be in it elsewhere.
-            if let Some(found) = self.find_position(txn, line.position())? {
+            if let Some(found) = self.find_position(view, line.position())? {
                 return Ok(Ok(found));
             }
-            return Ok(Err(NotFound::BelowLeaf(node)));
+            return Ok(Err(NotFound::BelowLeaf(leaf)));
         }
         Ok(self
-            .find_position(txn, line.position())?
+            .find_position(view, line.position())?
             .ok_or(NotFound::Absent))
     }
 
-    fn find_position(&self, txn: &mut dyn Txn, pos: &Position) -> Result<Option<Found>, BookError> {
+    fn find_position(
+        &self,
+        view: &mut BookView<'_>,
+        pos: &Position,
+    ) -> Result<Option<Found>, BookError> {
         let rules = self.meta.rules;
-        let best = txn
+        let best = view
             .nodes_with_key(pos.key())?
             .into_iter()
             .filter(|n| n.position(rules).is_ok_and(|p| p.same_position(pos)))
@@ -356,12 +313,12 @@ impl BookHandle {
     /// The node of an explorer position, its children (by UCI) and the store's clock
     /// (which tells whose leases are valid).
     pub fn explore(&self, line: &Line) -> ApiResult<Explored> {
-        self.read(|txn| {
-            let now = txn.clock_ms()?;
-            let found = self.find_in(txn, line)?;
+        self.read(|view| {
+            let now = view.clock_ms()?;
+            let found = self.find_in(view, line)?;
             let mut children = HashMap::new();
             if let Ok(f) = &found {
-                for c in txn.children(f.node.id)? {
+                for c in view.children(f.node.id)? {
                     if let Some(uci) = c.uci.clone() {
                         children.insert(uci, c);
                     }
@@ -375,9 +332,9 @@ impl BookHandle {
     pub fn resolve(&self, id: Option<NodeId>, line: Option<&Line>) -> ApiResult<Node> {
         match (id, line) {
             (Some(id), _) => self
-                .read(|txn| txn.node(id))?
+                .read(|view| view.node(id))?
                 .ok_or_else(|| ApiError::not_found(format!("there is no node {id} in book {}", self.name))),
-            (None, Some(line)) => match self.read(|txn| self.find_in(txn, line))? {
+            (None, Some(line)) => match self.read(|view| self.find_in(view, line))? {
                 Ok(found) => Ok(found.node),
                 Err(NotFound::BelowLeaf(leaf)) => Err(ApiError::not_found(format!(
                     "the position is not in book {}: the line leaves it below leaf node {} (queue that leaf to search it)",
@@ -397,18 +354,18 @@ impl BookHandle {
     /// A node with its line and children.
     pub fn node_detail(&self, id: NodeId) -> ApiResult<Value> {
         let rules = self.meta.rules;
-        self.read(|txn| {
-            let now = txn.clock_ms()?;
-            let node = txn
+        self.read(|view| {
+            let now = view.clock_ms()?;
+            let node = view
                 .node(id)?
                 .ok_or_else(|| BookError::Input(format!("there is no node {id}")))?;
-            let line = self.node_line(txn, id)?;
+            let line = self.node_line(view, id)?;
             let parent_pos = match node.parent {
-                Some(p) => txn.node(p)?.map(|p| p.position(rules)).transpose()?,
+                Some(p) => view.node(p)?.map(|p| p.position(rules)).transpose()?,
                 None => None,
             };
             let pos = node.position(rules)?;
-            let children: Vec<NodeJson> = txn
+            let children: Vec<NodeJson> = view
                 .children(id)?
                 .iter()
                 .map(|c| NodeJson::of(c, Some(&pos), now))
@@ -423,20 +380,18 @@ impl BookHandle {
 
     /// The search page's summary: root, counts, pin, queue, workers and recent searches.
     pub fn summary(&self) -> ApiResult<Value> {
-        self.read(|txn| {
-            let now = txn.clock_ms()?;
-            let root = txn
-                .root()?
-                .ok_or_else(|| BookError::Corrupt("the root is missing".into()))?;
-            let counts = txn.counts(now)?;
-            let pin = match txn.meta("pin")?.and_then(|v| v.parse::<NodeId>().ok()) {
-                Some(id) => Some(self.node_line(txn, id)?),
+        self.read(|view| {
+            let now = view.clock_ms()?;
+            let root = view.root()?;
+            let counts = view.counts(now)?;
+            let pin = match view.pinned()? {
+                Some(id) => Some(self.node_line(view, id)?),
                 None => None,
             };
             let mut queue = Vec::new();
-            for entry in txn.queue()? {
-                let node = txn.node(entry.node)?;
-                let line = self.node_line(txn, entry.node)?;
+            for entry in view.queue()? {
+                let node = view.node(entry.node)?;
+                let line = self.node_line(view, entry.node)?;
                 queue.push(json!({
                     "entry": entry.id,
                     "added_ms": entry.added_ms,
@@ -445,11 +400,11 @@ impl BookHandle {
                     "expanded": node.as_ref().map(|n| n.expanded),
                 }));
             }
-            let claims = txn.claims()?;
+            let claims = view.claims()?;
             let log = if claims.is_empty() {
                 Vec::new()
             } else {
-                txn.search_log()?
+                view.search_log()?
             };
             let mut workers = Vec::new();
             for (id, worker, lease_until) in claims {
@@ -461,10 +416,10 @@ impl BookHandle {
                     .rev()
                     .find(|l| l.node == id && l.worker == worker && l.finished_ms.is_none())
                     .map(|l| l.started_ms);
-                let node = txn.node(id)?;
+                let node = view.node(id)?;
                 workers.push(json!({
                     "worker": worker,
-                    "line": self.node_line(txn, id)?,
+                    "line": self.node_line(view, id)?,
                     "fen": node.as_ref().map(|n| n.fen.clone()),
                     "started_ms": started,
                     "lease_until_ms": lease_until,
@@ -499,12 +454,10 @@ impl BookHandle {
 
     /// Reads the root and the counts and keeps them as a sample.
     pub fn sample(&self) -> ApiResult<()> {
-        let (now, root, counts) = self.read(|txn| {
-            let now = txn.clock_ms()?;
-            let root = txn
-                .root()?
-                .ok_or_else(|| BookError::Corrupt("the root is missing".into()))?;
-            Ok((now, root, txn.counts(now)?))
+        let (now, root, counts) = self.read(|view| {
+            let now = view.clock_ms()?;
+            let root = view.root()?;
+            Ok((now, root, view.counts(now)?))
         })?;
         let sample = Sample {
             t_ms: now,
@@ -532,7 +485,7 @@ impl BookHandle {
     /// The root's samples taken while the server ran, and the history of searches from
     /// the book's search log.
     pub fn history(&self) -> ApiResult<Value> {
-        let (log, now) = self.read(|txn| Ok((txn.search_log()?, txn.clock_ms()?)))?;
+        let (log, now) = self.read(|view| Ok((view.search_log()?, view.clock_ms()?)))?;
         let samples = lock(&self.samples).clone();
         Ok(json!({
             "samples": samples,
@@ -547,13 +500,13 @@ impl BookHandle {
             log.iter().filter(|l| l.finished_ms.is_some()).collect();
         finished.sort_by_key(|l| std::cmp::Reverse(l.end_seq));
         finished.truncate(12);
-        self.read(|txn| {
+        self.read(|view| {
             finished
                 .iter()
                 .map(|l| {
                     Ok(json!({
                         "worker": l.worker,
-                        "line": self.node_line(txn, l.node)?,
+                        "line": self.node_line(view, l.node)?,
                         "started_ms": l.started_ms,
                         "finished_ms": l.finished_ms,
                         "positions": l.nodes,
@@ -566,27 +519,28 @@ impl BookHandle {
 
     /// Queues a node.
     pub fn queue_push(&self, id: NodeId) -> ApiResult<()> {
-        Ok(self.book()?.queue_push(id)?)
+        self.with_book(|book| book.queue_push(id))
     }
 
     /// Empties the queue.
     pub fn queue_clear(&self) -> ApiResult<()> {
-        Ok(self.book()?.queue_clear()?)
+        self.with_book(Book::queue_clear)
     }
 
     /// Pins the walk's start (or clears the pin).
     pub fn pin(&self, id: Option<NodeId>) -> ApiResult<()> {
-        Ok(self.book()?.pin(id)?)
+        self.with_book(|book| book.pin(id))
     }
 
     /// Marks a node (win, loss, or `None`: removes the mark). Returns the node and the
     /// root after the change.
     /// Marks a node; returns it, the root and the store's clock.
     pub fn mark(&self, id: NodeId, win: Option<bool>) -> ApiResult<(Node, Node, i64)> {
-        let mut book = self.book()?;
-        let node = book.mark(id, win)?;
-        let root = book.root()?;
-        Ok((node, root, book.clock_ms()?))
+        self.with_book(|book| {
+            let node = book.mark(id, win)?;
+            let root = book.root()?;
+            Ok((node, root, book.clock_ms()?))
+        })
     }
 }
 

@@ -1,7 +1,7 @@
 //! The store behind a book: a narrow, SQL-shaped trait so that the book's logic (claims,
 //! expansion, minimax, steering) is written once over it. Two implementations:
-//! SQLite ([`crate::SqliteStore`], one file, the embedded default) and PostgreSQL
-//! ([`crate::PostgresStore`], for workers on many machines). They share the schema and
+//! SQLite ([`SqliteStore`], one file, the embedded default) and PostgreSQL
+//! ([`PostgresStore`], for workers on many machines). They share the schema and
 //! the semantics because:
 //!
 //! - no state lives only in a process: a leaf being searched is a row claimed with a
@@ -12,7 +12,24 @@
 //! - columns are plain INTEGER / TEXT / REAL, 64-bit keys stored as signed integers
 //!   (see `docs/formats/book.md`).
 //!
+//! The module holds what both stores share, each in one place: [`schema`] (the tables,
+//! the column lists, the statements on nodes, and every difference between the two SQL
+//! dialects), [`row`] (the one Node ⇄ row mapping, with the rule for stored values that
+//! do not fit), [`claim`] (the one definition of a claimable leaf, in Rust and in SQL).
+//! [`sqlite`] and [`postgres`] only run SQL and move values between their driver and
+//! [`row`]; [`tls`] is the PostgreSQL store's TLS.
+//!
 //! Times are milliseconds since the Unix epoch (`i64`), read from the worker's clock.
+
+pub mod claim;
+pub mod postgres;
+pub(crate) mod row;
+pub(crate) mod schema;
+pub mod sqlite;
+mod tls;
+
+pub use postgres::PostgresStore;
+pub use sqlite::SqliteStore;
 
 use crate::error::{BookError, Result};
 use crate::node::{Node, NodeId};
@@ -266,16 +283,16 @@ pub fn redact(location: &str) -> String {
 /// Opens an existing book's store.
 pub fn open_store(location: &str) -> Result<Box<dyn Store>> {
     match Location::parse(location) {
-        Location::Sqlite(path) => Ok(Box::new(crate::sqlite::SqliteStore::open(&path)?)),
-        Location::Postgres(url) => Ok(Box::new(crate::postgres::PostgresStore::open(&url)?)),
+        Location::Sqlite(path) => Ok(Box::new(SqliteStore::open(&path)?)),
+        Location::Postgres(url) => Ok(Box::new(PostgresStore::open(&url)?)),
     }
 }
 
 /// Creates an empty store (schema only) at a location that must not hold a book yet.
 pub fn create_store(location: &str) -> Result<Box<dyn Store>> {
     match Location::parse(location) {
-        Location::Sqlite(path) => Ok(Box::new(crate::sqlite::SqliteStore::create(&path)?)),
-        Location::Postgres(url) => Ok(Box::new(crate::postgres::PostgresStore::create(&url)?)),
+        Location::Sqlite(path) => Ok(Box::new(SqliteStore::create(&path)?)),
+        Location::Postgres(url) => Ok(Box::new(PostgresStore::create(&url)?)),
     }
 }
 
@@ -300,7 +317,7 @@ pub fn remove_store(location: &str) -> Result<()> {
             }
             Ok(())
         }
-        Location::Postgres(url) => crate::postgres::PostgresStore::remove(&url),
+        Location::Postgres(url) => PostgresStore::remove(&url),
     }
 }
 

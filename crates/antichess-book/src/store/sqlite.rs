@@ -1,77 +1,36 @@
 //! The SQLite store: one file in WAL mode (readers do not block the writer), the embedded
 //! default. Writers take the database lock at the start of a transaction (`BEGIN
 //! IMMEDIATE`) and wait for one another (busy timeout), so several threads and processes
-//! can share a book. The schema is in `docs/formats/book.md`.
+//! can share a book. The schema and the row mapping are shared with PostgreSQL
+//! ([`crate::store::schema`], [`crate::store::row`]); this file runs SQLite's SQL and
+//! moves values between rusqlite and the rows.
 
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 use std::time::Duration;
 
-use rusqlite::types::Value;
+use rusqlite::types::Value as SqlValue;
 use rusqlite::{
     params, params_from_iter, Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior,
 };
 
 use crate::error::{BookError, Result};
-use crate::node::{ratio, Node, NodeId, Status};
+use crate::node::{Node, NodeId};
+use crate::store::claim::{claimable_sql, leased_sql, OPEN_LEAF_SQL};
+use crate::store::row::{
+    node_from_row, node_row, search_from_row, search_row, Value, NODE_COLUMNS, SEARCH_COLUMNS,
+};
+use crate::store::schema::{Dialect, Statements};
 use crate::store::{BookCounts, QueueEntry, SearchLog, Store, Txn, FORMAT_NAME, FORMAT_VERSION};
+
+const SQLITE: Dialect = Dialect::Sqlite;
+
+fn sql() -> &'static Statements {
+    SQLITE.statements()
+}
 
 /// How long a writer waits for the lock before failing.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(120);
-
-const SCHEMA: &str = "
-CREATE TABLE meta (
-    name  TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE nodes (
-    id             INTEGER PRIMARY KEY,
-    parent         INTEGER REFERENCES nodes(id),
-    move           TEXT,
-    depth          INTEGER NOT NULL,
-    key            INTEGER NOT NULL,
-    fen            TEXT NOT NULL,
-    prover_to_move INTEGER NOT NULL,
-    proof          INTEGER NOT NULL,
-    disproof       INTEGER NOT NULL,
-    leaf_proof     INTEGER NOT NULL,
-    leaf_disproof  INTEGER NOT NULL,
-    status         INTEGER NOT NULL,
-    marked         INTEGER NOT NULL,
-    ratio          REAL NOT NULL,
-    size           INTEGER NOT NULL,
-    work           INTEGER NOT NULL,
-    searches       INTEGER NOT NULL,
-    expanded       INTEGER NOT NULL,
-    same_as        INTEGER REFERENCES nodes(id),
-    win_seq        INTEGER,
-    claimed_by     TEXT,
-    lease_until    INTEGER
-);
-CREATE INDEX nodes_parent ON nodes(parent);
-CREATE INDEX nodes_key ON nodes(key);
-CREATE INDEX nodes_claimed ON nodes(claimed_by);
-CREATE TABLE queue (
-    id    INTEGER PRIMARY KEY,
-    node  INTEGER NOT NULL REFERENCES nodes(id),
-    added INTEGER NOT NULL
-);
-CREATE TABLE searches (
-    id        INTEGER PRIMARY KEY,
-    node      INTEGER NOT NULL REFERENCES nodes(id),
-    worker    TEXT NOT NULL,
-    started   INTEGER NOT NULL,
-    start_seq INTEGER NOT NULL,
-    finished  INTEGER,
-    end_seq   INTEGER,
-    nodes     INTEGER,
-    result    TEXT
-);
-CREATE INDEX searches_node ON searches(node);
-";
-
-const NODE_COLUMNS: &str = "id, parent, move, depth, key, fen, prover_to_move, proof, disproof, \
-    leaf_proof, leaf_disproof, status, marked, size, work, searches, expanded, same_as, win_seq, \
-    claimed_by, lease_until";
 
 /// A book in a SQLite file.
 #[derive(Debug)]
@@ -165,7 +124,7 @@ impl SqliteStore {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(BookError::sql(ctx.clone()))?;
-        tx.execute_batch(SCHEMA)
+        tx.execute_batch(&SQLITE.schema())
             .map_err(BookError::sql(ctx.clone()))?;
         tx.execute(
             "INSERT INTO meta (name, value) VALUES ('format', ?1), ('version', ?2)",
@@ -209,82 +168,58 @@ struct SqliteTxn<'c> {
     tx: rusqlite::Transaction<'c>,
 }
 
-fn number(v: i64) -> u32 {
-    v.clamp(0, i64::from(u32::MAX)) as u32
+fn to_sql(v: Value) -> SqlValue {
+    match v {
+        Value::Null => SqlValue::Null,
+        Value::Int(v) => SqlValue::Integer(v),
+        Value::Real(v) => SqlValue::Real(v),
+        Value::Text(v) => SqlValue::Text(v),
+    }
 }
 
-fn big(v: u64) -> i64 {
-    v.min(i64::MAX as u64) as i64
+/// The first `count` columns of a row as values.
+fn values(row: &Row<'_>, count: usize) -> rusqlite::Result<Vec<Value>> {
+    (0..count)
+        .map(|i| {
+            Ok(match row.get::<_, SqlValue>(i)? {
+                SqlValue::Null => Value::Null,
+                SqlValue::Integer(v) => Value::Int(v),
+                SqlValue::Real(v) => Value::Real(v),
+                SqlValue::Text(v) => Value::Text(v),
+                SqlValue::Blob(_) => {
+                    return Err(rusqlite::Error::FromSqlConversionFailure(
+                        i,
+                        rusqlite::types::Type::Blob,
+                        "a book stores no blobs".into(),
+                    ))
+                }
+            })
+        })
+        .collect()
 }
 
-/// The written columns of a node, from `parent` to `lease_until` (the order of the
-/// `INSERT` and `UPDATE` statements).
-fn node_values(n: &Node) -> [Value; 21] {
-    [
-        Value::from(n.parent),
-        Value::from(n.uci.clone()),
-        Value::from(n.depth),
-        Value::from(n.key as i64),
-        Value::from(n.fen.clone()),
-        Value::from(i64::from(n.prover_to_move)),
-        Value::from(n.proof),
-        Value::from(n.disproof),
-        Value::from(n.leaf_proof),
-        Value::from(n.leaf_disproof),
-        Value::from(n.status.code()),
-        Value::from(i64::from(n.marked)),
-        Value::from(ratio(n.proof, n.disproof)),
-        Value::from(big(n.size)),
-        Value::from(big(n.work)),
-        Value::from(n.searches),
-        Value::from(i64::from(n.expanded)),
-        Value::from(n.same_as),
-        Value::from(n.win_seq),
-        Value::from(n.claimed_by.clone()),
-        Value::from(n.lease_until),
-    ]
-}
-
-fn node_from_row(row: &Row<'_>) -> rusqlite::Result<Node> {
-    let status: i64 = row.get(11)?;
-    Ok(Node {
-        id: row.get(0)?,
-        parent: row.get(1)?,
-        uci: row.get(2)?,
-        depth: row.get::<_, i64>(3)? as u32,
-        key: row.get::<_, i64>(4)? as u64,
-        fen: row.get(5)?,
-        prover_to_move: row.get::<_, i64>(6)? != 0,
-        proof: number(row.get(7)?),
-        disproof: number(row.get(8)?),
-        leaf_proof: number(row.get(9)?),
-        leaf_disproof: number(row.get(10)?),
-        status: Status::from_code(status)
-            .ok_or_else(|| rusqlite::Error::IntegralValueOutOfRange(11, status))?,
-        marked: row.get::<_, i64>(12)? != 0,
-        size: row.get::<_, i64>(13)?.max(0) as u64,
-        work: row.get::<_, i64>(14)?.max(0) as u64,
-        searches: row.get::<_, i64>(15)?.max(0) as u32,
-        expanded: row.get::<_, i64>(16)? != 0,
-        same_as: row.get(17)?,
-        win_seq: row.get(18)?,
-        claimed_by: row.get(19)?,
-        lease_until: row.get(20)?,
-    })
+/// Runs a query of whole node rows.
+fn query_nodes<P: rusqlite::Params>(
+    tx: &rusqlite::Transaction<'_>,
+    sql: &str,
+    params: P,
+) -> Result<Vec<Node>> {
+    let ctx = "reading nodes";
+    let mut stmt = tx.prepare_cached(sql).map_err(BookError::sql(ctx))?;
+    let rows = stmt
+        .query_map(params, |r| values(r, NODE_COLUMNS.len()))
+        .map_err(BookError::sql(ctx))?;
+    let mut nodes = Vec::new();
+    for row in rows {
+        nodes.push(node_from_row(row.map_err(BookError::sql(ctx))?)?);
+    }
+    Ok(nodes)
 }
 
 impl SqliteTxn<'_> {
     fn nodes_where(&mut self, clause: &str, param: i64) -> Result<Vec<Node>> {
-        let sql = format!("SELECT {NODE_COLUMNS} FROM nodes WHERE {clause} ORDER BY id");
-        let mut stmt = self
-            .tx
-            .prepare_cached(&sql)
-            .map_err(BookError::sql("reading nodes"))?;
-        let rows = stmt
-            .query_map([param], node_from_row)
-            .map_err(BookError::sql("reading nodes"))?;
-        rows.collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(BookError::sql("reading nodes"))
+        let sql = format!("{} WHERE {clause} ORDER BY id", sql().select_nodes);
+        query_nodes(&self.tx, &sql, [param])
     }
 }
 
@@ -335,43 +270,34 @@ impl Txn for SqliteTxn<'_> {
 
     fn insert_node(&mut self, n: &Node) -> Result<NodeId> {
         self.tx
-            .prepare_cached(
-                "INSERT INTO nodes (parent, move, depth, key, fen, prover_to_move, proof, \
-                 disproof, leaf_proof, leaf_disproof, status, marked, ratio, size, work, searches, \
-                 expanded, same_as, win_seq, claimed_by, lease_until) VALUES (?1, ?2, ?3, ?4, ?5, \
-                 ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
-            )
-            .and_then(|mut s| s.execute(params_from_iter(node_values(n))))
+            .prepare_cached(&sql().insert_node)
+            .and_then(|mut s| {
+                s.execute(params_from_iter(
+                    node_row(n).into_iter().skip(1).map(to_sql),
+                ))
+            })
             .map_err(BookError::sql("inserting a node"))?;
         Ok(self.tx.last_insert_rowid())
     }
 
     fn update_node(&mut self, n: &Node) -> Result<()> {
         self.tx
-            .prepare_cached(
-                "UPDATE nodes SET parent = ?2, move = ?3, depth = ?4, key = ?5, fen = ?6, \
-                 prover_to_move = ?7, proof = ?8, disproof = ?9, leaf_proof = ?10, \
-                 leaf_disproof = ?11, status = ?12, marked = ?13, ratio = ?14, size = ?15, \
-                 work = ?16, searches = ?17, expanded = ?18, same_as = ?19, win_seq = ?20, \
-                 claimed_by = ?21, lease_until = ?22 WHERE id = ?1",
-            )
-            .and_then(|mut s| {
-                s.execute(params_from_iter(
-                    std::iter::once(Value::from(n.id)).chain(node_values(n)),
-                ))
-            })
+            .prepare_cached(&sql().update_node)
+            .and_then(|mut s| s.execute(params_from_iter(node_row(n).into_iter().map(to_sql))))
             .map(|_| ())
             .map_err(BookError::sql(format!("updating node {}", n.id)))
     }
 
     fn claim(&mut self, id: NodeId, worker: &str, now_ms: i64, until_ms: i64) -> Result<bool> {
+        static CLAIM: LazyLock<String> = LazyLock::new(|| {
+            format!(
+                "UPDATE nodes SET claimed_by = ?2, lease_until = ?4 WHERE id = ?1 AND {}",
+                claimable_sql("?3")
+            )
+        });
         let changed = self
             .tx
-            .prepare_cached(
-                "UPDATE nodes SET claimed_by = ?2, lease_until = ?4 WHERE id = ?1 \
-                 AND expanded = 0 AND proof <> 0 AND disproof <> 0 \
-                 AND (claimed_by IS NULL OR lease_until IS NULL OR lease_until <= ?3)",
-            )
+            .prepare_cached(&CLAIM)
             .and_then(|mut s| s.execute(params![id, worker, now_ms, until_ms]))
             .map_err(BookError::sql(format!("claiming node {id}")))?;
         Ok(changed == 1)
@@ -485,7 +411,15 @@ impl Txn for SqliteTxn<'_> {
                 "UPDATE searches SET finished = ?2, end_seq = ?3, nodes = ?4, result = ?5 \
                  WHERE id = ?1",
             )
-            .and_then(|mut s| s.execute(params![id, now_ms, seq, big(nodes), result]))
+            .and_then(|mut s| {
+                s.execute(params![
+                    id,
+                    now_ms,
+                    seq,
+                    i64::try_from(nodes).unwrap_or(i64::MAX),
+                    result
+                ])
+            })
             .map(|_| ())
             .map_err(BookError::sql("logging a search"))
     }
@@ -496,16 +430,20 @@ impl Txn for SqliteTxn<'_> {
 
     fn counts(&mut self, now_ms: i64) -> Result<BookCounts> {
         let ctx = "counting nodes";
-        let (nodes, leaves, open_leaves, won, lost, claimed): (i64, i64, i64, i64, i64, i64) = self
-            .tx
-            .prepare_cached(
+        static COUNTS: LazyLock<String> = LazyLock::new(|| {
+            format!(
                 "SELECT COUNT(*), \
                      COALESCE(SUM(expanded = 0), 0), \
-                     COALESCE(SUM(expanded = 0 AND proof <> 0 AND disproof <> 0), 0), \
+                     COALESCE(SUM({OPEN_LEAF_SQL}), 0), \
                      COALESCE(SUM(proof = 0), 0), \
                      COALESCE(SUM(disproof = 0), 0), \
-                     COALESCE(SUM(claimed_by IS NOT NULL AND lease_until > ?1), 0) FROM nodes",
+                     COALESCE(SUM({}), 0) FROM nodes",
+                leased_sql("?1")
             )
+        });
+        let (nodes, leaves, open_leaves, won, lost, claimed): (i64, i64, i64, i64, i64, i64) = self
+            .tx
+            .prepare_cached(&COUNTS)
             .and_then(|mut s| {
                 s.query_row([now_ms], |r| {
                     Ok((
@@ -557,43 +495,27 @@ impl Txn for SqliteTxn<'_> {
     }
 
     fn nodes_page(&mut self, after: NodeId, limit: u32) -> Result<Vec<Node>> {
-        let sql = format!("SELECT {NODE_COLUMNS} FROM nodes WHERE id > ?1 ORDER BY id LIMIT ?2");
-        let mut stmt = self
-            .tx
-            .prepare_cached(&sql)
-            .map_err(BookError::sql("reading nodes"))?;
-        let rows = stmt
-            .query_map(params![after, i64::from(limit)], node_from_row)
-            .map_err(BookError::sql("reading nodes"))?;
-        rows.collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(BookError::sql("reading nodes"))
+        let sql = format!("{} WHERE id > ?1 ORDER BY id LIMIT ?2", sql().select_nodes);
+        query_nodes(&self.tx, &sql, params![after, i64::from(limit)])
     }
 
     fn search_log_page(&mut self, after: i64, limit: u32) -> Result<Vec<SearchLog>> {
-        let mut stmt = self
-            .tx
-            .prepare_cached(
-                "SELECT id, node, worker, started, start_seq, finished, end_seq, nodes, result \
-                 FROM searches WHERE id > ?1 ORDER BY id LIMIT ?2",
-            )
-            .map_err(BookError::sql("reading the search log"))?;
+        let ctx = "reading the search log";
+        let sql = format!(
+            "{} WHERE id > ?1 ORDER BY id LIMIT ?2",
+            sql().select_searches
+        );
+        let mut stmt = self.tx.prepare_cached(&sql).map_err(BookError::sql(ctx))?;
         let rows = stmt
             .query_map(params![after, i64::from(limit)], |r| {
-                Ok(SearchLog {
-                    id: r.get(0)?,
-                    node: r.get(1)?,
-                    worker: r.get(2)?,
-                    started_ms: r.get(3)?,
-                    start_seq: r.get(4)?,
-                    finished_ms: r.get(5)?,
-                    end_seq: r.get(6)?,
-                    nodes: r.get::<_, Option<i64>>(7)?.map(|n| n.max(0) as u64),
-                    result: r.get(8)?,
-                })
+                values(r, SEARCH_COLUMNS.len())
             })
-            .map_err(BookError::sql("reading the search log"))?;
-        rows.collect::<rusqlite::Result<Vec<_>>>()
-            .map_err(BookError::sql("reading the search log"))
+            .map_err(BookError::sql(ctx))?;
+        let mut log = Vec::new();
+        for row in rows {
+            log.push(search_from_row(row.map_err(BookError::sql(ctx))?)?);
+        }
+        Ok(log)
     }
 
     fn bulk_begin(&mut self) -> Result<()> {
@@ -605,18 +527,11 @@ impl Txn for SqliteTxn<'_> {
     fn load_nodes(&mut self, nodes: &[Node]) -> Result<()> {
         let mut stmt = self
             .tx
-            .prepare_cached(
-                "INSERT INTO nodes (id, parent, move, depth, key, fen, prover_to_move, proof, \
-                 disproof, leaf_proof, leaf_disproof, status, marked, ratio, size, work, searches, \
-                 expanded, same_as, win_seq, claimed_by, lease_until) VALUES (?1, ?2, ?3, ?4, ?5, \
-                 ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
-            )
+            .prepare_cached(&sql().load_node)
             .map_err(BookError::sql("loading nodes"))?;
         for n in nodes {
-            stmt.execute(params_from_iter(
-                std::iter::once(Value::from(n.id)).chain(node_values(n)),
-            ))
-            .map_err(BookError::sql(format!("loading node {}", n.id)))?;
+            stmt.execute(params_from_iter(node_row(n).into_iter().map(to_sql)))
+                .map_err(BookError::sql(format!("loading node {}", n.id)))?;
         }
         Ok(())
     }
@@ -636,24 +551,11 @@ impl Txn for SqliteTxn<'_> {
     fn load_search_log(&mut self, log: &[SearchLog]) -> Result<()> {
         let mut stmt = self
             .tx
-            .prepare_cached(
-                "INSERT INTO searches (id, node, worker, started, start_seq, finished, end_seq, \
-                 nodes, result) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-            )
+            .prepare_cached(&sql().load_search)
             .map_err(BookError::sql("loading the search log"))?;
         for l in log {
-            stmt.execute(params![
-                l.id,
-                l.node,
-                l.worker,
-                l.started_ms,
-                l.start_seq,
-                l.finished_ms,
-                l.end_seq,
-                l.nodes.map(big),
-                l.result
-            ])
-            .map_err(BookError::sql("loading the search log"))?;
+            stmt.execute(params_from_iter(search_row(l).into_iter().map(to_sql)))
+                .map_err(BookError::sql("loading the search log"))?;
         }
         Ok(())
     }
