@@ -176,6 +176,11 @@ fn verify_stats_convert() {
     // --format names the output, not the proof file's format (that is --proof-format).
     let out = antichess(&["proof", "stats", path_str(&ours), "--format", "ours"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("give it with --proof-format"),
+        "{}",
+        text(&out)
+    );
     let out = succeeds(&[
         "proof",
         "stats",

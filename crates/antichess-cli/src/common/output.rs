@@ -39,3 +39,16 @@ pub fn peak_memory() -> Option<u64> {
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }
+
+/// Parses `--format` of the commands that read proof files, where it once named the file's
+/// format: those names point to `--proof-format`.
+pub fn parse_format_of_proof_command(s: &str) -> Result<Format, String> {
+    match s {
+        "text" => Ok(Format::Text),
+        "json" => Ok(Format::Json),
+        "ours" | "compact" | "reference" => Err(format!(
+            "\"{s}\" is a proof file format: give it with --proof-format (--format chooses the output: text or json)"
+        )),
+        _ => Err(format!("\"{s}\" is not an output format (text or json)")),
+    }
+}

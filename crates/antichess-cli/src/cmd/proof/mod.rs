@@ -19,7 +19,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::common::args::{ProofFormatArg, ReferenceArgs};
-use crate::common::output::Format as OutputFormat;
+use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
 
 mod minimize;
 
@@ -56,8 +56,8 @@ pub struct VerifyArgs {
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub proof_format: Option<ProofFormatArg>,
 
-    /// Output: text, or the statistics as one JSON object.
-    #[arg(long, value_enum, default_value = "text")]
+    /// Output: text, or the statistics as one JSON object (json).
+    #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
     pub format: OutputFormat,
 
     /// The same as --format json.
@@ -77,8 +77,8 @@ pub struct StatsArgs {
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub proof_format: Option<ProofFormatArg>,
 
-    /// Output: text, or the statistics as one JSON object.
-    #[arg(long, value_enum, default_value = "text")]
+    /// Output: text, or the statistics as one JSON object (json).
+    #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
     pub format: OutputFormat,
 
     /// The same as --format json.
