@@ -9,7 +9,7 @@ import { Board } from './board';
 import { ApiError, count, el, fill, getJSON, header, num, pageUrl, params, ratio, sendJSON, showError, START_FEN } from './common';
 
 interface ProofView {
-  proof: number;
+  id: number;
   name: string;
   in_proof: boolean;
   kind: string | null;

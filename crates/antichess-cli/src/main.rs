@@ -3,9 +3,8 @@
 
 #![forbid(unsafe_code)]
 
-mod args;
 mod cmd;
-mod progress;
+mod common;
 
 use std::process::ExitCode;
 

@@ -94,6 +94,10 @@ fn grow_until_solved_then_prove_and_verify() {
         "{out}"
     );
     assert!(ok(&["book", "check", s(&book)]).contains("sound"));
+    let checked = json(&["book", "check", s(&book), "--format", "json"]);
+    assert_eq!(checked["sound"], true, "{checked}");
+    assert_eq!(checked["problems"], serde_json::json!([]));
+    assert_eq!(checked["nodes"], shown["counts"]["nodes"]);
     // Proves into `name` in the test's directory, with these arguments besides.
     let prove = |name: &str, more: &[&str]| {
         let out = dir.join(name);

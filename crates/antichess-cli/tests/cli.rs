@@ -148,3 +148,116 @@ fn bench_movegen_asserts_its_counts() {
         "{text}"
     );
 }
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = antichess(args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stdout(&out)))
+}
+
+#[test]
+fn moves_and_perft_print_json() {
+    let v = json(&["moves", "--moves", "1. e3 b5", "--format", "json"]);
+    assert_eq!(v["turn"], "white");
+    assert_eq!(v["rules"], "international");
+    assert_eq!(v["outcome"], serde_json::Value::Null);
+    assert_eq!(v["captures_compulsory"], true);
+    assert_eq!(
+        v["moves"],
+        serde_json::json!([{ "uci": "f1b5", "san": "Bxb5" }])
+    );
+    let v = json(&[
+        "moves",
+        "--fen",
+        "8/8/8/8/p7/P7/P7/8 w - - 0 1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["outcome"]["result"], "1-0");
+    assert_eq!(v["outcome"]["reason"], "white is stalemated");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 0);
+
+    let v = json(&["perft", "--depth", "3", "--divide", "--format", "json"]);
+    assert_eq!(v["nodes"], 8067);
+    assert_eq!(v["depth"], 3);
+    let divide = v["divide"].as_array().unwrap();
+    assert_eq!(divide.len(), 20);
+    let sum: u64 = divide.iter().map(|m| m["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(sum, 8067);
+    assert!(divide
+        .iter()
+        .any(|m| m["uci"] == "e2e3" && m["san"] == "e3"));
+    let v = json(&["perft", "--depth", "2", "--format", "json"]);
+    assert_eq!(v["nodes"], 400);
+    assert!(v.get("divide").is_none());
+}
+
+#[test]
+fn benches_print_one_json_object() {
+    let v = json(&["bench", "movegen", "--repeat", "1", "--format", "json"]);
+    let results = v["results"].as_array().unwrap();
+    assert_eq!(results.len(), 8);
+    assert_eq!(results[0]["nodes"], 46_264_162);
+    assert!(v["nodes_per_second_last_ply_counted"].as_f64().unwrap() > 0.0);
+
+    let v = json(&["bench", "tablebase", "--units", "2", "--format", "json"]);
+    assert_eq!(v["by_units"][0]["units"], 2);
+    assert!(v["tables_built"].as_u64().unwrap() > 0, "{v}");
+    assert!(v["positions_per_second"].as_f64().unwrap() > 0.0);
+
+    let v = json(&[
+        "bench",
+        "solve",
+        "--lines",
+        "d5",
+        "--minimize",
+        "0",
+        "--no-speed",
+        "--tb-units",
+        "0",
+        "--hash",
+        "16M",
+        "--format",
+        "json",
+    ]);
+    let line = &v["lines"][0];
+    assert_eq!(line["line"], "e3 d5");
+    assert_eq!(line["result"], "proved");
+    assert_eq!(line["verified"], true);
+    assert_eq!(line["reference_proof_nodes"], 33);
+    assert_eq!(v["entry_bytes"], 24);
+
+    let v = json(&[
+        "bench",
+        "book",
+        "--moves",
+        "e3 d5",
+        "--search-nodes",
+        "20000",
+        "--workers",
+        "1",
+        "--tb-units",
+        "0",
+        "--format",
+        "json",
+    ]);
+    let row = &v["results"][0];
+    assert_eq!(row["result"], "solved", "{v}");
+    assert_eq!(row["verified"], true, "{v}");
+    assert!(row["proof_nodes"].as_u64().unwrap() > 0);
+
+    let v = json(&[
+        "bench",
+        "store",
+        "--processes",
+        "1",
+        "--time",
+        "1s",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["store"], "SQLite");
+    assert!(v["claims"].as_u64().unwrap() > 0, "{v}");
+    assert!(v["claims_per_second"].as_f64().unwrap() > 0.0);
+}

@@ -164,6 +164,35 @@ fn verify_stats_convert() {
     assert_eq!(json["counts"]["references"], tree.counts().references);
     assert_eq!(json["root_moves"].as_array().unwrap().len(), 1);
 
+    // --format json (the convention of every command) says the same as the hidden --json.
+    let out = succeeds(&["proof", "stats", path_str(&ours), "--format", "json"]);
+    let same: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(same, json);
+    let out = succeeds(&["proof", "verify", path_str(&ours), "--format", "json"]);
+    let verified: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verified["verified"], true, "{}", text(&out));
+    assert_eq!(verified["counts"]["total"], tree.len() as u64);
+    assert_eq!(verified["root_fen"], json["root_fen"]);
+    // --format names the output, not the proof file's format (that is --proof-format).
+    let out = antichess(&["proof", "stats", path_str(&ours), "--format", "ours"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("give it with --proof-format"),
+        "{}",
+        text(&out)
+    );
+    let out = succeeds(&[
+        "proof",
+        "stats",
+        path_str(&ours),
+        "--proof-format",
+        "compact",
+        "--format",
+        "json",
+    ]);
+    let same: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(same, json);
+
     let out = antichess(&["proof", "stats", path_str(&ours)]);
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("bytes/node"),
@@ -213,12 +242,30 @@ fn verify_stats_convert() {
         "proof",
         "verify",
         path_str(&theirs),
-        "--format",
+        "--proof-format",
         "reference",
     ]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stdout).starts_with("rejected: node "),
+        "{}",
+        text(&out)
+    );
+    // In JSON the rejection is an object too.
+    let out = antichess(&[
+        "proof",
+        "verify",
+        path_str(&theirs),
+        "--proof-format",
+        "reference",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let rejected: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(rejected["verified"], false);
+    assert!(
+        rejected["error"].as_str().unwrap().starts_with("node "),
         "{}",
         text(&out)
     );
@@ -312,7 +359,7 @@ fn minimize_merges_other_proofs() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(text(&out).contains("(merged: "), "{}", text(&out));
     assert!(verified_nodes(&merged) <= verified_nodes(&small));
-    // A file to merge in the reference format is detected as such, even when --format
+    // A file to merge in the reference format is detected as such, even when --proof-format
     // names the input's; its root comes from --fen like the input's would.
     let theirs = dir.join("small.ref");
     succeeds(&[
@@ -326,7 +373,7 @@ fn minimize_merges_other_proofs() {
     let mixed = dir.join("mixed.proof");
     let out = minimize(&[
         path_str(&input),
-        "--format",
+        "--proof-format",
         "ours",
         "--merge",
         path_str(&theirs),

@@ -57,11 +57,11 @@ fn build_probe_stats_verify() {
     ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["fen"], fen);
-    assert!(["win", "draw", "loss"].contains(&v["wdl"].as_str().unwrap()));
+    assert!(["win", "draw", "loss"].contains(&v["category"].as_str().unwrap()));
     let moves = v["moves"].as_array().unwrap();
     assert!(!moves.is_empty());
     for m in moves {
-        assert!(m["uci"].is_string() && m["san"].is_string() && m["wdl"].is_string());
+        assert!(m["uci"].is_string() && m["san"].is_string() && m["category"].is_string());
     }
 
     let out = antichess(&["tb", "stats", "KRk", "--tables", d, "--format", "json"]);
@@ -123,14 +123,14 @@ fn probe_many_fens_from_stdin_builds_missing_tables() {
         .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
         .collect();
     assert_eq!(lines.len(), 4, "{}", text(&out.stdout));
-    assert!(lines[0]["wdl"].is_string());
+    assert!(lines[0]["category"].is_string());
     assert_eq!(lines[1]["moves"].as_array().unwrap().len(), 2);
     assert!(
         lines[2]["error"].as_str().unwrap().contains("invalid FEN"),
         "{}",
         lines[2]
     );
-    assert!(lines[3]["wdl"].is_string());
+    assert!(lines[3]["category"].is_string());
     assert!(
         !out.status.success(),
         "a bad line makes the exit code non-zero"

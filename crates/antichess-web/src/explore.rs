@@ -32,8 +32,8 @@ pub struct LineMove {
 /// A proof's view of a position or of a move.
 #[derive(Debug, Clone, Serialize)]
 pub struct ProofView {
-    /// The proof's id and file name.
-    pub proof: usize,
+    /// The proof's id (its index in `/api/proofs`) and file name.
+    pub id: usize,
     pub name: String,
     /// The position (after the move, for a move) is in the proof.
     pub in_proof: bool,
@@ -77,7 +77,7 @@ pub struct TbMove {
 
 fn view(proof: &LoadedProof, hit: Option<ProofHit>) -> ProofView {
     ProofView {
-        proof: proof.id,
+        id: proof.id,
         name: proof.name.clone(),
         in_proof: hit.is_some(),
         kind: hit.map(|h| h.kind),

@@ -90,7 +90,7 @@ pub fn parse_line(
     };
     let start = match nonempty(fen).map(str::to_string).or(pgn_fen) {
         Some(fen) => Position::from_fen(&fen, rules)
-            .map_err(|e| ApiError::bad_request(format!("fen {fen:?}: {e}")))?,
+            .map_err(|e| ApiError::bad_request(format!("fen \"{fen}\": {e}")))?,
         None => Position::start(rules),
     };
     let mut text = String::new();

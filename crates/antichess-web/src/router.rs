@@ -22,11 +22,13 @@
 use std::sync::Arc;
 
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
-use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::extract::{FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tower_http::services::{ServeDir, ServeFile};
@@ -51,19 +53,102 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(f).await?
 }
 
-fn query<T>(q: Result<Query<T>, QueryRejection>) -> ApiResult<T> {
-    q.map(|Query(t)| t)
-        .map_err(|e| ApiError::bad_request(format!("query: {}", e.body_text())))
+/// A query string read into `T`. A parameter that does not parse is answered with a 400
+/// that names the parameter, the value given and what it must be (never the
+/// deserialiser's own text).
+struct ApiQuery<T>(T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        Query::<T>::try_from_uri(&parts.uri)
+            .map(|Query(t)| ApiQuery(t))
+            .map_err(|e| query_error(&e, &parts.uri))
+    }
 }
 
+/// What a parameter (of a query string or a JSON body) must be, in the user's words.
+fn expected(name: &str) -> &'static str {
+    match name {
+        "time" => "a number of seconds",
+        "seed" => "a whole number from 0 to 18446744073709551615",
+        "id" => "a node id (a whole number)",
+        "clear" => "true or false",
+        _ => "text",
+    }
+}
+
+/// The parameter a deserialisation error is about, and the error without it: the errors
+/// read "name: what went wrong" when the name is known.
+fn parameter_of(detail: &str) -> Option<&str> {
+    let (name, _) = detail.split_once(": ")?;
+    (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .then_some(name)
+}
+
+/// The message of a query string that does not fit the endpoint's parameters.
+fn query_error(rejection: &QueryRejection, uri: &Uri) -> ApiError {
+    let detail = match rejection {
+        QueryRejection::FailedToDeserializeQueryString(e) => {
+            std::error::Error::source(e).map(ToString::to_string)
+        }
+        _ => None,
+    }
+    .unwrap_or_default();
+    if let Some((_, rest)) = detail.split_once("duplicate field `") {
+        let name = rest.split('`').next().unwrap_or_default();
+        return ApiError::bad_request(format!(
+            "the query parameter {name} is given more than once"
+        ));
+    }
+    if let Some(name) = parameter_of(&detail) {
+        let given = Query::<Vec<(String, String)>>::try_from_uri(uri)
+            .ok()
+            .and_then(|Query(pairs)| pairs.into_iter().find(|(k, _)| k == name))
+            .map(|(_, v)| v)
+            .unwrap_or_default();
+        return ApiError::bad_request(format!(
+            "the query parameter {name} is \"{given}\": it must be {}",
+            expected(name)
+        ));
+    }
+    ApiError::bad_request(
+        "the query string could not be read: give parameters as name=value pairs joined by &",
+    )
+}
+
+/// The message of a JSON body that cannot be read.
 fn body<T>(b: Result<Json<T>, JsonRejection>) -> ApiResult<T> {
-    b.map(|Json(t)| t)
-        .map_err(|e| ApiError::new(e.status(), format!("request body: {}", e.body_text())))
+    b.map(|Json(t)| t).map_err(|e| {
+        let message = match &e {
+            JsonRejection::JsonDataError(inner) => {
+                let detail = std::error::Error::source(inner)
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                match parameter_of(&detail) {
+                    Some(name) => format!(
+                        "request body: the field \"{name}\" must be {}",
+                        expected(name)
+                    ),
+                    None => "request body: send a JSON object, e.g. {\"id\": 3}".to_string(),
+                }
+            }
+            JsonRejection::JsonSyntaxError(_) => "request body: not valid JSON".to_string(),
+            JsonRejection::MissingJsonContentType(_) => {
+                "request body: send JSON with the header Content-Type: application/json".to_string()
+            }
+            _ => "the request body could not be read".to_string(),
+        };
+        ApiError::new(e.status(), message)
+    })
 }
 
+/// The name in a path (`/api/proofs/{id}`, `/api/books/{name}`).
 fn path<T>(p: Result<Path<T>, PathRejection>) -> ApiResult<T> {
-    p.map(|Path(t)| t)
-        .map_err(|e| ApiError::bad_request(format!("path: {}", e.body_text())))
+    p.map(|Path(t)| t).map_err(|_| {
+        ApiError::bad_request("the name in the path is not valid text (percent-encoded UTF-8)")
+    })
 }
 
 /// A position in a query string or a body.
@@ -224,9 +309,8 @@ struct SolveQuery {
 
 async fn solve_handler(
     State(state): State<Shared>,
-    q: Result<Query<SolveQuery>, QueryRejection>,
+    ApiQuery(q): ApiQuery<SolveQuery>,
 ) -> ApiResult<Json<Value>> {
-    let q = query(q)?;
     let line = parse_line(
         state.rules,
         q.fen.as_deref(),
@@ -260,9 +344,8 @@ async fn solve_handler(
 
 async fn explore_handler(
     State(state): State<Shared>,
-    q: Result<Query<PositionQuery>, QueryRejection>,
+    ApiQuery(q): ApiQuery<PositionQuery>,
 ) -> ApiResult<Json<Value>> {
-    let q = query(q)?;
     blocking(move || {
         let line = q.line(&state)?;
         let book = state.book_or_default(q.book.as_deref())?.cloned();
@@ -273,9 +356,8 @@ async fn explore_handler(
 
 async fn tablebase(
     State(state): State<Shared>,
-    q: Result<Query<PositionQuery>, QueryRejection>,
+    ApiQuery(q): ApiQuery<PositionQuery>,
 ) -> ApiResult<Json<tables::TablebaseReport>> {
-    let q = query(q)?;
     if q.fen.as_deref().is_none_or(|f| f.trim().is_empty()) {
         return Err(ApiError::bad_request("give a position: ?fen=..."));
     }
@@ -295,9 +377,8 @@ struct RandomQuery {
 
 async fn random(
     State(state): State<Shared>,
-    q: Result<Query<RandomQuery>, QueryRejection>,
+    ApiQuery(q): ApiQuery<RandomQuery>,
 ) -> ApiResult<Json<Value>> {
-    let q = query(q)?;
     let text = q
         .material
         .filter(|m| !m.trim().is_empty())
@@ -306,7 +387,7 @@ async fn random(
     let turn = match q.turn.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         None | Some("random") => None,
         Some(t) => Some(Color::from_name(t).ok_or_else(|| {
-            ApiError::bad_request(format!("turn {t:?}: expected white, black or random"))
+            ApiError::bad_request(format!("turn \"{t}\": expected white, black or random"))
         })?),
     };
     let mut rng = q.seed.map_or_else(SplitMix::from_time, SplitMix::new);
@@ -336,11 +417,19 @@ async fn proof(
         .and_then(|i| state.proofs.get(i))
         .or_else(|| state.proofs.iter().find(|p| p.name == id))
         .ok_or_else(|| {
-            ApiError::not_found(format!(
-                "no proof {id:?}; the server has {} proof(s) (ids 0..{})",
-                state.proofs.len(),
-                state.proofs.len()
-            ))
+            ApiError::not_found(match state.proofs.len() {
+                0 => format!(
+                    "no proof \"{id}\": the server has no proofs (start it with --proof FILE)"
+                ),
+                1 => format!(
+                    "no proof \"{id}\": the only proof has id 0 (name \"{}\")",
+                    state.proofs[0].name
+                ),
+                n => format!(
+                    "no proof \"{id}\": the ids are 0 to {}, or give a proof's name",
+                    n - 1
+                ),
+            })
         })?;
     let mut summary = serde_json::to_value(proof.summary()).unwrap_or(Value::Null);
     summary["explorer"] = explorer_query(proof.root(), proof.prolog());
@@ -393,10 +482,9 @@ async fn book_history(
 async fn book_node(
     State(state): State<Shared>,
     name: Result<Path<String>, PathRejection>,
-    q: Result<Query<NodeRef>, QueryRejection>,
+    ApiQuery(q): ApiQuery<NodeRef>,
 ) -> ApiResult<Json<Value>> {
     let book = named_book(&state, name)?;
-    let q = query(q)?;
     blocking(move || {
         let node = q.resolve(&state, &book)?;
         book.node_detail(node.id).map(Json)
@@ -463,7 +551,7 @@ async fn mark(
         Some("none") => None,
         Some(other) => {
             return Err(ApiError::bad_request(format!(
-                "as {other:?}: expected win, loss or none"
+                "as \"{other}\": expected win, loss or none"
             )))
         }
         None => return Err(ApiError::bad_request("give \"as\": win, loss or none")),

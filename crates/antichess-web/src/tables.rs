@@ -188,17 +188,17 @@ impl SplitMix {
 pub fn parse_material(text: &str) -> ApiResult<Material> {
     let material: Material = text
         .parse()
-        .map_err(|e| ApiError::bad_request(format!("material {text:?}: {e}")))?;
+        .map_err(|e| ApiError::bad_request(format!("material \"{text}\": {e}")))?;
     for color in Color::ALL {
         if material.side_units(color) == 0 {
             return Err(ApiError::bad_request(format!(
-                "material {text:?}: {color} has no pieces; give both sides at least one"
+                "material \"{text}\": {color} has no pieces; give both sides at least one"
             )));
         }
         let pawns = material.count(color, Role::Pawn);
         if pawns > 8 || material.side_units(color) > 16 {
             return Err(ApiError::bad_request(format!(
-                "material {text:?}: too many pieces for {color}"
+                "material \"{text}\": too many pieces for {color}"
             )));
         }
     }

@@ -116,6 +116,9 @@ async fn explore_shows_tablebase_proof_and_book_for_every_move() {
     assert_eq!(v["moves_uci"], ROOT_MOVES);
     assert_eq!(v["line"][1]["san"], "Na6");
     let p = &v["proofs"][0];
+    // A loaded proof's index is `id`, as in /api/proofs.
+    assert_eq!(p["id"], 0, "{p}");
+    assert_eq!(p.get("proof"), None, "{p}");
     assert_eq!(
         (p["in_proof"].as_bool(), p["kind"].as_str()),
         (Some(true), Some("prover"))
@@ -253,6 +256,84 @@ async fn bad_input_is_a_4xx_with_a_message() {
     assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
     let (s, v) = api.post("/api/books/bad-book/pin", json!({})).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+}
+
+#[tokio::test]
+async fn errors_name_the_parameter_not_the_library() {
+    let (api, _) = Api::new(&["words-book"]);
+    let internals = [
+        "Failed to deserialize",
+        "invalid float",
+        "invalid digit",
+        "..",
+        "`",
+    ];
+    let clean = |v: &Value| {
+        let message = error_of(v).to_string();
+        for word in internals {
+            assert!(!message.contains(word), "{word:?} in {message:?}");
+        }
+        message
+    };
+    // Malformed query parameters: the parameter, the value given, what it must be.
+    for (uri, words) in [
+        (
+            "/api/solve?moves=e3&time=abc",
+            &["time", "\"abc\"", "a number of seconds"][..],
+        ),
+        (
+            "/api/tablebase/random?material=KRk&seed=x",
+            &["seed", "\"x\"", "whole number"][..],
+        ),
+        (
+            "/api/books/words-book/node?id=twelve",
+            &["id", "\"twelve\"", "node id"][..],
+        ),
+        ("/api/explore?fen=a&fen=b", &["fen", "more than once"][..]),
+    ] {
+        let (status, v) = api.get(uri).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {v}");
+        let message = clean(&v);
+        for word in words {
+            assert!(message.contains(word), "{uri}: {word} not in {message:?}");
+        }
+    }
+    // A bad proof id: the ids in words, no range notation.
+    let (status, v) = api.get("/api/proofs/7").await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
+    let message = clean(&v);
+    assert!(
+        message.contains("\"7\"") && message.contains("the only proof has id 0"),
+        "{message}"
+    );
+    // Bodies: not JSON, a field of the wrong type, not an object.
+    let (status, v) = api
+        .post("/api/books/words-book/queue", json!({ "id": "x" }))
+        .await;
+    assert!(status.is_client_error(), "{status}");
+    let message = clean(&v);
+    assert!(
+        message.contains("\"id\"") && message.contains("node id"),
+        "{message}"
+    );
+    let (status, v) = api.post("/api/books/words-book/queue", json!([1, 2])).await;
+    assert!(status.is_client_error(), "{status}");
+    assert!(clean(&v).contains("JSON object"), "{v}");
+    let res = api
+        .0
+        .clone()
+        .oneshot(
+            Request::post("/api/books/words-book/queue")
+                .header("content-type", "application/json")
+                .body(Body::from("{not json"))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::BAD_REQUEST);
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    let v: Value = serde_json::from_slice(&bytes).unwrap();
+    assert!(clean(&v).contains("not valid JSON"), "{v}");
 }
 
 #[tokio::test]

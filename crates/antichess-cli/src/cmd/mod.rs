@@ -1,14 +1,11 @@
-//! One module per subcommand.
+//! One module per subcommand (a folder for a command with subcommand groups). A command
+//! module uses the libraries and `crate::common`, never another command's module.
 
 pub mod bench;
-pub mod bench_book;
-pub mod bench_solve;
-pub mod bench_store;
 pub mod book;
 pub mod moves;
 pub mod perft;
 pub mod proof;
-pub mod proof_minimize;
 pub mod serve;
 pub mod solve;
 pub mod tb;

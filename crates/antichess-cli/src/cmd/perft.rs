@@ -6,10 +6,15 @@ use std::time::Instant;
 use antichess_core::{perft, perft_full, Move, Position};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
 
-use crate::args::PositionArgs;
+use crate::common::args::PositionArgs;
+use crate::common::output::Format;
 
 /// Count the leaf nodes of the legal move tree to a depth (move generation test).
+///
+/// In JSON: `fen`, `rules`, `depth`, `nodes`, `seconds`, `full` (every leaf played), and
+/// with --divide `divide` (`uci`, `san`, `nodes` below each legal move).
 #[derive(Debug, Args)]
 pub struct PerftArgs {
     #[command(flatten)]
@@ -26,6 +31,9 @@ pub struct PerftArgs {
     /// Play every leaf move instead of counting the last ply (slower; measures make-move).
     #[arg(long)]
     pub full: bool,
+
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
 }
 
 fn count(pos: &Position, depth: u32, full: bool) -> u64 {
@@ -38,7 +46,9 @@ fn count(pos: &Position, depth: u32, full: bool) -> u64 {
 
 pub fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
     let pos = args.position.position()?;
+    let json = args.format == Format::Json;
     let start = Instant::now();
+    let mut divide = Vec::new();
     let total = if args.depth == 0 {
         1
     } else {
@@ -60,14 +70,36 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
         bar.finish_and_clear();
         if args.divide {
             rows.sort_by_key(|(m, _, _)| m.to_string());
-            for (m, san, n) in &rows {
-                println!("{m} {san:<8} {n}");
+            if json {
+                divide = rows
+                    .iter()
+                    .map(|(m, san, n)| json!({ "uci": m.to_string(), "san": san, "nodes": n }))
+                    .collect();
+            } else {
+                for (m, san, n) in &rows {
+                    println!("{m} {san:<8} {n}");
+                }
+                println!();
             }
-            println!();
         }
         rows.iter().map(|(_, _, n)| n).sum()
     };
     let seconds = start.elapsed().as_secs_f64();
+    if json {
+        let mut out = json!({
+            "fen": pos.fen(),
+            "rules": pos.rules().to_string(),
+            "depth": args.depth,
+            "nodes": total,
+            "seconds": seconds,
+            "full": args.full,
+        });
+        if args.divide {
+            out["divide"] = divide.into();
+        }
+        println!("{out}");
+        return Ok(ExitCode::SUCCESS);
+    }
     println!("{total}");
     eprintln!(
         "perft({}) of {} in {:.3} s, {:.1} Mnodes/s{}",

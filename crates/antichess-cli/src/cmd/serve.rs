@@ -13,8 +13,9 @@ use antichess_web::{assets, AppState, ServerConfig};
 use anyhow::{bail, Context};
 use clap::Args;
 
-use crate::args::default_tables_dir;
-use crate::cmd::solve::{parse_duration, solver_tables};
+use crate::common::args::default_tables_dir;
+use crate::common::parse::parse_duration;
+use crate::common::tables::solver_tables;
 
 /// Serve the browser app and its JSON API: the explorer (/), the search page of a book
 /// (/search) and the tablebase page (/tablebase). The front end (web/) is built with npm
@@ -65,13 +66,16 @@ pub struct ServeArgs {
 
     /// Searches of /api/solve that may run at once (each on one thread, with a table of
     /// up to 256 MB); a request beyond them is refused with 429.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::cmd::solve::parse_threads)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::common::parse::parse_threads)]
     pub solvers: usize,
 }
 
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     if args.sample_every < Duration::from_millis(100) {
-        bail!("--sample-every {:?}: at least 0.1 s", args.sample_every);
+        bail!(
+            "--sample-every {} s: at least 0.1 s",
+            args.sample_every.as_secs_f64()
+        );
     }
     let web_dist = if args.no_web {
         None

@@ -3,26 +3,28 @@
 
 use std::cell::Cell;
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use antichess_core::{Color, Move, Position};
+use antichess_core::{Color, Move};
 use antichess_pns::{
-    load_checkpoint, read_checkpoint_info, save_checkpoint, write_proof_with_progress,
-    CheckpointInfo, MinimizeOptions, MinimizeReport, SearchOptions, SearchResult, SearchStatus,
-    Solver, INF,
+    load_checkpoint, read_checkpoint_info, save_checkpoint, CheckpointInfo, MinimizeOptions,
+    SearchOptions, SearchStatus, Solver, INF,
 };
-use antichess_proof::{verify_file, Format, LeafOracle, TablebaseOracle, VerifyOptions};
-use antichess_tb::{Material, Tablebase};
+use antichess_tb::Tablebase;
 use anyhow::{bail, Context};
 use clap::Args;
 use serde_json::json;
 
-use crate::args::{PositionArgs, TablesArgs};
-use crate::cmd::proof_minimize::ProofSaver;
+use crate::common::args::PositionArgs;
+use crate::common::output::{number, peak_memory, Format};
+use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
+use crate::common::report::minimize_summary;
+use crate::common::solving::{solve_position, Solved};
+use crate::common::tables::solver_tables;
 
 /// Prove that one side wins by proof-number search (df-pn). A draw counts as a failure for
 /// the prover, so "disproved" means the prover cannot force a win.
@@ -108,217 +110,7 @@ pub struct SolveArgs {
     pub no_bishop_rule: bool,
 
     #[arg(long, value_enum, default_value = "text")]
-    pub format: crate::cmd::tb::Format,
-}
-
-pub fn parse_color(s: &str) -> Result<Color, String> {
-    Color::from_name(s).ok_or_else(|| format!("\"{s}\" is not a side (white or black)"))
-}
-
-/// Parses `90`, `90s`, `5m`, `2h`, `1.5s`.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let t = s.trim();
-    let (number, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
-        Some(i) => t.split_at(i),
-        None => (t, "s"),
-    };
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("\"{s}\" is not a duration (e.g. 30, 90s, 5m, 2h)"))?;
-    let seconds = match unit {
-        "s" => value,
-        "m" | "min" => value * 60.0,
-        "h" => value * 3600.0,
-        "ms" => value / 1000.0,
-        _ => return Err(format!("\"{s}\": unknown time unit \"{unit}\" (s, m, h)")),
-    };
-    if !(seconds.is_finite() && seconds >= 0.0) {
-        return Err(format!("\"{s}\" is not a duration"));
-    }
-    Ok(Duration::from_secs_f64(seconds))
-}
-
-/// Most threads (or workers, or processes) one run may start: far beyond any machine this
-/// runs on, and low enough that a typing slip (`--threads 100000`) is an error, not a system
-/// that runs out of threads.
-pub const MAX_THREADS: usize = 1024;
-
-/// Parses a thread count from 1 to [`MAX_THREADS`].
-pub fn parse_threads(s: &str) -> Result<usize, String> {
-    parse_count(s, 1, "1")
-}
-
-/// Parses a thread count from 0 (meaning: one per core) to [`MAX_THREADS`].
-pub fn parse_threads_or_all(s: &str) -> Result<usize, String> {
-    parse_count(s, 0, "0 (one per core)")
-}
-
-/// A count from `min` (written `min_text` in the error) to [`MAX_THREADS`].
-fn parse_count(s: &str, min: usize, min_text: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(n) if (min..=MAX_THREADS).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "\"{s}\" is not a count from {min_text} to {MAX_THREADS}"
-        )),
-    }
-}
-
-/// Parses a count of nodes (positions): `5000000`, `5_000_000`, or with a decimal unit
-/// `500K`, `20M`, `2G`, `1.5M` (K = 1,000, M = 1,000,000, G = 1,000,000,000).
-pub fn parse_nodes(s: &str) -> Result<u64, String> {
-    let bad = || format!("\"{s}\" is not a number of nodes (e.g. 5000000, 500K, 20M, 2G)");
-    let t: String = s.trim().chars().filter(|&c| c != '_').collect();
-    let (number, scale) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
-        Some('K') => (&t[..t.len() - 1], 1e3),
-        Some('M') => (&t[..t.len() - 1], 1e6),
-        Some('G') => (&t[..t.len() - 1], 1e9),
-        _ => {
-            return t.parse::<u64>().map_err(|_| bad());
-        }
-    };
-    let value: f64 = number.parse().map_err(|_| bad())?;
-    let nodes = (value * scale).round();
-    if !(value.is_finite() && value >= 0.0) || nodes >= u64::MAX as f64 {
-        return Err(bad());
-    }
-    Ok(nodes as u64)
-}
-
-/// Parses `512` (MB), `512M`, `4G`, `64K`.
-pub fn parse_size(s: &str) -> Result<usize, String> {
-    let t = s.trim().to_ascii_uppercase();
-    let t = t.strip_suffix('B').unwrap_or(&t);
-    let (number, shift) = match t.chars().last() {
-        Some('K') => (&t[..t.len() - 1], 10),
-        Some('M') => (&t[..t.len() - 1], 20),
-        Some('G') => (&t[..t.len() - 1], 30),
-        _ => (t, 20),
-    };
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("\"{s}\" is not a size (e.g. 512M, 4G)"))?;
-    if !(value.is_finite() && value > 0.0) {
-        return Err(format!("\"{s}\" is not a size"));
-    }
-    Ok((value * f64::from(1u32 << shift)) as usize)
-}
-
-/// Opens the tables for `rules`, building the complete set of `units` first if needed.
-pub fn solver_tables(
-    tables: &Option<PathBuf>,
-    rules: antichess_core::Rules,
-    units: u32,
-    quiet: bool,
-) -> anyhow::Result<Option<Tablebase>> {
-    if units == 0 {
-        return Ok(None);
-    }
-    if !(2..=5).contains(&units) {
-        bail!("--tb-units {units}: choose 0 (no tables) or 2 to 5");
-    }
-    let args = TablesArgs {
-        tables: tables.clone(),
-        rules,
-        threads: 0,
-    };
-    Ok(Some(crate::cmd::tb::ensure_tables(
-        &Material::all_up_to(units),
-        &args,
-        quiet,
-    )?))
-}
-
-fn number(n: u32) -> String {
-    if n == INF {
-        "inf".to_string()
-    } else {
-        n.to_string()
-    }
-}
-
-/// What a solve did, for printing.
-pub struct Solved {
-    pub pos: Position,
-    pub prover: Color,
-    pub result: SearchResult,
-    pub main_line: Vec<Move>,
-    pub hash_bytes: usize,
-    pub tt_usage: f64,
-    pub proof: Option<ProofReport>,
-}
-
-pub struct ProofReport {
-    pub path: PathBuf,
-    pub nodes: u64,
-    pub bytes: u64,
-    pub tablebase_leaves: u64,
-    pub verified: Result<(), String>,
-    pub seconds: f64,
-    /// What the minimiser did, if it ran.
-    pub minimized: Option<MinimizeReport>,
-}
-
-/// Solves one position; writes and verifies the proof if `proof_path` is given and the
-/// position is proved. With `minimize`, the proof so far is also saved to `proof_path`
-/// as the minimisation goes, at most every `save_every` (zero: only at the end), and
-/// `on_save` is told of each save.
-#[allow(clippy::too_many_arguments)]
-pub fn solve_position(
-    solver: &Solver<'_>,
-    pos: &Position,
-    prolog: &[Move],
-    options: &SearchOptions,
-    proof_path: Option<&Path>,
-    minimize: Option<&MinimizeOptions>,
-    save_every: Duration,
-    on_save: &mut dyn FnMut(&str),
-    progress: &mut dyn FnMut(antichess_pns::Progress),
-) -> anyhow::Result<Solved> {
-    let tablebase = solver.tablebase();
-    let hash_bytes = solver.table().bytes();
-    let result = solver.search(pos, options, progress);
-    let main_line = solver.main_line(pos, options.prover, 40);
-    let tt_usage = solver.table().usage();
-    let mut proof = None;
-    if let (Some(path), SearchStatus::Proved) = (proof_path, result.status) {
-        let start = Instant::now();
-        let oracle: &dyn LeafOracle = &tablebase.map(TablebaseOracle::new);
-        let mut saver = ProofSaver::new(path, oracle, prolog, save_every);
-        let (written, _) =
-            write_proof_with_progress(solver, pos, prolog, options, minimize, path, &mut |p| {
-                if let Some(message) = saver.offer(p) {
-                    on_save(&message);
-                }
-            })
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let verified = verify_file(
-            path,
-            Some(Format::Compact),
-            oracle,
-            &VerifyOptions::default(),
-            &mut |_| {},
-        )
-        .map(|_| ())
-        .map_err(|e| e.to_string());
-        proof = Some(ProofReport {
-            path: path.to_path_buf(),
-            nodes: written.counts.total,
-            bytes: written.bytes,
-            tablebase_leaves: written.counts.tablebase,
-            verified,
-            seconds: start.elapsed().as_secs_f64(),
-            minimized: written.minimized,
-        });
-    }
-    Ok(Solved {
-        pos: *pos,
-        prover: options.prover,
-        result,
-        main_line,
-        hash_bytes,
-        tt_usage,
-        proof,
-    })
+    pub format: Format,
 }
 
 fn print_text(s: &Solved) {
@@ -384,7 +176,7 @@ fn print_text(s: &Solved) {
             antichess_core::pgn::format_moves(&s.pos, &s.main_line)
         );
     }
-    if let Some(peak) = crate::cmd::bench::peak_memory() {
+    if let Some(peak) = peak_memory() {
         println!("peak memory: {:.0} MB", peak as f64 / 1e6);
     }
     if let Some(p) = &s.proof {
@@ -405,39 +197,6 @@ fn print_text(s: &Solved) {
             Err(e) => println!("verification FAILED: {e}"),
         }
     }
-}
-
-/// One line on what the minimiser did.
-pub fn minimize_summary(m: &MinimizeReport) -> String {
-    format!(
-        "minimised: {} -> {} nodes in {:.1} s ({} passes, {} budget rounds, {} prover nodes revisited, {} alternatives searched with {} nodes, {} proved, {} moves replaced, {} rejected{})",
-        m.nodes_before,
-        m.nodes_after,
-        m.elapsed.as_secs_f64(),
-        m.passes,
-        m.rounds + 1,
-        m.revisited,
-        m.searched,
-        m.search_nodes,
-        m.proved,
-        m.replaced,
-        m.rejected,
-        if m.interrupted {
-            "; interrupted (Ctrl-C): the proof is the smallest found so far"
-        } else if m.timed_out {
-            "; stopped at half the time"
-        } else {
-            ""
-        }
-    ) + &m.pool.map_or(String::new(), |p| {
-        format!(
-            "\nproof pool: {} positions, {} prover moves; best DAG from the minimiser's choices {} nodes, from tree costs {} nodes ({} switches); then {} near misses and {} kicks in {} rounds, {} nodes explored, {} searches with {} nodes, {} proved, {} exact searches in {:.1} s with {} nodes found {} smaller{}: {} nodes",
-            p.positions, p.prover_moves, p.from_first, p.from_tree_costs, p.switches,
-            p.near_misses, p.kicks, p.deep_rounds + 1, p.explored, p.searched, p.search_nodes, p.proved,
-            p.exact_searched, p.exact_millis as f64 / 1000.0, p.exact_nodes, p.exact_found,
-            crate::cmd::proof_minimize::gave_up(&p), p.after_deepening
-        )
-    })
 }
 
 fn print_json(s: &Solved) {
@@ -472,7 +231,7 @@ fn print_json(s: &Solved) {
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let game = args.position.game()?;
     let pos = *game.position();
-    let json = args.format == crate::cmd::tb::Format::Json;
+    let json = args.format == Format::Json;
     if pos.legal_moves().is_empty() {
         bail!(
             "the game is over in this position ({})",
@@ -634,29 +393,4 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_nodes;
-
-    #[test]
-    fn node_counts_take_decimal_units() {
-        for (text, nodes) in [
-            ("5000000", 5_000_000),
-            ("5_000_000", 5_000_000),
-            ("500K", 500_000),
-            ("20M", 20_000_000),
-            ("2G", 2_000_000_000),
-            ("2g", 2_000_000_000),
-            ("1.5M", 1_500_000),
-            (" 0 ", 0),
-        ] {
-            assert_eq!(parse_nodes(text), Ok(nodes), "{text}");
-        }
-        for text in ["", "M", "2Q", "-5M", "-5", "1e30G", "NaNK", "2 M", "1.5"] {
-            let err = parse_nodes(text).unwrap_err();
-            assert!(err.contains("is not a number of nodes"), "{text}: {err}");
-        }
-    }
 }

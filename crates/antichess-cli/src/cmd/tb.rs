@@ -12,8 +12,10 @@ use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use crate::args::TablesArgs;
-use crate::progress::BuildProgress;
+use crate::common::args::TablesArgs;
+use crate::common::output::Format;
+use crate::common::progress::BuildProgress;
+use crate::common::tables::ensure_tables;
 
 /// The largest tables `tb probe` builds on its own.
 const AUTO_BUILD_UNITS: u32 = 5;
@@ -45,9 +47,10 @@ pub struct BuildArgs {
 /// Probe positions: WDL and DTC (distance to conversion in plies), and every legal move's
 /// result, best first. Missing tables are built first.
 ///
-/// In JSON output (one object per position) a move's "wdl" and "dtc" describe the position
-/// after the move, for the side then to move (as lichess's tablebase API does), and
-/// "conversion" says whether the move captures or promotes.
+/// In JSON output (one object per position) the position's "category" ("win", "draw" or
+/// "loss") and "dtc" are for the side to move; a move's "category" and "dtc" describe the
+/// position after the move, for the side then to move (as lichess's tablebase API does),
+/// and "conversion" says whether the move captures or promotes.
 #[derive(Debug, Args)]
 pub struct ProbeArgs {
     /// The position, or "-" to read FENs from standard input, one per line.
@@ -94,12 +97,6 @@ pub struct VerifyArgs {
     pub tables: TablesArgs,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    Text,
-    Json,
-}
-
 pub fn run(command: &TbCommand) -> anyhow::Result<ExitCode> {
     match command {
         TbCommand::Build(args) => run_build(args),
@@ -124,26 +121,6 @@ fn targets(signatures: &[String], units: Option<u32>) -> anyhow::Result<Vec<Mate
         Some(n) => Ok(Material::all_up_to(n)),
         None => parse_signatures(signatures),
     }
-}
-
-/// Builds the tables `targets` need, with a progress bar, and opens the directory.
-pub fn ensure_tables(
-    targets: &[Material],
-    tables: &TablesArgs,
-    quiet: bool,
-) -> anyhow::Result<Tablebase> {
-    let dir = tables.dir();
-    let progress = BuildProgress::new(quiet);
-    let options = BuildOptions {
-        rules: tables.rules,
-        dir: dir.clone(),
-        threads: tables.threads,
-        strategy: Default::default(),
-    };
-    let result = build(targets, &options, &|e| progress.event(e));
-    progress.finish();
-    result.with_context(|| format!("building tables in {}", dir.display()))?;
-    Ok(Tablebase::open(&dir, tables.rules)?)
 }
 
 fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
@@ -198,7 +175,7 @@ fn probe_targets(pos: &Position) -> Vec<Material> {
 
 fn probe_one(fen: &str, args: &ProbeArgs) -> anyhow::Result<String> {
     let pos =
-        Position::from_fen(fen, args.tables.rules).with_context(|| format!("--fen {fen:?}"))?;
+        Position::from_fen(fen, args.tables.rules).with_context(|| format!("--fen \"{fen}\""))?;
     let units = pos.board().occupied().count();
     if units > AUTO_BUILD_UNITS {
         bail!("{fen}: {units} units; tables are available for at most {AUTO_BUILD_UNITS} units");
@@ -213,12 +190,12 @@ fn probe_one(fen: &str, args: &ProbeArgs) -> anyhow::Result<String> {
     Ok(match args.format {
         Format::Json => json!({
             "fen": pos.fen(),
-            "wdl": value.wdl.name(),
+            "category": value.wdl.name(),
             "dtc": value.dtc(),
             "moves": moves.iter().map(|mv| json!({
                 "uci": mv.mv.to_string(),
                 "san": pos.san(mv.mv),
-                "wdl": mv.after.wdl.name(),
+                "category": mv.after.wdl.name(),
                 "dtc": mv.after.dtc(),
                 "conversion": mv.conversion,
             })).collect::<Vec<_>>(),

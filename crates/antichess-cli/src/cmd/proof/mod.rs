@@ -9,14 +9,19 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use antichess_core::{Color, Position, Rules};
+use antichess_core::Position;
 use antichess_proof::{
-    convert_file, detect_file_format, stats_file, verify_file, ByteOrder, CompactHeader, Format,
-    PagedFile, ProofError, ProofStats, ReferenceFile, ReferenceOptions, VerifyOptions,
+    convert_file, detect_file_format, stats_file, verify_file, CompactHeader, Format, PagedFile,
+    ProofError, ProofStats, ReferenceFile, ReferenceOptions, VerifyOptions,
 };
 use anyhow::Context;
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::common::args::{ProofFormatArg, ReferenceArgs};
+use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
+
+mod minimize;
 
 #[derive(Debug, Subcommand)]
 pub enum ProofCommand {
@@ -30,75 +35,7 @@ pub enum ProofCommand {
     /// Make a proof smaller: search other prover moves and keep the combination that makes
     /// the whole proof (shared positions counted once) smallest; the result is verified.
     /// Ctrl-C ends it early with the smallest proof found so far.
-    Minimize(crate::cmd::proof_minimize::MinimizeArgs),
-}
-
-/// File format names on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// Our compact bitstream (docs/formats/proof.md).
-    #[value(alias = "compact")]
-    Ours,
-    /// The reference solution's 6 bytes per node.
-    Reference,
-}
-
-impl From<FormatArg> for Format {
-    fn from(arg: FormatArg) -> Format {
-        match arg {
-            FormatArg::Ours => Format::Compact,
-            FormatArg::Reference => Format::Reference,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ByteOrderArg {
-    Little,
-    Big,
-}
-
-/// What a reference-format file does not record.
-#[derive(Debug, Clone, Args)]
-pub struct ReferenceArgs {
-    /// Rules of a reference-format file (ours records them). Rule sets: international,
-    /// fics, joint, vinciperdi, pritchard.
-    #[arg(long, value_name = "RULES", default_value = "international")]
-    pub rules: Rules,
-
-    /// The side a reference-format file proves to win.
-    #[arg(long, value_name = "COLOR", default_value = "white", value_parser = parse_color)]
-    pub prover: Color,
-
-    /// The position a reference-format file's prolog starts from (default: the start
-    /// position).
-    #[arg(long, value_name = "FEN")]
-    pub fen: Option<String>,
-
-    /// Byte order of a reference-format file (default: detect; little-endian preferred).
-    #[arg(long, value_enum)]
-    pub byte_order: Option<ByteOrderArg>,
-}
-
-fn parse_color(text: &str) -> Result<Color, String> {
-    Color::from_name(text).ok_or_else(|| format!("expected white or black, not {text:?}"))
-}
-
-impl ReferenceArgs {
-    pub fn options(&self) -> anyhow::Result<ReferenceOptions> {
-        if let Some(fen) = &self.fen {
-            Position::from_fen(fen, self.rules).with_context(|| format!("--fen {fen:?}"))?;
-        }
-        Ok(ReferenceOptions {
-            rules: self.rules,
-            prover: self.prover,
-            byte_order: self.byte_order.map(|order| match order {
-                ByteOrderArg::Little => ByteOrder::Little,
-                ByteOrderArg::Big => ByteOrder::Big,
-            }),
-            start_fen: self.fen.clone(),
-        })
-    }
+    Minimize(minimize::MinimizeArgs),
 }
 
 #[derive(Debug, Args)]
@@ -115,12 +52,16 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub expand_tablebase_leaves: bool,
 
-    /// File format (default: detected from the magic bytes).
-    #[arg(long, value_enum)]
-    pub format: Option<FormatArg>,
+    /// File format of the proof (default: detected from the magic bytes).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub proof_format: Option<ProofFormatArg>,
 
-    /// Print the statistics as JSON on stdout.
-    #[arg(long)]
+    /// Output: text, or the statistics as one JSON object (json).
+    #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
+    pub format: OutputFormat,
+
+    /// The same as --format json.
+    #[arg(long, hide = true)]
     pub json: bool,
 
     #[command(flatten)]
@@ -132,12 +73,16 @@ pub struct StatsArgs {
     /// The proof file.
     pub file: PathBuf,
 
-    /// File format (default: detected from the magic bytes).
-    #[arg(long, value_enum)]
-    pub format: Option<FormatArg>,
+    /// File format of the proof (default: detected from the magic bytes).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub proof_format: Option<ProofFormatArg>,
 
-    /// Print the statistics as JSON.
-    #[arg(long)]
+    /// Output: text, or the statistics as one JSON object (json).
+    #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
+    pub format: OutputFormat,
+
+    /// The same as --format json.
+    #[arg(long, hide = true)]
     pub json: bool,
 
     #[command(flatten)]
@@ -154,7 +99,7 @@ pub struct ConvertArgs {
 
     /// The format to write.
     #[arg(long, value_enum)]
-    pub to: FormatArg,
+    pub to: ProofFormatArg,
 
     #[command(flatten)]
     pub reference: ReferenceArgs,
@@ -165,14 +110,15 @@ pub fn run(command: &ProofCommand) -> anyhow::Result<ExitCode> {
         ProofCommand::Verify(args) => verify(args),
         ProofCommand::Stats(args) => stats(args),
         ProofCommand::Convert(args) => convert(args),
-        ProofCommand::Minimize(args) => crate::cmd::proof_minimize::run(args),
+        ProofCommand::Minimize(args) => minimize::run(args),
     }
 }
 
-/// Turns a library result into an exit code: rejections print the reason and exit 1,
-/// other errors go up (exit 2).
+/// Turns a library result into an exit code: rejections print the reason (in JSON,
+/// `{"verified": false, "error": reason}`) and exit 1, other errors go up (exit 2).
 fn finish<T>(
     result: Result<T, ProofError>,
+    json: bool,
     ok: impl FnOnce(T) -> anyhow::Result<()>,
 ) -> anyhow::Result<ExitCode> {
     match result {
@@ -181,7 +127,14 @@ fn finish<T>(
             Ok(ExitCode::SUCCESS)
         }
         Err(err) if err.is_rejection() => {
-            println!("rejected: {err}");
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({ "verified": false, "error": err.to_string() })
+                );
+            } else {
+                println!("rejected: {err}");
+            }
             Ok(ExitCode::from(1))
         }
         Err(err) => Err(err.into()),
@@ -234,7 +187,7 @@ fn print_stats(stats: &ProofStats, json: bool) -> anyhow::Result<()> {
 
 fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let reference = args.reference.options()?;
-    let format = match args.format {
+    let format = match args.proof_format {
         Some(format) => format.into(),
         None => detect_file_format(&args.file)?,
     };
@@ -253,7 +206,7 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let dir = args
         .tables
         .clone()
-        .unwrap_or_else(|| crate::args::default_tables_dir(rules));
+        .unwrap_or_else(|| crate::common::args::default_tables_dir(rules));
     let tablebase = if args.tables.is_some() || dir.is_dir() {
         Some(antichess_tb::Tablebase::open(&dir, rules)?)
     } else {
@@ -275,9 +228,13 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         bar.set_position(nodes);
     });
     bar.finish_and_clear();
-    finish(result, |stats| {
-        if args.json {
-            return print_stats(&stats, true);
+    let json = args.json || args.format == OutputFormat::Json;
+    finish(result, json, |stats| {
+        if json {
+            let mut value = serde_json::to_value(&stats)?;
+            value["verified"] = true.into();
+            println!("{}", serde_json::to_string_pretty(&value)?);
+            return Ok(());
         }
         println!(
             "verified: {} wins from {} under {} rules ({} nodes, {} format)",
@@ -289,7 +246,7 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
 
 fn stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
     let reference = args.reference.options()?;
-    let format = match args.format {
+    let format = match args.proof_format {
         Some(format) => format.into(),
         None => detect_file_format(&args.file)?,
     };
@@ -298,14 +255,15 @@ fn stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
         bar.set_position(nodes);
     });
     bar.finish_and_clear();
-    finish(result, |stats| print_stats(&stats, args.json))
+    let json = args.json || args.format == OutputFormat::Json;
+    finish(result, json, |stats| print_stats(&stats, json))
 }
 
 fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let reference = args.reference.options()?;
     let to: Format = args.to.into();
     let result = convert_file(&args.input, &args.output, to, &reference);
-    finish(result, |tree| {
+    finish(result, false, |tree| {
         let counts = tree.counts();
         println!(
             "wrote {} ({} format, {} nodes)",

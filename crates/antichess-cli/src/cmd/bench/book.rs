@@ -15,8 +15,11 @@ use antichess_book::{
 use antichess_core::{play_move_text, Color, Position, Rules};
 use anyhow::Context;
 use clap::Args;
+use serde_json::json;
 
-use crate::cmd::solve::{parse_duration, solver_tables};
+use crate::common::output::{peak_memory, Format};
+use crate::common::parse::{parse_duration, parse_nodes, parse_threads};
+use crate::common::tables::solver_tables;
 
 #[derive(Debug, Args)]
 pub struct BookBenchArgs {
@@ -25,11 +28,11 @@ pub struct BookBenchArgs {
     pub moves: String,
 
     /// Node budgets of one leaf search to measure, comma-separated (counts, or 20K, 2M).
-    #[arg(long, value_delimiter = ',', default_value = "1,20000,200000", value_parser = crate::cmd::solve::parse_nodes)]
+    #[arg(long, value_delimiter = ',', default_value = "1,20000,200000", value_parser = parse_nodes)]
     pub search_nodes: Vec<u64>,
 
     /// Worker counts to measure, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "1,2", value_parser = crate::cmd::solve::parse_threads)]
+    #[arg(long, value_delimiter = ',', default_value = "1,2", value_parser = parse_threads)]
     pub workers: Vec<usize>,
 
     /// Give up on one configuration after this long.
@@ -43,34 +46,47 @@ pub struct BookBenchArgs {
     /// Directory of table files (default: ~/.cache/antichess/tables/international).
     #[arg(long, value_name = "DIR")]
     pub tables: Option<std::path::PathBuf>,
+
+    /// Text, or the figures as one JSON object.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
 }
 
 pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
     let rules = Rules::INTERNATIONAL;
     let game = play_move_text(Position::start(rules), &args.moves)?;
-    let tablebase = solver_tables(&args.tables, rules, args.tb_units, false)?;
+    let tablebase = solver_tables(
+        &args.tables,
+        rules,
+        args.tb_units,
+        args.format == Format::Json,
+    )?;
     let units = tablebase
         .as_ref()
         .map_or(0, antichess_tb::Tablebase::complete_units);
     let dir = std::env::temp_dir().join(format!("antichess-bench-book-{}", std::process::id()));
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    println!(
+    let json = args.format == Format::Json;
+    let mut rows = Vec::new();
+    if !json {
+        println!(
         "book benchmark: 1. {} (White to win), most-proving walk, tables up to {units} units, SQLite store",
         args.moves
     );
-    println!(
-        "{:>12} {:>7} {:<9} {:>8} {:>9} {:>10} {:>12} {:>10} {:>11} {:>8}  verifier",
-        "search nodes",
-        "workers",
-        "result",
-        "seconds",
-        "searches",
-        "searches/s",
-        "positions/s",
-        "book nodes",
-        "proof nodes",
-        "prove s"
-    );
+        println!(
+            "{:>12} {:>7} {:<9} {:>8} {:>9} {:>10} {:>12} {:>10} {:>11} {:>8}  verifier",
+            "search nodes",
+            "workers",
+            "result",
+            "seconds",
+            "searches",
+            "searches/s",
+            "positions/s",
+            "book nodes",
+            "proof nodes",
+            "prove s"
+        );
+    }
     let mut all_valid = true;
     let result = (|| -> anyhow::Result<()> {
         for &search_nodes in &args.search_nodes {
@@ -135,6 +151,23 @@ pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
                 } else {
                     ("-".to_string(), "-".to_string(), "-".to_string())
                 };
+                if json {
+                    rows.push(json!({
+                        "search_nodes": search_nodes,
+                        "workers": workers,
+                        "result": if end == GrowEnd::Solved { "solved" } else { "unsolved" },
+                        "seconds": seconds,
+                        "searches": searches,
+                        "searches_per_second": searches as f64 / seconds.max(1e-9),
+                        "positions_per_second": stats.nodes.load(Relaxed) as f64 / seconds.max(1e-9),
+                        "book_nodes": counts.nodes,
+                        "proof_nodes": proof_nodes.parse::<u64>().ok(),
+                        "prove_seconds": prove_seconds.parse::<f64>().ok(),
+                        "verified": (verdict != "-").then(|| verdict == "valid"),
+                        "error": verdict.strip_prefix("INVALID: "),
+                    }));
+                    continue;
+                }
                 println!(
                     "{:>12} {:>7} {:<9} {:>8.2} {:>9} {:>10.1} {:>12.0} {:>10} {:>11} {:>8}  {verdict}",
                     search_nodes,
@@ -154,7 +187,18 @@ pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
     })();
     let _ = std::fs::remove_dir_all(&dir);
     result?;
-    if let Some(peak) = crate::cmd::bench::peak_memory() {
+    if json {
+        println!(
+            "{}",
+            json!({
+                "moves": args.moves,
+                "tables_units": units,
+                "store": "sqlite",
+                "results": rows,
+                "peak_memory_bytes": peak_memory(),
+            })
+        );
+    } else if let Some(peak) = peak_memory() {
         println!("peak memory: {:.1} MB", peak as f64 / 1e6);
     }
     Ok(if all_valid {

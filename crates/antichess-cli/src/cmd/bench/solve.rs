@@ -12,8 +12,12 @@ use antichess_core::{play_move_text, Color, Position, Rules};
 use antichess_pns::{MinimizeOptions, SearchOptions, SearchStatus, ENTRY_BYTES};
 use anyhow::Context;
 use clap::Args;
+use serde_json::{json, Value};
 
-use crate::cmd::solve::{parse_duration, parse_size, solve_position, solver_tables};
+use crate::common::output::{peak_memory, Format};
+use crate::common::parse::{parse_duration, parse_nodes, parse_size, parse_threads};
+use crate::common::solving::solve_position;
+use crate::common::tables::solver_tables;
 
 #[derive(Debug, Args)]
 pub struct SolveBenchArgs {
@@ -22,7 +26,7 @@ pub struct SolveBenchArgs {
     pub lines: Vec<String>,
 
     /// Node budget per line (a count, or 500K, 20M, 2G).
-    #[arg(long, value_name = "N", default_value = "2G", value_parser = crate::cmd::solve::parse_nodes)]
+    #[arg(long, value_name = "N", default_value = "2G", value_parser = parse_nodes)]
     pub nodes: u64,
 
     /// Time budget per line: seconds, or with a unit (90s, 5m). The whole set takes up to
@@ -35,7 +39,7 @@ pub struct SolveBenchArgs {
     pub hash: usize,
 
     /// Search threads.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::cmd::solve::parse_threads)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_threads)]
     pub threads: usize,
 
     /// Directory of table files (default: ~/.cache/antichess/tables/international). A
@@ -59,6 +63,10 @@ pub struct SolveBenchArgs {
     /// Skip the speed measurement by thread count.
     #[arg(long)]
     pub no_speed: bool,
+
+    /// Text, or the figures as one JSON object.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
 }
 
 /// (moves from the start, prover, proof size of the reference solution when published).
@@ -106,7 +114,12 @@ fn selected(args: &SolveBenchArgs) -> anyhow::Result<Vec<(&'static str, Color, O
 pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
     let lines = selected(args)?;
     let rules = Rules::INTERNATIONAL;
-    let tablebase = solver_tables(&args.tables, rules, args.tb_units, false)?;
+    let tablebase = solver_tables(
+        &args.tables,
+        rules,
+        args.tb_units,
+        args.format == Format::Json,
+    )?;
     let units = tablebase
         .as_ref()
         .map_or(0, antichess_tb::Tablebase::complete_units);
@@ -119,27 +132,39 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
     };
     std::fs::create_dir_all(&proof_dir)
         .with_context(|| format!("creating {}", proof_dir.display()))?;
-    println!(
+    let json = args.format == Format::Json;
+    let mut out = json!({
+        "rules": rules.to_string(),
+        "tables_units": units,
+        "threads": args.threads,
+        "hash_bytes": args.hash,
+        "nodes_budget": args.nodes,
+        "seconds_budget": args.time.as_secs_f64(),
+    });
+    let mut rows = Vec::new();
+    if !json {
+        println!(
         "solve benchmark: {rules} rules, tables up to {units} units, {} thread(s), hash {} MB, budget {} nodes / {:.0} s per line",
         args.threads,
         args.hash >> 20,
         args.nodes,
         args.time.as_secs_f64()
     );
-    println!(
-        "{:<10} {:<8} {:<10} {:>8} {:>12} {:>10} {:>10} {:>8} {:>11} {:>11} {:>9}  verifier",
-        "line",
-        "prover",
-        "result",
-        "seconds",
-        "nodes",
-        "nodes/s",
-        "as found",
-        "min. s",
-        "proof nodes",
-        "reference",
-        "bytes/node"
-    );
+        println!(
+            "{:<10} {:<8} {:<10} {:>8} {:>12} {:>10} {:>10} {:>8} {:>11} {:>11} {:>9}  verifier",
+            "line",
+            "prover",
+            "result",
+            "seconds",
+            "nodes",
+            "nodes/s",
+            "as found",
+            "min. s",
+            "proof nodes",
+            "reference",
+            "bytes/node"
+        );
+    }
     let minimize = (!args.minimize.is_zero()).then(|| MinimizeOptions::new(args.minimize));
     // One table for all lines, emptied before each: its pages are faulted in once.
     let solver = antichess_pns::Solver::try_new(args.hash, tablebase.as_ref())
@@ -194,6 +219,25 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
             if r.status != SearchStatus::Proved {
                 unfinished.push(*moves);
             }
+            if json {
+                let proof = solved.proof.as_ref();
+                rows.push(json!({
+                    "line": moves,
+                    "prover": prover.name(),
+                    "result": r.status.name(),
+                    "seconds": seconds,
+                    "nodes": r.nodes,
+                    "nodes_per_second": r.nodes as f64 / seconds.max(1e-9),
+                    "unminimized_proof_nodes": proof.and_then(|p| p.minimized.map(|m| m.nodes_before)),
+                    "minimize_seconds": proof.and_then(|p| p.minimized.map(|m| m.elapsed.as_secs_f64())),
+                    "proof_nodes": proof.map(|p| p.nodes),
+                    "reference_proof_nodes": reference,
+                    "bytes_per_node": proof.map(|p| p.bytes as f64 / p.nodes.max(1) as f64),
+                    "verified": proof.map(|p| p.verified.is_ok()),
+                    "error": proof.and_then(|p| p.verified.as_ref().err()),
+                }));
+                continue;
+            }
             println!(
                 "{:<10} {:<8} {:<10} {:>8.2} {:>12} {:>10.0} {:>10} {:>8} {:>11} {:>11} {:>9}  {verdict}",
                 moves,
@@ -215,6 +259,21 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
         let _ = std::fs::remove_dir_all(&proof_dir);
     }
     result?;
+    if json {
+        out["lines"] = rows.into();
+        out["unproved"] = unfinished.into();
+        if !args.no_speed {
+            out["speed"] = speed(&solver, args, units)?.into();
+        }
+        out["entry_bytes"] = ENTRY_BYTES.into();
+        out["peak_memory_bytes"] = peak_memory().into();
+        println!("{out}");
+        return Ok(if all_verified {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
     if !unfinished.is_empty() {
         println!("not proved within the budget: {}", unfinished.join(", "));
     }
@@ -222,7 +281,7 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
         speed(&solver, args, units)?;
     }
     println!("table entry: {ENTRY_BYTES} bytes");
-    if let Some(peak) = crate::cmd::bench::peak_memory() {
+    if let Some(peak) = peak_memory() {
         println!("peak memory: {:.1} MB", peak as f64 / 1e6);
     }
     Ok(if all_verified {
@@ -232,15 +291,20 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Nodes/s on a fixed search (1. e3 g6, 10 seconds) with 1, 2, ... threads up to the cores.
+/// Nodes/s on a fixed search (1. e3 g6, 10 seconds) with 1, 2, ... threads up to the cores:
+/// printed as text, or returned as JSON rows with --format json.
 fn speed(
     solver: &antichess_pns::Solver<'_>,
     args: &SolveBenchArgs,
     units: u32,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Vec<Value>> {
+    let json = args.format == Format::Json;
+    let mut rows = Vec::new();
     let pos = *play_move_text(Position::start(Rules::INTERNATIONAL), "e3 g6")?.position();
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    println!("search speed on 1. e3 g6 (10 s or until solved, per thread count):");
+    if !json {
+        println!("search speed on 1. e3 g6 (10 s or until solved, per thread count):");
+    }
     let mut base = None;
     for threads in 1..=cores.max(args.threads) {
         let mut options = SearchOptions::new(Color::White);
@@ -252,6 +316,18 @@ fn speed(
         let seconds = r.elapsed.as_secs_f64();
         let nps = r.nodes as f64 / seconds.max(1e-9);
         let (base_nps, base_seconds) = *base.get_or_insert((nps, seconds));
+        if json {
+            rows.push(json!({
+                "threads": threads,
+                "result": r.status.name(),
+                "seconds": seconds,
+                "nodes": r.nodes,
+                "nodes_per_second": nps,
+                "speedup_nodes_per_second": nps / base_nps,
+                "speedup_time": base_seconds / seconds.max(1e-9),
+            }));
+            continue;
+        }
         println!(
             "  {threads} thread(s): {} in {seconds:.2} s, {} nodes, {nps:.0} nodes/s ({:.0} per thread); speed-up: nodes/s x{:.2}, time x{:.2}",
             r.status.name(),
@@ -261,5 +337,5 @@ fn speed(
             base_seconds / seconds.max(1e-9)
         );
     }
-    Ok(())
+    Ok(rows)
 }

@@ -5,27 +5,24 @@
 //! feature) it also chooses over the whole pool at once as an integer program. The result
 //! is verified. Ctrl-C ends the minimisation early with the smallest proof found so far.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use antichess_core::Move;
-use antichess_pns::{
-    minimize_proof, MinimizeOptions, MinimizeProgress, SearchOptions, Solver, GLOBAL_CHOICE,
-};
-use antichess_proof::{
-    read_proof_file, verify_file, write_proof_file, ByteOrder, Format, LeafOracle, ProofTree,
-    TablebaseOracle, VerifyOptions,
-};
+use antichess_pns::{minimize_proof, MinimizeOptions, SearchOptions, Solver, GLOBAL_CHOICE};
+use antichess_proof::{read_proof_file, verify_file, LeafOracle, TablebaseOracle, VerifyOptions};
 use antichess_tb::Tablebase;
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::cmd::proof::{FormatArg, ReferenceArgs};
-use crate::cmd::solve::{parse_duration, parse_size, solver_tables};
+use crate::common::args::{ProofFormatArg, ReferenceArgs};
+use crate::common::parse::{parse_duration, parse_size};
+use crate::common::report::{gave_up, global_summary};
+use crate::common::saver::{write_verified, ProofSaver};
+use crate::common::tables::solver_tables;
 
 #[derive(Debug, Args)]
 pub struct MinimizeArgs {
@@ -69,7 +66,7 @@ pub struct MinimizeArgs {
     /// With --top-nodes: the search of each such move may use at least this many nodes
     /// (a count, or 500K, 20M, 2G; default: 4,096 per node of the subtree it would replace,
     /// at most 50 million).
-    #[arg(long, value_name = "NODES", requires = "top_nodes", value_parser = crate::cmd::solve::parse_nodes)]
+    #[arg(long, value_name = "NODES", requires = "top_nodes", value_parser = crate::common::parse::parse_nodes)]
     pub top_budget: Option<u64>,
 
     /// With --top-nodes: how long each proved move is minimised on its own (default: a
@@ -81,7 +78,7 @@ pub struct MinimizeArgs {
     /// smallest proof that builds on the rest of the proof is searched for, with at most
     /// this many positions per search (0: no exact searches). Larger budgets finish the
     /// search at larger subtrees (a count, or 500K, 20M, 2G; default: 1 million).
-    #[arg(long, value_name = "NODES", value_parser = crate::cmd::solve::parse_nodes)]
+    #[arg(long, value_name = "NODES", value_parser = crate::common::parse::parse_nodes)]
     pub exact_nodes: Option<u64>,
 
     /// Exact searches only at nodes whose move frees at most this many nodes (default:
@@ -113,8 +110,8 @@ pub struct MinimizeArgs {
 
     /// File format of the input (default: detected from the magic bytes). Files to merge
     /// are always detected, so the two formats can be mixed.
-    #[arg(long, value_enum)]
-    pub format: Option<FormatArg>,
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub proof_format: Option<ProofFormatArg>,
 
     #[command(flatten)]
     pub reference: ReferenceArgs,
@@ -129,7 +126,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let reference = args.reference.options()?;
-    let tree = read_proof_file(&args.input, args.format.map(Into::into), &reference)
+    let tree = read_proof_file(&args.input, args.proof_format.map(Into::into), &reference)
         .with_context(|| format!("reading {}", args.input.display()))?;
     if tree.is_empty() {
         bail!("{}: the proof has no nodes", args.input.display());
@@ -144,7 +141,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     };
     if let Err(e) = verify_file(
         &args.input,
-        args.format.map(Into::into),
+        args.proof_format.map(Into::into),
         oracle,
         &verify,
         &mut |_| {},
@@ -286,157 +283,4 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => bail!("{e:#}; the output is left as it was"),
     }
-}
-
-/// Saves the smallest proof so far of a long minimisation to its output, as the
-/// minimiser tells of it ([`MinimizeProgress`]): at most every `every` (zero: never), only
-/// when smaller than the last one saved, and always through [`write_verified`], so that the
-/// output holds a verified proof whenever a save has succeeded.
-pub struct ProofSaver<'a> {
-    output: &'a Path,
-    oracle: &'a dyn LeafOracle,
-    prolog: Vec<Move>,
-    every: Duration,
-    /// When the last save was (or the one to beat was written); `None`: the first proof
-    /// told is saved at once.
-    last: Option<Instant>,
-    saved_size: u64,
-}
-
-impl<'a> ProofSaver<'a> {
-    /// A saver with nothing saved yet: the first proof it is told of is saved at once.
-    pub fn new(
-        output: &'a Path,
-        oracle: &'a dyn LeafOracle,
-        prolog: &[Move],
-        every: Duration,
-    ) -> Self {
-        ProofSaver {
-            output,
-            oracle,
-            prolog: prolog.to_vec(),
-            every,
-            last: None,
-            saved_size: u64::MAX,
-        }
-    }
-
-    /// Records that a proof of `size` nodes is already at the output (or elsewhere, to be
-    /// beaten): the next save is due after `every`, and only if smaller.
-    pub fn saved(&mut self, size: u64) {
-        self.last = Some(Instant::now());
-        self.saved_size = size;
-    }
-
-    /// Saves the proof `progress` tells of if a save is due; returns what to tell the user
-    /// (`None`: nothing was due).
-    pub fn offer(&mut self, progress: &MinimizeProgress<'_>) -> Option<String> {
-        if self.every.is_zero()
-            || progress.size >= self.saved_size
-            || self.last.is_some_and(|t| t.elapsed() < self.every)
-        {
-            return None;
-        }
-        self.last = Some(Instant::now());
-        let saved = progress
-            .proof()
-            .map_err(anyhow::Error::msg)
-            .and_then(|mut t| {
-                t.set_prolog(self.prolog.clone());
-                write_verified(&t, self.output, self.oracle)
-            });
-        Some(match saved {
-            Ok(()) => {
-                self.saved_size = progress.size;
-                format!(
-                    "saved the proof so far ({} nodes) to {}",
-                    progress.size,
-                    self.output.display()
-                )
-            }
-            Err(e) => format!("warning: the proof so far was not saved: {e:#}"),
-        })
-    }
-}
-
-/// Writes `tree` beside `output`, verifies it there, and renames it over `output` only if
-/// it is valid.
-fn write_verified(tree: &ProofTree, output: &Path, oracle: &dyn LeafOracle) -> anyhow::Result<()> {
-    let mut pending = output.to_path_buf().into_os_string();
-    pending.push(".unverified");
-    let pending = PathBuf::from(pending);
-    write_proof_file(tree, &pending, Format::Compact, ByteOrder::Little)?;
-    if let Err(e) = verify_file(
-        &pending,
-        Some(Format::Compact),
-        oracle,
-        &VerifyOptions::default(),
-        &mut |_| {},
-    ) {
-        let _ = std::fs::remove_file(&pending);
-        bail!("the proof does not verify ({e})");
-    }
-    std::fs::rename(&pending, output)
-        .with_context(|| format!("renaming {} to {}", pending.display(), output.display()))
-}
-
-/// What the global phase did (empty if it did not run).
-pub fn global_summary(report: &antichess_pns::PoolReport) -> String {
-    if report.global_runs == 0 && report.alternatives_searched == 0 {
-        return String::new();
-    }
-    let failed = if report.global_failed > 0 {
-        format!(" ({} failed in the solver)", report.global_failed)
-    } else {
-        String::new()
-    };
-    format!(
-        "; global phase: {} other moves searched with {} positions, {} proved; {} integer programs{failed} in {:.1} s made it smaller {} times (the last: {} positions, {})",
-        report.alternatives_searched,
-        report.alternatives_nodes,
-        report.alternatives_found,
-        report.global_runs,
-        report.global_millis as f64 / 1000.0,
-        report.global_found,
-        report.global_positions,
-        if report.global_optimal {
-            format!(
-                "optimal over the pool: no proof from the pool has fewer than {} nodes",
-                report.global_bound
-            )
-        } else if report.global_bound > 1 {
-            format!(
-                "stopped by its time limit or Ctrl-C; no proof from the pool has fewer than {} nodes",
-                report.global_bound
-            )
-        } else {
-            "stopped by its time limit or Ctrl-C before a lower bound".to_string()
-        }
-    )
-}
-
-/// How many exact searches gave up, and the smallest node weight at which one did (below
-/// it, every node searched has no smaller proof that builds on the rest of the proof).
-/// Also how many prover nodes no exact search looked at before the time ran out.
-pub fn gave_up(report: &antichess_pns::PoolReport) -> String {
-    let mut text = if report.exact_gave_up == 0 {
-        if report.exact_searched == 0 {
-            String::new()
-        } else {
-            ", every one finished".to_string()
-        }
-    } else {
-        format!(
-            ", {} gave up (the smallest at a move freeing {} nodes)",
-            report.exact_gave_up,
-            report.exact_gave_up_min - 1
-        )
-    };
-    if report.exact_unreached > 0 {
-        text += &format!(
-            ", {} prover nodes not searched in time",
-            report.exact_unreached
-        );
-    }
-    text
 }

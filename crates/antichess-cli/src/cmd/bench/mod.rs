@@ -7,6 +7,14 @@ use std::time::Instant;
 use antichess_core::{perft, perft_full, Position, Rules};
 use anyhow::bail;
 use clap::{Args, Subcommand};
+use serde_json::json;
+
+use crate::common::output::{peak_memory, Format};
+use crate::common::parse::parse_threads_or_all;
+
+mod book;
+mod solve;
+mod store;
 
 #[derive(Debug, Subcommand)]
 pub enum BenchCommand {
@@ -21,15 +29,15 @@ pub enum BenchCommand {
     /// first moves e4, d4 and d3, minimises and verifies each proof; prints result, time,
     /// nodes, nodes/s and proof size (as found and minimised) beside the reference
     /// solution's, then nodes/s per thread count.
-    Solve(crate::cmd::bench_solve::SolveBenchArgs),
+    Solve(solve::SolveBenchArgs),
     /// Book: grows a fresh book on a fixed line until solved, for each search budget and
     /// worker count, then proves and verifies it; prints time, searches/s, positions/s,
     /// book and proof size (1 node per search measures the store's overhead).
-    Book(crate::cmd::bench_book::BookBenchArgs),
+    Book(book::BookBenchArgs),
     /// Book store: claims and result writes per second that a store (SQLite file or
     /// PostgreSQL database) sustains with --processes worker processes doing empty
     /// searches (one node each).
-    Store(crate::cmd::bench_store::StoreBenchArgs),
+    Store(store::StoreBenchArgs),
 }
 
 #[derive(Debug, Args)]
@@ -52,8 +60,12 @@ pub struct TablebaseArgs {
     pub dir: Option<std::path::PathBuf>,
 
     /// Worker threads (default: all cores).
-    #[arg(long, default_value_t = 0, value_parser = crate::cmd::solve::parse_threads_or_all)]
+    #[arg(long, default_value_t = 0, value_parser = parse_threads_or_all)]
     pub threads: usize,
+
+    /// Text, or the figures as one JSON object.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
 }
 
 #[derive(Debug, Args)]
@@ -61,6 +73,10 @@ pub struct MovegenArgs {
     /// Repeat each measurement this many times and report the fastest.
     #[arg(long, default_value_t = 3)]
     pub repeat: u32,
+
+    /// Text, or the figures as one JSON object.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
 }
 
 /// (name, FEN, depth, nodes, every leaf played?). Counts agree with shakmaty (see
@@ -128,17 +144,21 @@ pub fn run(command: &BenchCommand) -> anyhow::Result<ExitCode> {
     match command {
         BenchCommand::Movegen(args) => movegen(args),
         BenchCommand::Tablebase(args) => tablebase(args),
-        BenchCommand::Solve(args) => crate::cmd::bench_solve::run(args),
-        BenchCommand::Book(args) => crate::cmd::bench_book::run(args),
-        BenchCommand::Store(args) => crate::cmd::bench_store::run(args),
+        BenchCommand::Solve(args) => solve::run(args),
+        BenchCommand::Book(args) => book::run(args),
+        BenchCommand::Store(args) => store::run(args),
     }
 }
 
 fn movegen(args: &MovegenArgs) -> anyhow::Result<ExitCode> {
-    println!(
-        "{:<12} {:>5} {:>12} {:>10} {:>10}  mode",
-        "position", "depth", "nodes", "seconds", "Mnodes/s"
-    );
+    let json = args.format == Format::Json;
+    if !json {
+        println!(
+            "{:<12} {:>5} {:>12} {:>10} {:>10}  mode",
+            "position", "depth", "nodes", "seconds", "Mnodes/s"
+        );
+    }
+    let mut rows = Vec::new();
     let mut totals = [(0u64, 0f64); 2];
     for &(name, fen, depth, expected, full) in MOVEGEN_SET {
         let pos = Position::from_fen(fen, Rules::INTERNATIONAL)?;
@@ -160,37 +180,50 @@ fn movegen(args: &MovegenArgs) -> anyhow::Result<ExitCode> {
         } else {
             "last ply counted"
         };
-        println!(
-            "{name:<12} {depth:>5} {expected:>12} {best:>10.3} {:>10.1}  {mode}",
-            expected as f64 / best / 1e6
-        );
+        if json {
+            rows.push(json!({
+                "position": name,
+                "fen": fen,
+                "depth": depth,
+                "nodes": expected,
+                "seconds": best,
+                "nodes_per_second": expected as f64 / best,
+                "every_leaf_played": full,
+            }));
+        } else {
+            println!(
+                "{name:<12} {depth:>5} {expected:>12} {best:>10.3} {:>10.1}  {mode}",
+                expected as f64 / best / 1e6
+            );
+        }
         let t = &mut totals[usize::from(full)];
         t.0 += expected;
         t.1 += best;
     }
+    let counted = totals[0].0 as f64 / totals[0].1;
+    let played = totals[1].0 as f64 / totals[1].1;
+    if json {
+        println!(
+            "{}",
+            json!({
+                "results": rows,
+                "nodes_per_second_last_ply_counted": counted,
+                "nodes_per_second_every_leaf_played": played,
+                "threads": 1,
+            })
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     println!();
-    println!(
-        "total, last ply counted:  {:.1} Mnodes/s",
-        totals[0].0 as f64 / totals[0].1 / 1e6
-    );
-    println!(
-        "total, every leaf played: {:.1} Mnodes/s",
-        totals[1].0 as f64 / totals[1].1 / 1e6
-    );
+    println!("total, last ply counted:  {:.1} Mnodes/s", counted / 1e6);
+    println!("total, every leaf played: {:.1} Mnodes/s", played / 1e6);
     println!("(single thread; node counts asserted)");
     Ok(ExitCode::SUCCESS)
 }
 
-/// Peak resident memory of this process in bytes (Linux), if known.
-pub fn peak_memory() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
-
 fn tablebase(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
     use antichess_tb::{build, BuildOptions, Material};
+    let json = args.format == Format::Json;
     let (dir, temporary) = match &args.dir {
         Some(dir) => (dir.clone(), false),
         None => (
@@ -198,7 +231,7 @@ fn tablebase(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
             true,
         ),
     };
-    let progress = crate::progress::BuildProgress::new(false);
+    let progress = crate::common::progress::BuildProgress::new(json);
     let options = BuildOptions {
         rules: args.rules,
         dir: dir.clone(),
@@ -219,37 +252,63 @@ fn tablebase(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
                     (acc.0 + 1, acc.1 + s.positions, acc.2 + t)
                 })
         };
-        println!(
-            "tablebase generation, {} rules, {} threads, into {}",
-            args.rules,
-            if args.threads == 0 {
-                rayon::current_num_threads()
-            } else {
-                args.threads
-            },
-            dir.display()
-        );
-        println!(
-            "{:>5} {:>7} {:>14} {:>10} {:>14}",
-            "units", "tables", "positions", "seconds", "positions/s"
-        );
+        let threads = if args.threads == 0 {
+            rayon::current_num_threads()
+        } else {
+            args.threads
+        };
+        let mut out = json!({
+            "rules": args.rules.to_string(),
+            "threads": threads,
+            "dir": dir.display().to_string(),
+        });
+        if !json {
+            println!(
+                "tablebase generation, {} rules, {threads} threads, into {}",
+                args.rules,
+                dir.display()
+            );
+            println!(
+                "{:>5} {:>7} {:>14} {:>10} {:>14}",
+                "units", "tables", "positions", "seconds", "positions/s"
+            );
+        }
+        let mut units = Vec::new();
         for n in 2..=args.units {
             let (tables, positions, seconds) = by_units(n);
             if tables > 0 {
-                println!(
-                    "{n:>5} {tables:>7} {positions:>14} {seconds:>10.1} {:>14.0}",
-                    positions as f64 / seconds.max(1e-9)
-                );
+                let rate = positions as f64 / seconds.max(1e-9);
+                if json {
+                    units.push(json!({
+                        "units": n,
+                        "tables": tables,
+                        "positions": positions,
+                        "seconds": seconds,
+                        "positions_per_second": rate,
+                    }));
+                } else {
+                    println!("{n:>5} {tables:>7} {positions:>14} {seconds:>10.1} {rate:>14.0}");
+                }
             }
         }
-        println!(
-            "total: {} tables built ({} already present), {} positions in {:.1} s = {:.2} M positions/s",
-            report.built.len(),
-            report.present,
-            report.positions,
-            report.seconds,
-            report.positions as f64 / report.seconds.max(1e-9) / 1e6
-        );
+        let rate = report.positions as f64 / report.seconds.max(1e-9);
+        if json {
+            out["by_units"] = units.into();
+            out["tables_built"] = report.built.len().into();
+            out["tables_present"] = report.present.into();
+            out["positions"] = report.positions.into();
+            out["seconds"] = report.seconds.into();
+            out["positions_per_second"] = rate.into();
+        } else {
+            println!(
+                "total: {} tables built ({} already present), {} positions in {:.1} s = {:.2} M positions/s",
+                report.built.len(),
+                report.present,
+                report.positions,
+                report.seconds,
+                rate / 1e6
+            );
+        }
         if let Some(sig) = &args.table {
             let m: Material = sig.parse()?;
             let deps = antichess_tb::dependencies(&[m], args.rules);
@@ -258,6 +317,19 @@ fn tablebase(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
             let one = build(&[m], &options, &|e| progress.event(e))?;
             progress.finish();
             match one.built.first() {
+                Some((m, stats, seconds)) if json => {
+                    out["table"] = json!({
+                        "material": m.name(),
+                        "present": false,
+                        "positions": stats.positions,
+                        "seconds": seconds,
+                        "positions_per_second": stats.positions as f64 / seconds,
+                        "wins": stats.wins,
+                        "draws": stats.draws,
+                        "losses": stats.losses,
+                        "max_dtc": stats.max_dtc,
+                    });
+                }
                 Some((m, stats, seconds)) => println!(
                     "{m}: {} positions in {seconds:.1} s = {:.2} M positions/s (wins {}, draws {}, losses {}, longest DTC {} plies)",
                     stats.positions,
@@ -267,10 +339,17 @@ fn tablebase(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
                     stats.losses,
                     stats.max_dtc
                 ),
+                None if json => {
+                    out["table"] = json!({ "material": m.name(), "present": true });
+                }
                 None => println!("{m}: already present in {}", dir.display()),
             }
         }
-        if let Some(peak) = peak_memory() {
+        let peak = peak_memory();
+        if json {
+            out["peak_memory_bytes"] = peak.into();
+            println!("{out}");
+        } else if let Some(peak) = peak {
             println!("peak memory: {:.1} MB", peak as f64 / 1e6);
         }
         Ok(())

@@ -11,8 +11,10 @@ use antichess_book::{redact, remove_store, Book, Location};
 use antichess_core::{play_move_text, Color, Position, Rules};
 use anyhow::{bail, Context};
 use clap::Args;
+use serde_json::json;
 
-use crate::cmd::solve::parse_duration;
+use crate::common::output::Format;
+use crate::common::parse::{parse_duration, parse_threads};
 
 #[derive(Debug, Args)]
 pub struct StoreBenchArgs {
@@ -22,7 +24,7 @@ pub struct StoreBenchArgs {
     pub store: Option<String>,
 
     /// Worker processes (one worker each).
-    #[arg(long, value_name = "N", default_value_t = 8, value_parser = crate::cmd::solve::parse_threads)]
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = parse_threads)]
     pub processes: usize,
 
     /// How long the workers run: seconds, or with a unit (20s, 1m).
@@ -37,6 +39,10 @@ pub struct StoreBenchArgs {
     /// Keep the book afterwards.
     #[arg(long)]
     pub keep: bool,
+
+    /// Text, or the figures as one JSON object.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
 }
 
 pub fn run(args: &StoreBenchArgs) -> anyhow::Result<ExitCode> {
@@ -66,11 +72,15 @@ pub fn run(args: &StoreBenchArgs) -> anyhow::Result<ExitCode> {
         Location::Sqlite(_) => "SQLite",
         Location::Postgres(_) => "PostgreSQL",
     };
-    println!(
-        "store benchmark: {kind} book at {shown}, root 1. {}, {} processes of 1 worker, 1 node per search, {:?}",
-        args.moves, args.processes, args.time
-    );
-    let result = measure(args, &location);
+    if args.format == Format::Text {
+        println!(
+            "store benchmark: {kind} book at {shown}, root 1. {}, {} processes of 1 worker, 1 node per search, {} s",
+            args.moves,
+            args.processes,
+            args.time.as_secs_f64()
+        );
+    }
+    let result = measure(args, &location, kind, &shown);
     if !args.keep {
         let _ = remove_store(&location);
     }
@@ -79,7 +89,7 @@ pub fn run(args: &StoreBenchArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn measure(args: &StoreBenchArgs, location: &str) -> anyhow::Result<()> {
+fn measure(args: &StoreBenchArgs, location: &str, kind: &str, shown: &str) -> anyhow::Result<()> {
     let exe = std::env::current_exe().context("finding the antichess binary")?;
     let seconds = args.time.as_secs_f64().to_string();
     let start = Instant::now();
@@ -137,6 +147,28 @@ fn measure(args: &StoreBenchArgs, location: &str) -> anyhow::Result<()> {
     let claims = log.len() as f64;
     let writes = log.iter().filter(|l| l.finished_ms.is_some()).count() as f64;
     let workers: std::collections::HashSet<_> = log.iter().map(|l| l.worker.as_str()).collect();
+    if args.format == Format::Json {
+        println!(
+            "{}",
+            json!({
+                "store": kind,
+                "location": shown,
+                "moves": args.moves,
+                "processes": args.processes,
+                "seconds": args.time.as_secs_f64(),
+                "claims": log.len(),
+                "writes": writes as u64,
+                "claims_per_second": claims / span,
+                "writes_per_second": writes / span,
+                "transactions_per_second": (claims + writes) / span,
+                "span_seconds": span,
+                "book_nodes": counts.nodes,
+                "workers": workers.len(),
+                "wall_seconds": wall,
+            })
+        );
+        return Ok(());
+    }
     println!(
         "{:>10} {:>10} {:>9} {:>9} {:>12} {:>10} {:>10}",
         "claims", "writes", "claims/s", "writes/s", "txns/s", "seconds", "book nodes"

@@ -1,0 +1,104 @@
+//! `antichess book`: the upper-level tree of proof-number searches — create a book, grow
+//! it with workers (resumable: stop it any time and run `grow` again), look at it, steer
+//! it (queue, pin, mark), cut subtrees out and splice them back, copy it between stores,
+//! and turn a solved book into a verified proof file. The logic lives in `antichess-book`;
+//! one module per group of subcommands: [`grow`], [`show`] (show, check), [`steer`]
+//! (queue, pin, mark), [`transfer`] (export, import, copy), [`prove`].
+//!
+//! A book is named by a location: a file path (a SQLite book) or a `postgres://` URL (a
+//! PostgreSQL database, for workers on many machines); every command takes either.
+//! `--moves` of the commands that name a node are played from the book's root (not from
+//! the start position).
+
+use std::process::ExitCode;
+
+use antichess_book::{redact, Book};
+use antichess_core::{Color, Move};
+use clap::{Args, Subcommand};
+
+use crate::common::args::PositionArgs;
+use crate::common::parse::parse_color;
+
+mod grow;
+mod prove;
+mod show;
+mod steer;
+mod transfer;
+
+use grow::GrowArgs;
+use prove::ProveArgs;
+use show::{CheckArgs, ShowArgs};
+use steer::{MarkArgs, PinArgs, QueueArgs};
+use transfer::{CopyArgs, ExportArgs, ImportArgs};
+
+#[derive(Debug, Subcommand)]
+pub enum BookCommand {
+    New(NewArgs),
+    Grow(GrowArgs),
+    Show(ShowArgs),
+    Queue(QueueArgs),
+    Pin(PinArgs),
+    Mark(MarkArgs),
+    Export(ExportArgs),
+    Import(ImportArgs),
+    Copy(CopyArgs),
+    Prove(ProveArgs),
+    Check(CheckArgs),
+}
+
+/// Create a book rooted at a position (given by --fen and/or --moves from the start).
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The book to create: a file (SQLite) or a postgres://user@host/db URL (the database
+    /// is created if it does not exist and the user may; it must not hold a book).
+    pub book: String,
+
+    #[command(flatten)]
+    pub position: PositionArgs,
+
+    /// The side whose win the book is to prove (default: the side to move at the root).
+    #[arg(long, value_parser = parse_color)]
+    pub prover: Option<Color>,
+}
+
+pub fn run(command: &BookCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        BookCommand::New(args) => run_new(args),
+        BookCommand::Grow(args) => grow::run_grow(args),
+        BookCommand::Show(args) => show::run_show(args),
+        BookCommand::Queue(args) => steer::run_queue(args),
+        BookCommand::Pin(args) => steer::run_pin(args),
+        BookCommand::Mark(args) => steer::run_mark(args),
+        BookCommand::Export(args) => transfer::run_export(args),
+        BookCommand::Import(args) => transfer::run_import(args),
+        BookCommand::Copy(args) => transfer::run_copy(args),
+        BookCommand::Prove(args) => prove::run_prove(args),
+        BookCommand::Check(args) => show::run_check(args),
+    }
+}
+
+fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
+    let game = args.position.game()?;
+    let pos = *game.position();
+    let prolog: &[Move] = if args.position.fen.is_none() {
+        game.moves()
+    } else {
+        &[]
+    };
+    let prover = args.prover.unwrap_or(pos.turn());
+    let mut book = Book::create(&args.book, &pos, prover, prolog)?;
+    println!(
+        "created {}: root {} ({} rules), proving a win for {}",
+        redact(&args.book),
+        pos.fen(),
+        pos.rules(),
+        prover
+    );
+    let root = book.root()?;
+    println!(
+        "root node {} (a leaf: run `antichess book grow {}`)",
+        root.id,
+        redact(&args.book)
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,123 @@
+//! Moving nodes between books: `antichess book export` (cut a subtree out), `import`
+//! (splice it back) and `copy` (a whole book between stores).
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use antichess_book::{copy_book, export, import, redact};
+use anyhow::Context;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::common::book::{find, line_text, moves_from_root, open};
+use crate::common::output::number;
+
+/// Cut the subtree at a node into a book of its own (to grow it elsewhere and import it
+/// back).
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    pub book: String,
+
+    /// The node: moves from the book's root.
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub moves: String,
+
+    /// The new book: a file or a postgres:// URL.
+    #[arg(short, long, value_name = "BOOK")]
+    pub output: String,
+}
+
+/// Splice a book cut with `export` back in (merging what both know).
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    pub book: String,
+
+    /// The book to splice in.
+    pub sub_book: String,
+
+    /// Where it goes: moves from the book's root (default: where it was cut from).
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub moves: Option<String>,
+}
+
+/// Copy a whole book to a new location, between SQLite files and PostgreSQL databases in
+/// either direction (all nodes in id order, the queue, the search log, the metadata; not
+/// the claims of running workers). The destination must not hold a book.
+#[derive(Debug, Args)]
+pub struct CopyArgs {
+    /// The book to copy (a file or a postgres:// URL).
+    pub source: String,
+
+    /// The new book (a file or a postgres:// URL).
+    pub destination: String,
+}
+
+pub fn run_export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
+    let mut book = open(&args.book)?;
+    let node = find(&mut book, Some(&args.moves))?;
+    let copied = export(&mut book, node.id, &args.output)?;
+    println!(
+        "exported node {} ({}) and its subtree: {} nodes into {}",
+        node.id,
+        line_text(&mut book, node.id)?,
+        copied,
+        redact(&args.output)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_import(args: &ImportArgs) -> anyhow::Result<ExitCode> {
+    let mut book = open(&args.book)?;
+    let moves = match &args.moves {
+        Some(text) => Some(moves_from_root(&book, Some(text))?),
+        None => None,
+    };
+    let report = import(&mut book, &args.sub_book, moves.as_deref())?;
+    let root = book.root()?;
+    println!(
+        "imported {}: {} nodes added, {} updated, {} kept; root: {} (proof {}, disproof {})",
+        redact(&args.sub_book),
+        report.added,
+        report.updated,
+        report.kept,
+        root.status,
+        number(root.proof),
+        number(root.disproof)
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_copy(args: &CopyArgs) -> anyhow::Result<ExitCode> {
+    let (from, to) = (redact(&args.source), redact(&args.destination));
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = ProgressBar::new(0);
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} copying [{bar:30}] {pos}/{len} rows ({per_sec}, {eta} left)",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let start = Instant::now();
+    let report = copy_book(&args.source, &args.destination, &mut |done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    })
+    .with_context(|| format!("copying {from} to {to}"))?;
+    bar.finish_and_clear();
+    println!(
+        "copied {from} to {to}: {} nodes, {} search log entries, {} queued, {} meta entries in {:.1} s",
+        report.nodes,
+        report.searches,
+        report.queued,
+        report.meta,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,166 @@
+//! Argument groups shared by several subcommands: a position, a tables directory, the
+//! proof file format and what a reference-format proof file does not record.
+
+use antichess_core::{play_move_text, Color, Game, Position, Rules};
+use antichess_proof::{ByteOrder, Format, ReferenceOptions};
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+
+use crate::common::parse::{parse_color, parse_threads_or_all};
+
+/// A position: a FEN and/or a move list played from it, under a rule set.
+#[derive(Debug, Clone, Args)]
+pub struct PositionArgs {
+    /// Start from this FEN (default: the start position). The castling field is ignored.
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+
+    /// Play these moves from the FEN, e.g. "e3 b5" or "1. e3 b5 2. Bxb5" (SAN or UCI).
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub moves: Option<String>,
+
+    /// Rule set: international, fics, joint, vinciperdi, pritchard; any of the first four
+    /// may add +queen-only.
+    #[arg(long, value_name = "RULES", default_value = "international")]
+    pub rules: Rules,
+}
+
+impl PositionArgs {
+    /// The game from the FEN through the moves.
+    pub fn game(&self) -> anyhow::Result<Game> {
+        let start = match &self.fen {
+            Some(fen) => {
+                Position::from_fen(fen, self.rules).with_context(|| format!("--fen \"{fen}\""))?
+            }
+            None => Position::start(self.rules),
+        };
+        match &self.moves {
+            Some(moves) => play_move_text(start, moves).context("--moves"),
+            None => Ok(Game::new(start)),
+        }
+    }
+
+    /// The position after the moves.
+    pub fn position(&self) -> anyhow::Result<Position> {
+        Ok(*self.game()?.position())
+    }
+}
+
+/// The default tables directory for a rule set: `$ANTICHESS_TABLES/<rules>` if set, else
+/// `$XDG_CACHE_HOME/antichess/tables/<rules>`, else `~/.cache/antichess/tables/<rules>`.
+pub fn default_tables_dir(rules: Rules) -> std::path::PathBuf {
+    let base = std::env::var_os("ANTICHESS_TABLES")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("XDG_CACHE_HOME")
+                .map(|d| std::path::PathBuf::from(d).join("antichess/tables"))
+        })
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(|h| std::path::PathBuf::from(h).join(".cache/antichess/tables"))
+        })
+        .unwrap_or_else(|| std::path::PathBuf::from("tables"));
+    base.join(rules.to_string())
+}
+
+/// A tables directory and rule set.
+#[derive(Debug, Clone, Args)]
+pub struct TablesArgs {
+    /// Directory of table files (default: $ANTICHESS_TABLES/<rules>, else
+    /// ~/.cache/antichess/tables/<rules>). Tables are specific to a rule set.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<std::path::PathBuf>,
+
+    /// Rule set: international, fics, joint, vinciperdi, pritchard; any of the first four
+    /// may add +queen-only.
+    #[arg(long, value_name = "RULES", default_value = "international")]
+    pub rules: Rules,
+
+    /// Worker threads for building (default: all cores).
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_threads_or_all)]
+    pub threads: usize,
+}
+
+impl TablesArgs {
+    pub fn dir(&self) -> std::path::PathBuf {
+        self.tables
+            .clone()
+            .unwrap_or_else(|| default_tables_dir(self.rules))
+    }
+}
+
+/// File format names on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProofFormatArg {
+    /// Our compact bitstream (docs/formats/proof.md).
+    #[value(alias = "compact")]
+    Ours,
+    /// The reference solution's 6 bytes per node.
+    Reference,
+}
+
+impl From<ProofFormatArg> for Format {
+    fn from(arg: ProofFormatArg) -> Format {
+        match arg {
+            ProofFormatArg::Ours => Format::Compact,
+            ProofFormatArg::Reference => Format::Reference,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ByteOrderArg {
+    Little,
+    Big,
+}
+
+/// What a reference-format file does not record.
+#[derive(Debug, Clone, Args)]
+pub struct ReferenceArgs {
+    /// Rules of a reference-format file (ours records them). Rule sets: international,
+    /// fics, joint, vinciperdi, pritchard.
+    #[arg(long, value_name = "RULES", default_value = "international")]
+    pub rules: Rules,
+
+    /// The side a reference-format file proves to win.
+    #[arg(long, value_name = "COLOR", default_value = "white", value_parser = parse_color)]
+    pub prover: Color,
+
+    /// The position a reference-format file's prolog starts from (default: the start
+    /// position).
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+
+    /// Byte order of a reference-format file (default: detect; little-endian preferred).
+    #[arg(long, value_enum)]
+    pub byte_order: Option<ByteOrderArg>,
+}
+
+impl ReferenceArgs {
+    pub fn options(&self) -> anyhow::Result<ReferenceOptions> {
+        if let Some(fen) = &self.fen {
+            Position::from_fen(fen, self.rules).with_context(|| format!("--fen \"{fen}\""))?;
+        }
+        Ok(ReferenceOptions {
+            rules: self.rules,
+            prover: self.prover,
+            byte_order: self.byte_order.map(|order| match order {
+                ByteOrderArg::Little => ByteOrder::Little,
+                ByteOrderArg::Big => ByteOrder::Big,
+            }),
+            start_fen: self.fen.clone(),
+        })
+    }
+}
+/// Tables for searching (as in `antichess solve`).
+#[derive(Debug, Clone, Args)]
+pub struct SearchTables {
+    /// Directory of table files (default: ~/.cache/antichess/tables/<rules>).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<std::path::PathBuf>,
+
+    /// Build missing tables with at most this many units first (0: use no tables); larger
+    /// complete sets already in the directory are used too.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub tb_units: u32,
+}

@@ -1,0 +1,68 @@
+//! Helpers of the `book` commands: open a book, find a node by its moves from the root,
+//! write a node's line, and the Ctrl-C flag of the long book jobs.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::Arc;
+
+use antichess_book::{Book, Node};
+use antichess_core::{play_move_text, Move};
+use anyhow::Context;
+
+/// A node's ratio as text: `inf` for a won node.
+pub fn ratio_text(node: &Node) -> String {
+    if node.proof == 0 {
+        "inf".into()
+    } else {
+        format!("{:.3}", node.ratio())
+    }
+}
+
+/// Opens the book at a location (a file or a postgres:// URL).
+pub fn open(location: &str) -> anyhow::Result<Book> {
+    Ok(Book::open(location)?)
+}
+
+/// The moves `text` from the book's root.
+pub fn moves_from_root(book: &Book, text: Option<&str>) -> anyhow::Result<Vec<Move>> {
+    match text {
+        None => Ok(Vec::new()),
+        Some(text) => Ok(play_move_text(*book.root_position(), text)
+            .with_context(|| format!("--moves \"{text}\" (played from the book's root)"))?
+            .moves()
+            .to_vec()),
+    }
+}
+
+/// The node at the moves `text` from the book's root (the root if none).
+pub fn find(book: &mut Book, text: Option<&str>) -> anyhow::Result<Node> {
+    let moves = moves_from_root(book, text)?;
+    Ok(book.find(&moves)?)
+}
+
+/// The line to a node, in SAN with move numbers.
+pub fn line_text(book: &mut Book, id: i64) -> anyhow::Result<String> {
+    let line = book.line_to(id)?;
+    Ok(if line.is_empty() {
+        "(root)".to_string()
+    } else {
+        antichess_core::pgn::format_moves(book.root_position(), &line)
+    })
+}
+
+static INTERRUPTS: AtomicUsize = AtomicUsize::new(0);
+
+/// A flag that the first Ctrl-C raises (printing `message`); the second quits at once.
+pub fn stop_on_ctrl_c(message: &'static str) -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    // A second handler cannot be installed in one process; ignore that (tests).
+    let _ = ctrlc::set_handler(move || {
+        if INTERRUPTS.fetch_add(1, Relaxed) == 0 {
+            flag.store(true, Relaxed);
+            eprintln!("\n{message} (Ctrl-C again to quit at once)");
+        } else {
+            std::process::exit(130);
+        }
+    });
+    stop
+}

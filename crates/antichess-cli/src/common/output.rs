@@ -1,0 +1,54 @@
+//! Output conventions shared by the commands: the `--format text|json` choice, proof and
+//! disproof numbers (infinity is written `inf` in text and the string `"inf"` in JSON), and
+//! the peak memory figure.
+
+use serde_json::{json, Value};
+
+/// What a command prints: text for people (the default) or one JSON object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// The infinite proof or disproof number of the search and the book.
+const INF: u32 = antichess_pns::INF;
+
+/// A proof or disproof number as text: `inf` for infinity.
+pub fn number(n: u32) -> String {
+    if n == INF {
+        "inf".to_string()
+    } else {
+        n.to_string()
+    }
+}
+
+/// A proof or disproof number in JSON: an integer, or the string `"inf"` for infinity.
+pub fn json_number(n: u32) -> Value {
+    if n == INF {
+        json!("inf")
+    } else {
+        json!(n)
+    }
+}
+
+/// Peak resident memory of this process in bytes (Linux), if known.
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Parses `--format` of the commands that read proof files, where it once named the file's
+/// format: those names point to `--proof-format`.
+pub fn parse_format_of_proof_command(s: &str) -> Result<Format, String> {
+    match s {
+        "text" => Ok(Format::Text),
+        "json" => Ok(Format::Json),
+        "ours" | "compact" | "reference" => Err(format!(
+            "\"{s}\" is a proof file format: give it with --proof-format (--format chooses the output: text or json)"
+        )),
+        _ => Err(format!("\"{s}\" is not an output format (text or json)")),
+    }
+}

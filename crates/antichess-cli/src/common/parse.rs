@@ -1,0 +1,123 @@
+//! Value parsers of command-line options: sides, durations, thread counts, node counts and
+//! sizes. Each error names the text given and shows what is expected.
+
+use std::time::Duration;
+
+use antichess_core::Color;
+
+pub fn parse_color(s: &str) -> Result<Color, String> {
+    Color::from_name(s).ok_or_else(|| format!("\"{s}\" is not a side (white or black)"))
+}
+
+/// Parses `90`, `90s`, `5m`, `2h`, `1.5s`.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let (number, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => t.split_at(i),
+        None => (t, "s"),
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("\"{s}\" is not a duration (e.g. 30, 90s, 5m, 2h)"))?;
+    let seconds = match unit {
+        "s" => value,
+        "m" | "min" => value * 60.0,
+        "h" => value * 3600.0,
+        "ms" => value / 1000.0,
+        _ => return Err(format!("\"{s}\": unknown time unit \"{unit}\" (s, m, h)")),
+    };
+    if !(seconds.is_finite() && seconds >= 0.0) {
+        return Err(format!("\"{s}\" is not a duration"));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// Most threads (or workers, or processes) one run may start: far beyond any machine this
+/// runs on, and low enough that a typing slip (`--threads 100000`) is an error, not a system
+/// that runs out of threads.
+pub const MAX_THREADS: usize = 1024;
+
+/// Parses a thread count from 1 to [`MAX_THREADS`].
+pub fn parse_threads(s: &str) -> Result<usize, String> {
+    parse_count(s, 1, "1")
+}
+
+/// Parses a thread count from 0 (meaning: one per core) to [`MAX_THREADS`].
+pub fn parse_threads_or_all(s: &str) -> Result<usize, String> {
+    parse_count(s, 0, "0 (one per core)")
+}
+
+/// A count from `min` (written `min_text` in the error) to [`MAX_THREADS`].
+fn parse_count(s: &str, min: usize, min_text: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (min..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "\"{s}\" is not a count from {min_text} to {MAX_THREADS}"
+        )),
+    }
+}
+
+/// Parses a count of nodes (positions): `5000000`, `5_000_000`, or with a decimal unit
+/// `500K`, `20M`, `2G`, `1.5M` (K = 1,000, M = 1,000,000, G = 1,000,000,000).
+pub fn parse_nodes(s: &str) -> Result<u64, String> {
+    let bad = || format!("\"{s}\" is not a number of nodes (e.g. 5000000, 500K, 20M, 2G)");
+    let t: String = s.trim().chars().filter(|&c| c != '_').collect();
+    let (number, scale) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 1e3),
+        Some('M') => (&t[..t.len() - 1], 1e6),
+        Some('G') => (&t[..t.len() - 1], 1e9),
+        _ => {
+            return t.parse::<u64>().map_err(|_| bad());
+        }
+    };
+    let value: f64 = number.parse().map_err(|_| bad())?;
+    let nodes = (value * scale).round();
+    if !(value.is_finite() && value >= 0.0) || nodes >= u64::MAX as f64 {
+        return Err(bad());
+    }
+    Ok(nodes as u64)
+}
+
+/// Parses `512` (MB), `512M`, `4G`, `64K`.
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim().to_ascii_uppercase();
+    let t = t.strip_suffix('B').unwrap_or(&t);
+    let (number, shift) = match t.chars().last() {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        _ => (t, 20),
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("\"{s}\" is not a size (e.g. 512M, 4G)"))?;
+    if !(value.is_finite() && value > 0.0) {
+        return Err(format!("\"{s}\" is not a size"));
+    }
+    Ok((value * f64::from(1u32 << shift)) as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_counts_take_decimal_units() {
+        for (text, nodes) in [
+            ("5000000", 5_000_000),
+            ("5_000_000", 5_000_000),
+            ("500K", 500_000),
+            ("20M", 20_000_000),
+            ("2G", 2_000_000_000),
+            ("2g", 2_000_000_000),
+            ("1.5M", 1_500_000),
+            (" 0 ", 0),
+        ] {
+            assert_eq!(parse_nodes(text), Ok(nodes), "{text}");
+        }
+        for text in ["", "M", "2Q", "-5M", "-5", "1e30G", "NaNK", "2 M", "1.5"] {
+            let err = parse_nodes(text).unwrap_err();
+            assert!(err.contains("is not a number of nodes"), "{text}: {err}");
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! Table setup shared by the commands: build the tables a job needs (with a progress bar)
+//! and open the directory.
+
+use std::path::PathBuf;
+
+use antichess_tb::{build, BuildOptions, Material, Tablebase};
+use anyhow::{bail, Context};
+
+use crate::common::args::TablesArgs;
+use crate::common::progress::BuildProgress;
+
+/// Builds the tables `targets` need, with a progress bar, and opens the directory.
+pub fn ensure_tables(
+    targets: &[Material],
+    tables: &TablesArgs,
+    quiet: bool,
+) -> anyhow::Result<Tablebase> {
+    let dir = tables.dir();
+    let progress = BuildProgress::new(quiet);
+    let options = BuildOptions {
+        rules: tables.rules,
+        dir: dir.clone(),
+        threads: tables.threads,
+        strategy: Default::default(),
+    };
+    let result = build(targets, &options, &|e| progress.event(e));
+    progress.finish();
+    result.with_context(|| format!("building tables in {}", dir.display()))?;
+    Ok(Tablebase::open(&dir, tables.rules)?)
+}
+
+/// Opens the tables for `rules`, building the complete set of `units` first if needed.
+pub fn solver_tables(
+    tables: &Option<PathBuf>,
+    rules: antichess_core::Rules,
+    units: u32,
+    quiet: bool,
+) -> anyhow::Result<Option<Tablebase>> {
+    if units == 0 {
+        return Ok(None);
+    }
+    if !(2..=5).contains(&units) {
+        bail!("--tb-units {units}: choose 0 (no tables) or 2 to 5");
+    }
+    let args = TablesArgs {
+        tables: tables.clone(),
+        rules,
+        threads: 0,
+    };
+    Ok(Some(ensure_tables(
+        &Material::all_up_to(units),
+        &args,
+        quiet,
+    )?))
+}
