@@ -414,8 +414,9 @@ pub(crate) struct CompactWalk<'a> {
     pub(crate) file_bytes: Option<u64>,
 }
 
-/// Walks (decodes and checks the structure of) a compact body; see the module docs. The
-/// reader must be positioned at the start of the body.
+/// Walks a compact body through the checker (`crate::check`: the proof rules), then checks
+/// what only this format has: the body's length, checksum and padding, and the header's
+/// counts. The reader must be positioned at the start of the body.
 pub(crate) fn walk_compact<R: Read>(
     walk: CompactWalk<'_>,
     reader: R,
