@@ -301,10 +301,10 @@ impl<D: Decoder> Checker<'_, '_, D> {
             proof: self.proof,
         };
         match self.decoder.node(&at)? {
-            Item::Reference { target } => self.reference(number, pos, mv, legal, target),
-            Item::Leaf { target } => self.enter(number, pos, mv, legal, None, target, true),
+            Item::Reference { target } => self.reference(number, pos, mv, &legal, target),
+            Item::Leaf { target } => self.enter(number, pos, mv, &legal, None, target, true),
             Item::Internal { children, target } => {
-                self.enter(number, pos, mv, legal, Some(children), target, true)
+                self.enter(number, pos, mv, &legal, Some(children), target, true)
             }
         }
     }
@@ -315,7 +315,7 @@ impl<D: Decoder> Checker<'_, '_, D> {
         number: u64,
         pos: Position,
         mv: Option<Move>,
-        legal: MoveList,
+        legal: &MoveList,
         slot: usize,
     ) -> Result<Option<Subtree>, ProofError> {
         let target = *self.target(slot);
@@ -364,7 +364,7 @@ impl<D: Decoder> Checker<'_, '_, D> {
                 // A forward reference: the target's subtree is verified here, in its stead.
                 let at = At {
                     number,
-                    legal: &legal,
+                    legal,
                     prover_to_move: pos.turn() == self.proof.prover,
                     mv,
                     line: &self.line,
@@ -403,7 +403,7 @@ impl<D: Decoder> Checker<'_, '_, D> {
         number: u64,
         pos: Position,
         mv: Option<Move>,
-        legal: MoveList,
+        legal: &MoveList,
         children: Option<D::Children>,
         target: Option<usize>,
         counted: bool,
@@ -443,13 +443,13 @@ impl<D: Decoder> Checker<'_, '_, D> {
                     if self.path.contains(&id) {
                         return Err(self.repeats(number, mv, &pos));
                     }
-                    let kind = self.kind(&pos, &legal, children.is_some());
+                    let kind = self.kind(&pos, legal, children.is_some());
                     self.stats.counts.add(&kind);
                     return Ok(Some(Subtree::leaf(number, unfolded, unfolded_height)));
                 }
             }
         }
-        let kind = self.kind(&pos, &legal, children.is_some());
+        let kind = self.kind(&pos, legal, children.is_some());
         let Some(children) = children else {
             // A leaf.
             let mut leaves = 0;
@@ -511,7 +511,8 @@ impl<D: Decoder> Checker<'_, '_, D> {
             id,
             number,
             mv,
-            legal,
+            // A clone copies the moves only; a move would copy the whole array.
+            legal: legal.clone(),
             seen: [0; 4],
             seen_count: 0,
             children,
