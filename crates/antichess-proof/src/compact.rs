@@ -9,20 +9,22 @@
 //! index of its move in `ceil(log2 n)` bits; an internal opponent node gives nothing (its
 //! children are all its legal moves in order). The children's encodings follow.
 //!
-//! This module encodes a [`ProofTree`] and walks an encoded body as a stream (the walker
-//! is the streaming verifier's core: memory is O(depth + targets)).
+//! This module encodes a [`ProofTree`], and decodes a body as a stream for the checker
+//! (`crate::check`, which enforces the proof rules; here are the format's own: the codes,
+//! the header's counts and checksums, the body's length and padding). Memory is
+//! O(depth + targets).
 
-use std::collections::HashSet;
 use std::io::Read;
 
 use antichess_core::{Color, Move, MoveList, Position, Rules};
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::bits::{index_width, BitError, BitReader, BitWriter};
-use crate::position_id::{label, ordered_moves, units, PositionId};
-use crate::stats::{ProofStats, StatsBuilder, Subtree};
-use crate::tree::{Node, NodeKind, ProofCounts, ProofTree};
-use crate::walk::{map_leaf_error, Visitor};
+use crate::check::{check, At, Decoder, Item, Proof};
+use crate::position_id::{ordered_moves, units};
+use crate::stats::ProofStats;
+use crate::tree::{NodeKind, ProofCounts, ProofTree};
+use crate::walk::Visitor;
 use crate::ProofError;
 
 /// The first eight bytes of a compact proof file.
@@ -404,25 +406,6 @@ fn encode(tree: &ProofTree, strict: bool) -> Result<Vec<u8>, ProofError> {
     Ok(out)
 }
 
-/// A node that references may point to.
-struct Target {
-    node: u64,
-    id: PositionId,
-    done: bool,
-    unfolded: u64,
-    unfolded_height: u32,
-}
-
-struct Frame {
-    pos: Position,
-    id: PositionId,
-    mv: Option<Move>,
-    children: MoveList,
-    next: usize,
-    target: Option<usize>,
-    subtree: Subtree,
-}
-
 /// What a walk of a compact body needs besides the reader.
 pub(crate) struct CompactWalk<'a> {
     pub(crate) header: &'a CompactHeader,
@@ -431,15 +414,30 @@ pub(crate) struct CompactWalk<'a> {
     pub(crate) file_bytes: Option<u64>,
 }
 
-/// Walks (decodes and checks the structure of) a compact body; see the module docs. The
-/// reader must be positioned at the start of the body.
+/// Walks a compact body through the checker (`crate::check`: the proof rules), then checks
+/// what only this format has: the body's length, checksum and padding, and the header's
+/// counts. The reader must be positioned at the start of the body.
 pub(crate) fn walk_compact<R: Read>(
     walk: CompactWalk<'_>,
     reader: R,
 ) -> Result<ProofStats, ProofError> {
     let header = walk.header;
-    let mut bits = BitReader::new(reader, header.body_bits);
-    let result = walk_body(header, walk.visitor, walk.progress, &mut bits);
+    let mut decoder = CompactDecoder {
+        bits: BitReader::new(reader, header.body_bits),
+        body_start: header.header_len,
+        declared: 0,
+        next_number: 1,
+    };
+    let proof = Proof {
+        root: header.root,
+        prover: header.prover,
+        prolog: &header.prolog,
+        tablebase_units: Some(header.tablebase_units),
+        tablebase_leaves: header.counts.tablebase,
+    };
+    let result = check(&proof, &mut decoder, walk.visitor, walk.progress);
+    let end_bit = decoder.bits.position();
+    let bits = &mut decoder.bits;
     let body_start = header.header_len;
     let drained = bits.drain();
     let present = match drained {
@@ -474,7 +472,8 @@ pub(crate) fn walk_compact<R: Read>(
             ),
         ));
     }
-    let (stats_builder, root_subtree, end_bit) = result?;
+    let checked = result?;
+    let stats_builder = checked.stats;
     if end_bit != header.body_bits {
         return Err(ProofError::corrupt(
             body_start + end_bit / 8,
@@ -513,7 +512,7 @@ pub(crate) fn walk_compact<R: Read>(
         (
             "reference targets",
             header.reference_targets,
-            root_subtree.1,
+            checked.targets,
         ),
         (
             "tablebase units",
@@ -533,265 +532,154 @@ pub(crate) fn walk_compact<R: Read>(
         "compact",
         &header.root,
         header.prover,
-        root_subtree.1,
-        &root_subtree.0,
+        checked.targets,
+        &checked.root,
         walk.file_bytes,
     ))
 }
 
-type BodyResult = (StatsBuilder, (Subtree, u64), u64);
+/// Decodes a compact body for the checker: the kind codes, the prover's move indices and
+/// the references' counts back through the targets (see the module docs).
+struct CompactDecoder<R> {
+    bits: BitReader<R>,
+    /// Byte offset of the body in the file.
+    body_start: u64,
+    /// Nodes flagged as targets so far (the next target's slot).
+    declared: u64,
+    /// The number of the next node in preorder.
+    next_number: u64,
+}
 
-fn walk_body<R: Read>(
-    header: &CompactHeader,
-    visitor: &mut dyn Visitor,
-    progress: &mut dyn FnMut(u64),
-    bits: &mut BitReader<R>,
-) -> Result<BodyResult, ProofError> {
-    let root = header.root;
-    let prover = header.prover;
-    let prolog = &header.prolog;
-    let mut stats = StatsBuilder::default();
-    let mut targets: Vec<Target> = Vec::new();
-    let mut path: HashSet<PositionId> = HashSet::new();
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut node_number = 0u64;
-    let mut next: Option<(Position, Option<Move>)> = Some((root, None));
-    let body_start = header.header_len;
+/// Where a compact node stands in its children: the prover's one move (until given), or
+/// the index of the opponent's next legal move.
+enum CompactChildren {
+    One(Option<Move>),
+    All(usize),
+}
 
-    loop {
-        if let Some((pos, mv)) = next.take() {
-            let number = node_number;
-            node_number += 1;
-            if number & 0xffff == 0 {
-                progress(number);
-            }
-            let depth = stack.len() as u32;
-            stats.max_depth = stats.max_depth.max(depth);
-            let node_label = |stack: &[Frame]| {
-                let mut moves: Vec<Move> = stack.iter().filter_map(|f| f.mv).collect();
-                moves.extend(mv);
-                label(number, &root, prolog, &moves)
-            };
-            let reject = |stack: &[Frame], reason: String| ProofError::Rejected {
-                node: node_label(stack),
-                reason,
-            };
-            let bit_error = |stack: &[Frame], e: BitError, at: u64| match e {
-                BitError::Io(e) => ProofError::io("reading the proof body", e),
-                BitError::EndOfBody => ProofError::corrupt(
-                    body_start + at / 8,
-                    format!(
-                        "the body ends before the tree is complete, at {}",
-                        node_label(stack)
-                    ),
+impl<R: Read> CompactDecoder<R> {
+    fn bit_error(&self, e: BitError, at_bit: u64, node: &At<'_>) -> ProofError {
+        match e {
+            BitError::Io(e) => ProofError::io("reading the proof body", e),
+            BitError::EndOfBody => ProofError::corrupt(
+                self.body_start + at_bit / 8,
+                format!(
+                    "the body ends before the tree is complete, at {}",
+                    node.label()
                 ),
-                BitError::Truncated { bytes_read } => ProofError::corrupt(
-                    body_start + bytes_read,
-                    format!("the file is truncated, at {}", node_label(stack)),
-                ),
-                BitError::BadCode(why) => ProofError::corrupt(
-                    body_start + at / 8,
-                    format!("{why}, at {}", node_label(stack)),
-                ),
-            };
-            let moves = ordered_moves(&pos);
-            let finished = if moves.is_empty() {
-                let node = Node {
-                    mv,
-                    kind: NodeKind::Terminal,
-                };
-                stats.counts.add(&node.kind);
-                visitor
-                    .visit(&node, &pos)
-                    .map_err(|e| map_leaf_error(e, node_label(&stack), 0))?;
-                Subtree::leaf(number, 1, 0)
-            } else {
-                let at = bits.position();
-                let mut code = 0u32;
-                let mut code_len = 0;
-                // Read the kind code: 0, 10, 110, 111.
-                while code_len < 3 {
-                    let bit = bits.bit().map_err(|e| bit_error(&stack, e, at))?;
-                    code = code << 1 | u32::from(bit);
-                    code_len += 1;
-                    if !bit {
-                        break;
-                    }
-                }
-                match (code_len, code) {
-                    (3, 0b111) => {
-                        let node = Node {
-                            mv,
-                            kind: NodeKind::Tablebase,
-                        };
-                        stats.counts.add(&node.kind);
-                        let n = units(&pos);
-                        stats.tablebase_units = stats.tablebase_units.max(n);
-                        if n > header.tablebase_units {
-                            return Err(reject(
-                                &stack,
-                                format!(
-                                    "tablebase leaf with {n} units, but the header says the proof relies on at most {}",
-                                    header.tablebase_units
-                                ),
-                            ));
-                        }
-                        visitor.visit(&node, &pos).map_err(|e| {
-                            map_leaf_error(e, node_label(&stack), header.counts.tablebase)
-                        })?;
-                        Subtree::leaf(number, 1, 0)
-                    }
-                    (3, 0b110) => {
-                        let at = bits.position();
-                        let back = bits.elias_delta().map_err(|e| bit_error(&stack, e, at))?;
-                        if back > targets.len() as u64 {
-                            return Err(reject(
-                                &stack,
-                                format!(
-                                    "reference {back} targets back, but only {} nodes before it are reference targets",
-                                    targets.len()
-                                ),
-                            ));
-                        }
-                        let target = &targets[targets.len() - back as usize];
-                        if !target.done {
-                            return Err(reject(
-                                &stack,
-                                format!(
-                                    "refers to node {}, which is not complete: it is an ancestor of this node (the proof would go round in a circle)",
-                                    target.node
-                                ),
-                            ));
-                        }
-                        if target.id != PositionId::of(&pos) {
-                            return Err(reject(
-                                &stack,
-                                format!(
-                                    "refers to node {}, which is a different position (this one is {})",
-                                    target.node,
-                                    pos.fen()
-                                ),
-                            ));
-                        }
-                        let node = Node {
-                            mv,
-                            kind: NodeKind::Reference {
-                                target: u32::try_from(target.node).unwrap_or(u32::MAX),
-                            },
-                        };
-                        stats.counts.add(&node.kind);
-                        let (unfolded, height) = (target.unfolded, target.unfolded_height);
-                        visitor
-                            .visit(&node, &pos)
-                            .map_err(|e| map_leaf_error(e, node_label(&stack), 0))?;
-                        Subtree::leaf(number, unfolded, height)
-                    }
-                    (_, c) => {
-                        // Internal: code 0 (length 1) or 10 (length 2, a target).
-                        let is_target = code_len == 2 && c == 0b10;
-                        let id = PositionId::of(&pos);
-                        if !path.insert(id) {
-                            return Err(reject(
-                                &stack,
-                                format!(
-                                    "the position repeats on the path from the root ({})",
-                                    pos.fen()
-                                ),
-                            ));
-                        }
-                        let target = if is_target {
-                            targets.push(Target {
-                                node: number,
-                                id,
-                                done: false,
-                                unfolded: 0,
-                                unfolded_height: 0,
-                            });
-                            Some(targets.len() - 1)
-                        } else {
-                            None
-                        };
-                        let (kind, children) = if pos.turn() == prover {
-                            let at = bits.position();
-                            let width = index_width(moves.len());
-                            let index =
-                                bits.bits(width).map_err(|e| bit_error(&stack, e, at))? as usize;
-                            if index >= moves.len() {
-                                return Err(reject(
-                                    &stack,
-                                    format!(
-                                        "move index {index} is out of range: the prover has {} legal moves",
-                                        moves.len()
-                                    ),
-                                ));
-                            }
-                            let mut one = MoveList::new();
-                            one.push(moves[index]);
-                            (NodeKind::Prover, one)
-                        } else {
-                            (
-                                NodeKind::Opponent {
-                                    children: moves.len() as u16,
-                                },
-                                moves,
-                            )
-                        };
-                        let node = Node { mv, kind };
-                        stats.counts.add(&node.kind);
-                        visitor
-                            .visit(&node, &pos)
-                            .map_err(|e| map_leaf_error(e, node_label(&stack), 0))?;
-                        stack.push(Frame {
-                            pos,
-                            id,
-                            mv,
-                            children,
-                            next: 0,
-                            target,
-                            subtree: Subtree::internal(number),
-                        });
-                        // Descend into the first child.
-                        let top = stack.last_mut().expect("just pushed");
-                        let m = top.children[0];
-                        top.next = 1;
-                        next = Some((top.pos.play(m), Some(m)));
-                        continue;
-                    }
-                }
-            };
-            // A leaf finished: give it to its parent.
-            let mut done = finished;
-            let mut done_mv = mv;
-            loop {
-                let Some(parent) = stack.last_mut() else {
-                    let targets_count = targets.len() as u64;
-                    progress(node_number);
-                    return Ok((stats, (done, targets_count), bits.position()));
-                };
-                parent.subtree.absorb(&done);
-                if stack.len() == 1 {
-                    if let Some(m) = done_mv {
-                        stats.root_child(&root, m, &done, node_number);
-                    }
-                }
-                let parent = stack.last_mut().expect("non-empty");
-                if parent.next < parent.children.len() {
-                    let m = parent.children[parent.next];
-                    parent.next += 1;
-                    next = Some((parent.pos.play(m), Some(m)));
-                    break;
-                }
-                let frame = stack.pop().expect("non-empty");
-                path.remove(&frame.id);
-                if let Some(t) = frame.target {
-                    let target = &mut targets[t];
-                    target.done = true;
-                    target.unfolded = frame.subtree.unfolded;
-                    target.unfolded_height = frame.subtree.unfolded_height;
-                }
-                done = frame.subtree;
-                done_mv = frame.mv;
+            ),
+            BitError::Truncated { bytes_read } => ProofError::corrupt(
+                self.body_start + bytes_read,
+                format!("the file is truncated, at {}", node.label()),
+            ),
+            BitError::BadCode(why) => ProofError::corrupt(
+                self.body_start + at_bit / 8,
+                format!("{why}, at {}", node.label()),
+            ),
+        }
+    }
+}
+
+impl<R: Read> Decoder for CompactDecoder<R> {
+    type Children = CompactChildren;
+
+    fn node(&mut self, at: &At<'_>) -> Result<Item<CompactChildren>, ProofError> {
+        let n = at.legal.len();
+        if n == 0 {
+            // A terminal leaf costs no bits.
+            return Ok(Item::Leaf { target: None });
+        }
+        let start = self.bits.position();
+        // The kind code: 0, 10, 110, 111.
+        let mut code = 0u32;
+        let mut code_len = 0;
+        while code_len < 3 {
+            let bit = self.bits.bit().map_err(|e| self.bit_error(e, start, at))?;
+            code = code << 1 | u32::from(bit);
+            code_len += 1;
+            if !bit {
+                break;
             }
         }
+        match (code_len, code) {
+            (3, 0b111) => Ok(Item::Leaf { target: None }),
+            (3, 0b110) => {
+                let start = self.bits.position();
+                let back = self
+                    .bits
+                    .elias_delta()
+                    .map_err(|e| self.bit_error(e, start, at))?;
+                if back == 0 || back > self.declared {
+                    return Err(ProofError::Rejected {
+                        node: at.label(),
+                        reason: format!(
+                            "reference {back} targets back, but only {} nodes before it are reference targets",
+                            self.declared
+                        ),
+                    });
+                }
+                Ok(Item::Reference {
+                    target: (self.declared - back) as usize,
+                })
+            }
+            (code_len, _) => {
+                // Internal: code 0, or 10 for a target.
+                let target = (code_len == 2).then(|| {
+                    self.declared += 1;
+                    (self.declared - 1) as usize
+                });
+                let children = if at.prover_to_move {
+                    let start = self.bits.position();
+                    let index = self
+                        .bits
+                        .bits(index_width(n))
+                        .map_err(|e| self.bit_error(e, start, at))?
+                        as usize;
+                    if index >= n {
+                        return Err(ProofError::Rejected {
+                            node: at.label(),
+                            reason: format!(
+                                "move index {index} is out of range: the prover has {n} legal moves"
+                            ),
+                        });
+                    }
+                    CompactChildren::One(Some(at.legal[index]))
+                } else {
+                    CompactChildren::All(0)
+                };
+                Ok(Item::Internal { children, target })
+            }
+        }
+    }
+
+    fn expand(
+        &mut self,
+        target: usize,
+        at: &At<'_>,
+    ) -> Result<(u64, Option<CompactChildren>), ProofError> {
+        // References count back through targets already flagged: never forward.
+        Err(ProofError::Rejected {
+            node: at.label(),
+            reason: format!("refers to target {target}, which is not flagged before it"),
+        })
+    }
+
+    fn next_child(
+        &mut self,
+        children: &mut CompactChildren,
+        legal: &MoveList,
+    ) -> Result<Option<(u64, Move)>, ProofError> {
+        let next = match children {
+            CompactChildren::One(m) => m.take(),
+            CompactChildren::All(k) => {
+                let m = legal.get(*k).copied();
+                *k += 1;
+                m
+            }
+        };
+        Ok(next.map(|m| {
+            self.next_number += 1;
+            (self.next_number - 1, m)
+        }))
     }
 }

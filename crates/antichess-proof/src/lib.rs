@@ -35,6 +35,7 @@
 
 mod bits;
 mod build;
+mod check;
 mod compact;
 mod error;
 mod files;

@@ -1,5 +1,6 @@
 //! The 6-byte-per-node format of the reference solution (the published proofs of 1. e3,
-//! 2016): reading, writing, conversion to and from [`ProofTree`], and direct verification.
+//! 2016): reading, writing, conversion to and from [`ProofTree`], and the decoder through
+//! which the checker (`crate::check`) verifies a file in place.
 //! docs/formats/proof.md describes the layout; in short:
 //!
 //! * node 0 is a header: its 32-bit word holds the node count (the header included) with
@@ -16,19 +17,20 @@
 //! child and that child's sibling chain. A transposition node's subtree is its target's
 //! (following chains of transpositions). A node without children is a leaf: a terminal
 //! position if there is no legal move, else a tablebase leaf. Byte order is little-endian;
-//! a file whose header only makes sense big-endian is read big-endian.
+//! a file whose header only makes sense big-endian is read big-endian. The index
+//! 0x3fffffff is reserved: with kind `01` it means "no child, the next sibling is the next
+//! node"; with kind `00` it is an error (no sibling is 0).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use antichess_core::{Color, Move, MoveList, Position, Rules};
 
 use crate::build::{build_with, Expander, Step};
-use crate::oracle::LeafError;
-use crate::position_id::{label, ordered_moves, units, PositionId};
+use crate::check::{check, At, Decoder, Item, Proof};
 use crate::read_at::ReadAt;
-use crate::stats::{ProofStats, StatsBuilder, Subtree};
-use crate::tree::{Node, NodeKind, ProofTree};
-use crate::walk::{map_leaf_error, Visitor};
+use crate::stats::ProofStats;
+use crate::tree::{NodeKind, ProofTree};
+use crate::walk::Visitor;
 use crate::ProofError;
 
 /// Byte order of the 16- and 32-bit fields of a reference-format file.
@@ -259,8 +261,13 @@ impl<S: ReadAt> ReferenceFile<S> {
         }
         let low = raw.data & LOW;
         let next = index + 1;
-        let none_if_zero = |v: u32| (v != 0 && v != LOW).then_some(v);
+        let corrupt = |why: String| ProofError::corrupt(at, format!("node {index}: {why}"));
+        let none_if_zero = |v: u32| (v != 0).then_some(v);
         let links = match raw.data >> 30 {
+            0b00 if low == LOW => return Err(corrupt(
+                "kind 00 with index 0x3fffffff, which only kind 01 may have (\"no sibling\" is 0)"
+                    .into(),
+            )),
             0b00 => Links {
                 sibling: none_if_zero(low),
                 ..Links::default()
@@ -284,7 +291,6 @@ impl<S: ReadAt> ReferenceFile<S> {
                 child: None,
             },
         };
-        let corrupt = |why: String| ProofError::corrupt(at, format!("node {index}: {why}"));
         if let Some(c) = links.child {
             if c >= self.size {
                 return Err(corrupt(format!(
@@ -530,34 +536,123 @@ impl<S: ReadAt> Expander for FileExpander<'_, S> {
     }
 }
 
-#[derive(Debug, Clone, Copy)]
-enum TargetState {
-    Unseen,
-    InProgress,
-    Done {
-        id: PositionId,
-        unfolded: u64,
-        unfolded_height: u32,
-    },
+/// Decodes a reference-format file for the checker, following the links from the root:
+/// a node's children are its first child and that child's sibling chain, a transposition
+/// is a reference to the node its chain of transpositions ends at. It also enforces the
+/// format's own rule that every node of the file is reached exactly once.
+struct ReferenceDecoder<'f, S> {
+    file: &'f mut ReferenceFile<S>,
+    /// The slot of every transposition target (found by a first pass over the file).
+    slot_of: HashMap<u32, usize>,
+    /// The target of every slot.
+    target_of: Vec<u32>,
+    /// One bit per node of the file: reached.
+    visited: Vec<u64>,
+    visited_count: u64,
+    /// The node the checker asks about next, and its links.
+    current: (u32, Links),
 }
 
-struct Frame {
-    pos: Position,
-    id: PositionId,
-    /// File index named in errors (the node itself, or the transposition node that led here).
-    number: u32,
-    mv: Option<Move>,
-    legal: MoveList,
-    seen: [u64; 4],
-    seen_count: usize,
-    next_child: Option<u32>,
-    target: Option<u32>,
-    subtree: Subtree,
+impl<'f, S: ReadAt> ReferenceDecoder<'f, S> {
+    /// Finds the transposition targets (one pass over the file).
+    fn new(
+        file: &'f mut ReferenceFile<S>,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<ReferenceDecoder<'f, S>, ProofError> {
+        let size = file.size;
+        let mut slot_of: HashMap<u32, usize> = HashMap::new();
+        let mut target_of = Vec::new();
+        for i in 1..size {
+            if file.links(i)?.0.transposition.is_some() {
+                let t = file.resolve(i)?;
+                slot_of.entry(t).or_insert_with(|| {
+                    target_of.push(t);
+                    target_of.len() - 1
+                });
+            }
+            if i & 0xfffff == 0 {
+                progress(0);
+            }
+        }
+        let mut visited = vec![0u64; (size as usize).div_ceil(64)];
+        visited[0] |= 1;
+        let root_links = file.links(0)?.0;
+        Ok(ReferenceDecoder {
+            file,
+            slot_of,
+            target_of,
+            visited,
+            visited_count: 1,
+            current: (0, root_links),
+        })
+    }
 }
 
-/// Walks a reference-format file from its root, checking every move and every opponent
-/// node's completeness, judging leaves through `visitor`, and counting nodes. Memory is
-/// O(depth + transposition targets) plus one bit per node (each node is visited once).
+impl<S: ReadAt> Decoder for ReferenceDecoder<'_, S> {
+    /// The next child's index.
+    type Children = Option<u32>;
+
+    fn node(&mut self, _at: &At<'_>) -> Result<Item<Option<u32>>, ProofError> {
+        let (index, links) = self.current;
+        if links.transposition.is_some() {
+            let x = self.file.resolve(index)?;
+            let target = self.slot_of.get(&x).copied().ok_or_else(|| {
+                ProofError::corrupt(
+                    self.file.offset(index),
+                    format!("node {index}: transposition to node {x}, not found by the first pass"),
+                )
+            })?;
+            return Ok(Item::Reference { target });
+        }
+        let target = self.slot_of.get(&index).copied();
+        Ok(match links.child {
+            None => Item::Leaf { target },
+            Some(c) => Item::Internal {
+                children: Some(c),
+                target,
+            },
+        })
+    }
+
+    fn expand(
+        &mut self,
+        target: usize,
+        _at: &At<'_>,
+    ) -> Result<(u64, Option<Option<u32>>), ProofError> {
+        let x = self.target_of[target];
+        let child = self.file.links(x)?.0.child;
+        Ok((u64::from(x), child.map(Some)))
+    }
+
+    fn next_child(
+        &mut self,
+        children: &mut Option<u32>,
+        _legal: &MoveList,
+    ) -> Result<Option<(u64, Move)>, ProofError> {
+        let Some(c) = *children else {
+            return Ok(None);
+        };
+        let (word, bit) = (c as usize / 64, c % 64);
+        if self.visited[word] & 1 << bit != 0 {
+            return Err(ProofError::corrupt(
+                self.file.offset(c),
+                format!("node {c} is visited twice (two child lists share it)"),
+            ));
+        }
+        self.visited[word] |= 1 << bit;
+        self.visited_count += 1;
+        let (links, raw) = self.file.links(c)?;
+        let m = self.file.node_move(c, raw)?;
+        *children = links.sibling;
+        self.current = (c, links);
+        Ok(Some((u64::from(c), m)))
+    }
+}
+
+/// Walks a reference-format file from its root through the checker (`crate::check`):
+/// every move and every opponent node's completeness checked, leaves judged through
+/// `visitor`, nodes counted. Memory is O(depth + transposition targets) plus one bit per
+/// node (each node is reached once).
 pub(crate) fn walk_reference<S: ReadAt>(
     file: &mut ReferenceFile<S>,
     options: &ReferenceOptions,
@@ -565,7 +660,6 @@ pub(crate) fn walk_reference<S: ReadAt>(
     progress: &mut dyn FnMut(u64),
 ) -> Result<ProofStats, ProofError> {
     let root = file.root(options)?;
-    let prover = options.prover;
     // Labels show the prolog only when it starts from the standard start position.
     let prolog = if options.start_fen.is_none() {
         file.prolog.clone()
@@ -573,365 +667,31 @@ pub(crate) fn walk_reference<S: ReadAt>(
         Vec::new()
     };
     let size = file.size;
-    // Pass 1: the transposition targets.
-    let mut targets: HashMap<u32, TargetState> = HashMap::new();
-    for i in 1..size {
-        if file.links(i)?.0.transposition.is_some() {
-            let t = file.resolve(i)?;
-            targets.insert(t, TargetState::Unseen);
-        }
-        if i & 0xfffff == 0 {
-            progress(0);
-        }
-    }
-    let mut visited = vec![0u64; (size as usize).div_ceil(64)];
-    visited[0] |= 1;
-    let mut visited_count = 1u64;
-    let mut stats = StatsBuilder::default();
-    let mut path: HashSet<PositionId> = HashSet::new();
-    let mut stack: Vec<Frame> = Vec::new();
-
-    let labeled = |stack: &[Frame], number: u32, extra: Option<Move>| {
-        let mut moves: Vec<Move> = stack.iter().filter_map(|f| f.mv).collect();
-        moves.extend(extra);
-        label(u64::from(number), &root, &prolog, &moves)
-    };
-
-    // Enter the root.
-    let root_links = file.links(0)?.0;
-    let root_done = enter(
-        &mut EnterArgs {
-            file,
-            stack: &mut stack,
-            path: &mut path,
-            visitor,
-            stats: &mut stats,
-            prover,
-            count: true,
-        },
+    let nodes_at = file.nodes_at;
+    let proof = Proof {
         root,
-        None,
-        0,
-        root_links.child,
-        None,
-        &labeled,
-    )?;
-    let mut finished: Option<(Subtree, Option<Move>)> = root_done.map(|s| (s, None));
-    loop {
-        if let Some((done, done_mv)) = finished.take() {
-            let Some(parent) = stack.last_mut() else {
-                if visited_count != u64::from(size) {
-                    return Err(ProofError::corrupt(
-                        file.nodes_at,
-                        format!(
-                            "{} of the file's {size} nodes are not reachable from the root",
-                            u64::from(size) - visited_count
-                        ),
-                    ));
-                }
-                progress(visited_count);
-                let reference_targets = targets.len() as u64;
-                return Ok(stats.finish(
-                    "reference",
-                    &root,
-                    prover,
-                    reference_targets,
-                    &done,
-                    None,
-                ));
-            };
-            parent.subtree.absorb(&done);
-            if stack.len() == 1 {
-                if let Some(m) = done_mv {
-                    stats.root_child(&root, m, &done, visited_count);
-                }
-            }
-        }
-        let top = stack.last_mut().expect("a frame is open");
-        let Some(c) = top.next_child else {
-            // The frame is complete.
-            let frame = stack.pop().expect("non-empty");
-            let is_prover = frame.pos.turn() == prover;
-            if !is_prover && frame.seen_count != frame.legal.len() {
-                let missing: Vec<String> = frame
-                    .legal
-                    .iter()
-                    .enumerate()
-                    .filter(|(k, _)| frame.seen[k / 64] & 1 << (k % 64) == 0)
-                    .map(|(_, m)| frame.pos.san(*m))
-                    .collect();
-                return Err(ProofError::Rejected {
-                    node: labeled(&stack, frame.number, frame.mv),
-                    reason: format!("opponent moves missing: {}", missing.join(", ")),
-                });
-            }
-            path.remove(&frame.id);
-            if let Some(t) = frame.target {
-                targets.insert(
-                    t,
-                    TargetState::Done {
-                        id: frame.id,
-                        unfolded: frame.subtree.unfolded,
-                        unfolded_height: frame.subtree.unfolded_height,
-                    },
-                );
-            }
-            finished = Some((frame.subtree, frame.mv));
-            continue;
-        };
-        // Visit child c of the top frame.
-        if visited[c as usize / 64] & 1 << (c % 64) != 0 {
-            return Err(ProofError::corrupt(
-                file.offset(c),
-                format!("node {c} is visited twice (two child lists share it)"),
-            ));
-        }
-        visited[c as usize / 64] |= 1 << (c % 64);
-        visited_count += 1;
-        if visited_count & 0xffff == 0 {
-            progress(visited_count);
-        }
-        let (links, raw) = file.links(c)?;
-        let m = file.node_move(c, raw)?;
-        let top = stack.last_mut().expect("a frame is open");
-        top.next_child = links.sibling;
-        let is_prover = top.pos.turn() == prover;
-        let Some(k) = top.legal.iter().position(|&x| x == m) else {
-            let pos = top.pos;
-            return Err(ProofError::Rejected {
-                node: labeled(&stack, c, None),
-                reason: format!("move {m} is not legal in {}", pos.fen()),
-            });
-        };
-        if top.seen[k / 64] & 1 << (k % 64) != 0 {
-            let san = top.pos.san(m);
-            return Err(ProofError::Rejected {
-                node: labeled(&stack, c, Some(m)),
-                reason: format!("the move {san} appears twice among its parent's children"),
-            });
-        }
-        if is_prover && top.seen_count == 1 {
-            return Err(ProofError::Rejected {
-                node: labeled(&stack, c, Some(m)),
-                reason: "the prover has more than one move at its parent; a proof gives one".into(),
-            });
-        }
-        top.seen[k / 64] |= 1 << (k % 64);
-        top.seen_count += 1;
-        let pos = top.pos.play(m);
-        let id = PositionId::of(&pos);
-        let mut args = EnterArgs {
-            file,
-            stack: &mut stack,
-            path: &mut path,
-            visitor,
-            stats: &mut stats,
-            prover,
-            count: true,
-        };
-        if links.transposition.is_some() {
-            let x = args.file.resolve(c)?;
-            let kind = NodeKind::Reference { target: x };
-            args.stats.counts.add(&kind);
-            let depth = args.stack.len() as u32;
-            args.stats.max_depth = args.stats.max_depth.max(depth);
-            match targets.get(&x).copied().unwrap_or(TargetState::Unseen) {
-                TargetState::Done {
-                    id: target_id,
-                    unfolded,
-                    unfolded_height,
-                } => {
-                    if target_id != id {
-                        return Err(ProofError::Rejected {
-                            node: labeled(args.stack, c, Some(m)),
-                            reason: format!(
-                                "transposition to node {x}, which is a different position (this one is {})",
-                                pos.fen()
-                            ),
-                        });
-                    }
-                    finished = Some((
-                        Subtree::leaf(u64::from(c), unfolded, unfolded_height),
-                        Some(m),
-                    ));
-                }
-                TargetState::InProgress => {
-                    return Err(ProofError::Rejected {
-                        node: labeled(args.stack, c, Some(m)),
-                        reason: format!(
-                            "transposition to node {x}, which is not complete: it is an ancestor of this node (the proof would go round in a circle)"
-                        ),
-                    });
-                }
-                TargetState::Unseen => {
-                    // Verify the target's subtree here, from this position.
-                    targets.insert(x, TargetState::InProgress);
-                    let child = args.file.links(x)?.0.child;
-                    args.count = false;
-                    let done = enter(&mut args, pos, Some(m), c, child, Some(x), &labeled)?;
-                    if let Some(mut subtree) = done {
-                        // The target is a leaf.
-                        subtree.first_node = u64::from(c);
-                        targets.insert(
-                            x,
-                            TargetState::Done {
-                                id,
-                                unfolded: subtree.unfolded,
-                                unfolded_height: subtree.unfolded_height,
-                            },
-                        );
-                        finished = Some((subtree, Some(m)));
-                    }
-                }
-            }
-            continue;
-        }
-        match targets.get(&c).copied() {
-            Some(TargetState::Done {
-                id: target_id,
-                unfolded,
-                unfolded_height,
-            }) => {
-                // Already verified through a transposition met earlier.
-                if target_id != id {
-                    return Err(ProofError::Rejected {
-                        node: labeled(args.stack, c, Some(m)),
-                        reason: format!(
-                            "a transposition to this node, met earlier, reached a different position than this one ({})",
-                            pos.fen()
-                        ),
-                    });
-                }
-                let legal = ordered_moves(&pos);
-                let kind = if links.child.is_none() {
-                    if legal.is_empty() {
-                        NodeKind::Terminal
-                    } else {
-                        NodeKind::Tablebase
-                    }
-                } else if pos.turn() == prover {
-                    NodeKind::Prover
-                } else {
-                    NodeKind::Opponent {
-                        children: legal.len() as u16,
-                    }
-                };
-                args.stats.counts.add(&kind);
-                let mut subtree = Subtree::leaf(u64::from(c), unfolded, unfolded_height);
-                subtree.height = 0;
-                finished = Some((subtree, Some(m)));
-            }
-            Some(TargetState::InProgress) => {
-                return Err(ProofError::Rejected {
-                    node: labeled(args.stack, c, Some(m)),
-                    reason: "this node is reached again while its own subtree is being verified (a cycle)".into(),
-                });
-            }
-            Some(TargetState::Unseen) => {
-                targets.insert(c, TargetState::InProgress);
-                let done = enter(&mut args, pos, Some(m), c, links.child, Some(c), &labeled)?;
-                if let Some(subtree) = done {
-                    targets.insert(
-                        c,
-                        TargetState::Done {
-                            id,
-                            unfolded: subtree.unfolded,
-                            unfolded_height: subtree.unfolded_height,
-                        },
-                    );
-                    finished = Some((subtree, Some(m)));
-                }
-            }
-            None => {
-                let done = enter(&mut args, pos, Some(m), c, links.child, None, &labeled)?;
-                finished = done.map(|s| (s, Some(m)));
-            }
-        }
-    }
-}
-
-/// Names a node: the open frames, its file index and its move.
-type Labeler<'a> = dyn Fn(&[Frame], u32, Option<Move>) -> crate::NodeLabel + 'a;
-
-struct EnterArgs<'a, 'v, S> {
-    file: &'a mut ReferenceFile<S>,
-    stack: &'a mut Vec<Frame>,
-    path: &'a mut HashSet<PositionId>,
-    visitor: &'a mut (dyn Visitor + 'v),
-    stats: &'a mut StatsBuilder,
-    prover: Color,
-    /// Whether the node counts as a node of the file (false for a transposition target
-    /// verified from the transposition: the transposition node was counted).
-    count: bool,
-}
-
-/// Enters a node at `pos` whose children start at `first_child`: a leaf is judged and its
-/// subtree returned; an internal node gets a frame (and `None` is returned).
-fn enter<S: ReadAt>(
-    args: &mut EnterArgs<'_, '_, S>,
-    pos: Position,
-    mv: Option<Move>,
-    number: u32,
-    first_child: Option<u32>,
-    target: Option<u32>,
-    labeled: &Labeler<'_>,
-) -> Result<Option<Subtree>, ProofError> {
-    let legal = ordered_moves(&pos);
-    let depth = args.stack.len() as u32;
-    args.stats.max_depth = args.stats.max_depth.max(depth);
-    let Some(first) = first_child else {
-        let kind = if legal.is_empty() {
-            NodeKind::Terminal
-        } else {
-            args.stats.tablebase_units = args.stats.tablebase_units.max(units(&pos));
-            NodeKind::Tablebase
-        };
-        if args.count {
-            args.stats.counts.add(&kind);
-        }
-        let node = Node { mv, kind };
-        args.visitor
-            .visit(&node, &pos)
-            .map_err(|e: LeafError| map_leaf_error(e, labeled(args.stack, number, mv), 0))?;
-        return Ok(Some(Subtree::leaf(u64::from(number), 1, 0)));
+        prover: options.prover,
+        prolog: &prolog,
+        tablebase_units: None,
+        tablebase_leaves: 0,
     };
-    if legal.is_empty() {
-        return Err(ProofError::Rejected {
-            node: labeled(args.stack, number, mv),
-            reason: "the node has children but the position has no legal move".into(),
-        });
-    }
-    let id = PositionId::of(&pos);
-    if !args.path.insert(id) {
-        return Err(ProofError::Rejected {
-            node: labeled(args.stack, number, mv),
-            reason: format!(
-                "the position repeats on the path from the root ({})",
-                pos.fen()
+    let mut decoder = ReferenceDecoder::new(file, progress)?;
+    let checked = check(&proof, &mut decoder, visitor, progress)?;
+    if decoder.visited_count != u64::from(size) {
+        return Err(ProofError::corrupt(
+            nodes_at,
+            format!(
+                "{} of the file's {size} nodes are not reachable from the root",
+                u64::from(size) - decoder.visited_count
             ),
-        });
+        ));
     }
-    let kind = if pos.turn() == args.prover {
-        NodeKind::Prover
-    } else {
-        NodeKind::Opponent {
-            children: legal.len() as u16,
-        }
-    };
-    if args.count {
-        args.stats.counts.add(&kind);
-    }
-    args.stack.push(Frame {
-        pos,
-        id,
-        number,
-        mv,
-        legal,
-        seen: [0; 4],
-        seen_count: 0,
-        next_child: Some(first),
-        target,
-        subtree: Subtree::internal(u64::from(number)),
-    });
-    Ok(None)
+    Ok(checked.stats.finish(
+        "reference",
+        &root,
+        options.prover,
+        checked.targets,
+        &checked.root,
+        None,
+    ))
 }

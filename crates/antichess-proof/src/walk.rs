@@ -1,6 +1,6 @@
-//! What a walk over a proof file does at each node, besides decoding and the structural
-//! checks of the walk itself: the `Visitor` trait and its three uses (judge the leaves,
-//! rebuild the tree in memory, nothing for statistics).
+//! What a walk over a proof file does at each node, besides decoding and the rules the
+//! checker (`crate::check`) enforces: the `Visitor` trait and its three uses (judge the
+//! leaves, rebuild the tree in memory, nothing for statistics).
 
 use antichess_core::Position;
 
