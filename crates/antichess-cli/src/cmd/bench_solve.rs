@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use antichess_core::{play_move_text, Color, Position, Rules};
-use antichess_pns::{MinimizeOptions, SearchOptions, SearchStatus, ENTRY_BYTES};
+use antichess_pns::{SearchOptions, SearchStatus, ENTRY_BYTES};
 use anyhow::Context;
 use clap::Args;
 
@@ -55,6 +55,11 @@ pub struct SolveBenchArgs {
     /// proofs finish well within it.
     #[arg(long, value_name = "T", default_value = "5m", value_parser = parse_duration)]
     pub minimize: Duration,
+
+    /// Minimise each proof within this many positions searched instead (or as well): the
+    /// same proofs on every machine (a count, or 500K, 20M).
+    #[arg(long, value_name = "N", value_parser = crate::cmd::solve::parse_nodes)]
+    pub minimize_nodes: Option<u64>,
 
     /// Skip the speed measurement by thread count.
     #[arg(long)]
@@ -140,7 +145,7 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
         "reference",
         "bytes/node"
     );
-    let minimize = (!args.minimize.is_zero()).then(|| MinimizeOptions::new(args.minimize));
+    let minimize = crate::cmd::solve::minimize_options(args.minimize, args.minimize_nodes);
     // One table for all lines, emptied before each: its pages are faulted in once.
     let solver = antichess_pns::Solver::try_new(args.hash, tablebase.as_ref())
         .map_err(anyhow::Error::msg)?;

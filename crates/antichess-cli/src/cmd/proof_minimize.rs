@@ -5,20 +5,15 @@
 //! feature) it also chooses over the whole pool at once as an integer program. The result
 //! is verified. Ctrl-C ends the minimisation early with the smallest proof found so far.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use antichess_core::Move;
-use antichess_pns::{
-    minimize_proof, MinimizeOptions, MinimizeProgress, SearchOptions, Solver, GLOBAL_CHOICE,
-};
-use antichess_proof::{
-    read_proof_file, verify_file, write_proof_file, ByteOrder, Format, LeafOracle, ProofTree,
-    TablebaseOracle, VerifyOptions,
-};
+use antichess_pns::prove::{write_verified, ProofSaver};
+use antichess_pns::{minimize_proof, MinimizeOptions, SearchOptions, Solver, GLOBAL_CHOICE};
+use antichess_proof::{read_proof_file, verify_file, LeafOracle, TablebaseOracle, VerifyOptions};
 use antichess_tb::Tablebase;
 use anyhow::{bail, Context};
 use clap::Args;
@@ -37,10 +32,11 @@ pub struct MinimizeArgs {
     #[arg(long, short)]
     pub output: PathBuf,
 
-    /// How long to search for smaller proofs (seconds, or with a unit: 30s, 5m, 2h). Ctrl-C
-    /// ends it sooner: the smallest proof found so far is verified and written.
-    #[arg(long, value_parser = parse_duration, default_value = "5m")]
-    pub time: Duration,
+    /// How long to search for smaller proofs (seconds, or with a unit: 30s, 5m, 2h; default
+    /// 5m, or no limit with --nodes). Ctrl-C ends it sooner: the smallest proof found so
+    /// far is verified and written.
+    #[arg(long, value_parser = parse_duration)]
+    pub time: Option<Duration>,
 
     /// While it runs, save the smallest proof so far to the output (verified, atomically)
     /// at most this often, so that a run killed outright keeps it: run again from the
@@ -99,9 +95,9 @@ pub struct MinimizeArgs {
     #[arg(long, value_parser = parse_duration, value_name = "T")]
     pub global: Option<Duration>,
 
-    /// With --global: the other moves' proofs may be this many nodes larger than what the
-    /// node's move frees (default: 12).
-    #[arg(long, value_name = "N", requires = "global")]
+    /// With --global, --global-nodes or --global-mip-nodes: the other moves' proofs may be this many nodes
+    /// larger than what the node's move frees (default: 12).
+    #[arg(long, value_name = "N")]
     pub global_slack: Option<u64>,
 
     /// More proofs for the pool to draw on (repeat the option): of the same position (e.g.
@@ -118,10 +114,43 @@ pub struct MinimizeArgs {
 
     #[command(flatten)]
     pub reference: ReferenceArgs,
+
+    #[command(flatten)]
+    pub work: Box<WorkArgs>,
+}
+
+/// Budgets in positions searched (and branch-and-bound nodes) instead of time: a
+/// minimisation within them does the same searches and gives the same proof on every
+/// machine.
+#[derive(Debug, Args)]
+pub struct WorkArgs {
+    /// Stop after the searches have evaluated this many positions (a count, or 500K,
+    /// 20M, 2G): a budget that gives the same proof on every machine. --time still
+    /// applies if given; without it there is then no time limit.
+    #[arg(long, value_name = "N", value_parser = crate::cmd::solve::parse_nodes)]
+    pub nodes: Option<u64>,
+
+    /// A global phase within a work budget instead of (or as well as) a time: its exact
+    /// searches may evaluate this many positions (a count, or 500K, 20M). With
+    /// --global-mip-nodes and no --global, the phase does the same on every machine.
+    /// Needs a build with `--features mip`.
+    #[arg(long, value_name = "N", value_parser = crate::cmd::solve::parse_nodes)]
+    pub global_nodes: Option<u64>,
+
+    /// In the global phase, each integer program may explore this many branch-and-bound
+    /// nodes (default: no limit). Needs a build with `--features mip`.
+    #[arg(long, value_name = "N", value_parser = crate::cmd::solve::parse_nodes)]
+    pub global_mip_nodes: Option<u64>,
 }
 
 pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
-    if args.global.is_some() && !GLOBAL_CHOICE {
+    let global = args.global.is_some()
+        || args.work.global_nodes.is_some()
+        || args.work.global_mip_nodes.is_some();
+    if args.global_slack.is_some() && !global {
+        bail!("--global-slack needs --global (or --global-nodes, --global-mip-nodes)");
+    }
+    if global && !GLOBAL_CHOICE {
         bail!(
             "--global needs an integer-programming solver, and this antichess was built \
              without one: build it with `cargo build --release --features mip` (HiGHS, \
@@ -173,10 +202,16 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     }
     let mut search = SearchOptions::new(tree.prover());
     search.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::complete_units);
-    let solver = Solver::try_new(args.hash, tablebase.as_ref()).map_err(anyhow::Error::msg)?;
+    let solver = Solver::try_new(args.hash, tablebase.as_ref())?;
+    // With a work budget and no --time, no time limit.
+    let time = match (args.time, args.work.nodes) {
+        (Some(time), _) => time,
+        (None, Some(_)) => Duration::MAX,
+        (None, None) => Duration::from_secs(300),
+    };
     let before = tree.len();
     eprintln!(
-        "{}: {} nodes{}; minimising for {:.0} s{}",
+        "{}: {} nodes{}; minimising for {}{}",
         args.input.display(),
         before,
         if others.is_empty() {
@@ -185,13 +220,21 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
             let sizes: Vec<String> = others.iter().map(|t| t.len().to_string()).collect();
             format!(" (merged: {})", sizes.join(", "))
         },
-        args.time.as_secs_f64(),
-        args.global.map_or(String::new(), |t| format!(
-            ", then a global phase of at most {:.0} s",
-            t.as_secs_f64()
-        ))
+        budget_text(time, args.work.nodes),
+        if global {
+            format!(
+                ", then a global phase of at most {}",
+                budget_text(args.global.unwrap_or(Duration::MAX), args.work.global_nodes)
+            )
+        } else {
+            String::new()
+        }
     );
-    let total = args.time + args.global.unwrap_or_default();
+    let total = if time == Duration::MAX {
+        Duration::ZERO
+    } else {
+        time + args.global.unwrap_or_default()
+    };
     let bar = ProgressBar::new(total.as_secs().max(1));
     bar.set_style(
         ProgressStyle::with_template("{spinner} [{bar:30}] {elapsed}/{len}s {msg}")
@@ -225,13 +268,17 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         &others,
         &search,
         &{
-            let mut options = MinimizeOptions::new(args.time);
+            let mut options = MinimizeOptions::new(time);
+            options.work = args.work.nodes;
+            options.top_work = args.work.nodes.map(|n| n / 16);
             options.top_nodes = args.top_nodes;
             options.top_min_budget = args.top_budget.unwrap_or(0);
             options.top_time = args.top_time.unwrap_or(options.top_time);
             options.exact_nodes = args.exact_nodes.unwrap_or(options.exact_nodes);
             options.exact_max_subtree = args.exact_max.unwrap_or(options.exact_max_subtree);
             options.global_time = args.global;
+            options.global_work = args.work.global_nodes;
+            options.global_mip_nodes = args.work.global_mip_nodes;
             options.global_slack = args.global_slack.unwrap_or(options.global_slack);
             options.stop = Some(Arc::clone(&stop));
             options
@@ -244,9 +291,18 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
                     p.size, r.positions, r.searched, r.proved
                 ));
             }
-            if let Some(message) = saver.offer(p) {
-                bar.suspend(|| eprintln!("{message}"));
-            }
+            let message = match saver.offer(p) {
+                None => return,
+                Some(Ok(nodes)) => format!(
+                    "saved the proof so far ({nodes} nodes) to {}",
+                    args.output.display()
+                ),
+                Some(Err(e)) => format!(
+                    "warning: the proof so far was not saved: {}",
+                    crate::describe(&e.into())
+                ),
+            };
+            bar.suspend(|| eprintln!("{message}"));
         },
     )
     .map_err(|e| anyhow::anyhow!("minimising {}: {e}", args.input.display()))?;
@@ -280,104 +336,27 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         report.positions
     );
     match written {
-        Ok(()) => {
+        Ok(_) => {
             println!("wrote {} (verified)", args.output.display());
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) => bail!("{e:#}; the output is left as it was"),
+        Err(e) => bail!(
+            "{}; the output is left as it was",
+            crate::describe(&e.into())
+        ),
     }
 }
 
-/// Saves the smallest proof so far of a long minimisation to its output, as the
-/// minimiser tells of it ([`MinimizeProgress`]): at most every `every` (zero: never), only
-/// when smaller than the last one saved, and always through [`write_verified`], so that the
-/// output holds a verified proof whenever a save has succeeded.
-pub struct ProofSaver<'a> {
-    output: &'a Path,
-    oracle: &'a dyn LeafOracle,
-    prolog: Vec<Move>,
-    every: Duration,
-    /// When the last save was (or the one to beat was written); `None`: the first proof
-    /// told is saved at once.
-    last: Option<Instant>,
-    saved_size: u64,
-}
-
-impl<'a> ProofSaver<'a> {
-    /// A saver with nothing saved yet: the first proof it is told of is saved at once.
-    pub fn new(
-        output: &'a Path,
-        oracle: &'a dyn LeafOracle,
-        prolog: &[Move],
-        every: Duration,
-    ) -> Self {
-        ProofSaver {
-            output,
-            oracle,
-            prolog: prolog.to_vec(),
-            every,
-            last: None,
-            saved_size: u64::MAX,
-        }
+/// "30 s", "2000000 positions", "30 s or 2000000 positions".
+fn budget_text(time: Duration, nodes: Option<u64>) -> String {
+    let time_text = (time != Duration::MAX).then(|| format!("{:.0} s", time.as_secs_f64()));
+    let nodes_text = nodes.map(|n| format!("{n} positions"));
+    match (time_text, nodes_text) {
+        (Some(t), Some(n)) => format!("{t} or {n}"),
+        (Some(t), None) => t,
+        (None, Some(n)) => n,
+        (None, None) => "no limit".to_string(),
     }
-
-    /// Records that a proof of `size` nodes is already at the output (or elsewhere, to be
-    /// beaten): the next save is due after `every`, and only if smaller.
-    pub fn saved(&mut self, size: u64) {
-        self.last = Some(Instant::now());
-        self.saved_size = size;
-    }
-
-    /// Saves the proof `progress` tells of if a save is due; returns what to tell the user
-    /// (`None`: nothing was due).
-    pub fn offer(&mut self, progress: &MinimizeProgress<'_>) -> Option<String> {
-        if self.every.is_zero()
-            || progress.size >= self.saved_size
-            || self.last.is_some_and(|t| t.elapsed() < self.every)
-        {
-            return None;
-        }
-        self.last = Some(Instant::now());
-        let saved = progress
-            .proof()
-            .map_err(anyhow::Error::msg)
-            .and_then(|mut t| {
-                t.set_prolog(self.prolog.clone());
-                write_verified(&t, self.output, self.oracle)
-            });
-        Some(match saved {
-            Ok(()) => {
-                self.saved_size = progress.size;
-                format!(
-                    "saved the proof so far ({} nodes) to {}",
-                    progress.size,
-                    self.output.display()
-                )
-            }
-            Err(e) => format!("warning: the proof so far was not saved: {e:#}"),
-        })
-    }
-}
-
-/// Writes `tree` beside `output`, verifies it there, and renames it over `output` only if
-/// it is valid.
-fn write_verified(tree: &ProofTree, output: &Path, oracle: &dyn LeafOracle) -> anyhow::Result<()> {
-    let mut pending = output.to_path_buf().into_os_string();
-    pending.push(".unverified");
-    let pending = PathBuf::from(pending);
-    write_proof_file(tree, &pending, Format::Compact, ByteOrder::Little)?;
-    if let Err(e) = verify_file(
-        &pending,
-        Some(Format::Compact),
-        oracle,
-        &VerifyOptions::default(),
-        &mut |_| {},
-    ) {
-        let _ = std::fs::remove_file(&pending);
-        bail!("the proof does not verify ({e})");
-    }
-    std::fs::rename(&pending, output)
-        .with_context(|| format!("renaming {} to {}", pending.display(), output.display()))
 }
 
 /// What the global phase did (empty if it did not run).

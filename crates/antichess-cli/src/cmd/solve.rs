@@ -11,18 +11,15 @@ use std::time::{Duration, Instant};
 
 use antichess_core::{Color, Move, Position};
 use antichess_pns::{
-    load_checkpoint, read_checkpoint_info, save_checkpoint, write_proof_with_progress,
-    CheckpointInfo, MinimizeOptions, MinimizeReport, SearchOptions, SearchResult, SearchStatus,
-    Solver, INF,
+    load_checkpoint, prove_position, read_checkpoint_info, save_checkpoint, CheckpointInfo,
+    MinimizeOptions, MinimizeReport, ProofOutput, ProveEvent, ProveOptions, SearchOptions,
+    SearchResult, SearchStatus, SolveReport, Solver, INF,
 };
-use antichess_proof::{verify_file, Format, LeafOracle, TablebaseOracle, VerifyOptions};
 use antichess_tb::{Material, Tablebase};
 use anyhow::{bail, Context};
 use clap::Args;
-use serde_json::json;
 
 use crate::args::{PositionArgs, TablesArgs};
-use crate::cmd::proof_minimize::ProofSaver;
 
 /// Prove that one side wins by proof-number search (df-pn). A draw counts as a failure for
 /// the prover, so "disproved" means the prover cannot force a win.
@@ -78,6 +75,13 @@ pub struct SolveArgs {
     /// found). Ctrl-C ends it sooner, and the proof is written.
     #[arg(long, value_name = "T", default_value = "0", value_parser = parse_duration)]
     pub minimize: Duration,
+
+    /// Minimise the proof within this many positions evaluated by the minimiser's
+    /// searches (a count, or 500K, 20M): a budget that gives the same proof on every
+    /// machine. Without --minimize there is then no time limit; with it, whichever comes
+    /// first ends the minimisation.
+    #[arg(long, value_name = "N", value_parser = parse_nodes)]
+    pub minimize_nodes: Option<u64>,
 
     /// With --minimize: the proof as found is saved to the --proof file (verified, written
     /// beside it and renamed) before the minimisation starts, then the smallest so far at
@@ -245,6 +249,8 @@ pub struct Solved {
     pub hash_bytes: usize,
     pub tt_usage: f64,
     pub proof: Option<ProofReport>,
+    /// The JSON report (`--format json`), shared with the web app's `/api/solve`.
+    pub report: SolveReport,
 }
 
 pub struct ProofReport {
@@ -258,10 +264,11 @@ pub struct ProofReport {
     pub minimized: Option<MinimizeReport>,
 }
 
-/// Solves one position; writes and verifies the proof if `proof_path` is given and the
-/// position is proved. With `minimize`, the proof so far is also saved to `proof_path`
-/// as the minimisation goes, at most every `save_every` (zero: only at the end), and
-/// `on_save` is told of each save.
+/// Solves one position with the library's prove pipeline
+/// ([`antichess_pns::prove_position`]); writes and verifies the proof if `proof_path` is
+/// given and the position is proved. With `minimize`, the proof so far is also saved to
+/// `proof_path` as the minimisation goes, at most every `save_every` (zero: only at the
+/// end), and `on_save` is told of each save.
 #[allow(clippy::too_many_arguments)]
 pub fn solve_position(
     solver: &Solver<'_>,
@@ -274,51 +281,62 @@ pub fn solve_position(
     on_save: &mut dyn FnMut(&str),
     progress: &mut dyn FnMut(antichess_pns::Progress),
 ) -> anyhow::Result<Solved> {
-    let tablebase = solver.tablebase();
-    let hash_bytes = solver.table().bytes();
-    let result = solver.search(pos, options, progress);
-    let main_line = solver.main_line(pos, options.prover, 40);
-    let tt_usage = solver.table().usage();
-    let mut proof = None;
-    if let (Some(path), SearchStatus::Proved) = (proof_path, result.status) {
-        let start = Instant::now();
-        let oracle: &dyn LeafOracle = &tablebase.map(TablebaseOracle::new);
-        let mut saver = ProofSaver::new(path, oracle, prolog, save_every);
-        let (written, _) =
-            write_proof_with_progress(solver, pos, prolog, options, minimize, path, &mut |p| {
-                if let Some(message) = saver.offer(p) {
-                    on_save(&message);
-                }
-            })
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let verified = verify_file(
-            path,
-            Some(Format::Compact),
-            oracle,
-            &VerifyOptions::default(),
-            &mut |_| {},
-        )
-        .map(|_| ())
-        .map_err(|e| e.to_string());
-        proof = Some(ProofReport {
-            path: path.to_path_buf(),
-            nodes: written.counts.total,
-            bytes: written.bytes,
-            tablebase_leaves: written.counts.tablebase,
-            verified,
-            seconds: start.elapsed().as_secs_f64(),
-            minimized: written.minimized,
-        });
-    }
+    let mut prove = ProveOptions::new(options.clone());
+    prove.prolog = prolog.to_vec();
+    prove.output = proof_path.map_or(ProofOutput::None, |p| ProofOutput::File(p.to_path_buf()));
+    prove.minimize = minimize.cloned();
+    prove.save_every = save_every;
+    let solved = prove_position(solver, pos, &prove, &mut |event| match event {
+        ProveEvent::Search(p) => progress(p),
+        ProveEvent::Minimizing(_) => {}
+        ProveEvent::Saved { nodes, path } => on_save(&format!(
+            "saved the proof so far ({nodes} nodes) to {}",
+            path.display()
+        )),
+        ProveEvent::NotSaved(e) => on_save(&format!(
+            "warning: the proof so far was not saved: {}",
+            describe_error(e)
+        )),
+    })?;
+    let report = SolveReport::new(&solved, options.max_time);
+    let proof = solved.proof.map(|p| ProofReport {
+        path: p.path.clone().unwrap_or_default(),
+        nodes: p.counts.total,
+        bytes: p.bytes,
+        tablebase_leaves: p.counts.tablebase,
+        verified: match &p.verdict {
+            Some(Ok(_)) => Ok(()),
+            Some(Err(e)) => Err(e.to_string()),
+            None => Err("not verified".to_string()),
+        },
+        seconds: p.elapsed.as_secs_f64(),
+        minimized: p.minimized,
+    });
     Ok(Solved {
-        pos: *pos,
-        prover: options.prover,
-        result,
-        main_line,
-        hash_bytes,
-        tt_usage,
+        pos: solved.root,
+        prover: solved.prover,
+        result: solved.search,
+        main_line: solved.main_line,
+        hash_bytes: solved.hash_bytes,
+        tt_usage: solved.tt_usage,
         proof,
+        report,
     })
+}
+
+/// An error with its sources, each once.
+fn describe_error(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
 }
 
 fn print_text(s: &Solved) {
@@ -440,33 +458,9 @@ pub fn minimize_summary(m: &MinimizeReport) -> String {
     })
 }
 
-fn print_json(s: &Solved) {
-    let r = &s.result;
-    let moves: Vec<_> = r
-        .moves
-        .iter()
-        .map(|m| json!({ "uci": m.mv.to_string(), "san": s.pos.san(m.mv), "proof": m.proof, "disproof": m.disproof, "work": m.work }))
-        .collect();
-    let proof = s.proof.as_ref();
-    println!(
-        "{}",
-        json!({
-            "result": r.status.name(),
-            "prover": s.prover.name(),
-            "fen": s.pos.fen(),
-            "rules": s.pos.rules().to_string(),
-            "proof": r.proof,
-            "disproof": r.disproof,
-            "nodes": r.nodes,
-            "seconds": r.elapsed.as_secs_f64(),
-            "proof_nodes": proof.map(|p| p.nodes),
-            "unminimized_proof_nodes": proof.and_then(|p| p.minimized.map(|m| m.nodes_before)),
-            "proof_file": proof.map(|p| p.path.display().to_string()),
-            "verified": proof.map(|p| p.verified.is_ok()),
-            "main_line": s.main_line.iter().map(Move::to_string).collect::<Vec<_>>(),
-            "moves": moves,
-        })
-    );
+fn print_json(s: &Solved) -> anyhow::Result<()> {
+    println!("{}", serde_json::to_string(&s.report)?);
+    Ok(())
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
@@ -507,7 +501,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         });
     }
     options.interrupt = Some(Arc::clone(&interrupt));
-    let solver = Solver::try_new(args.hash, tablebase.as_ref()).map_err(anyhow::Error::msg)?;
+    let solver = Solver::try_new(args.hash, tablebase.as_ref())?;
     let prover = options.prover;
     let (prior_nodes, prior_seconds) = match &args.checkpoint {
         Some(path) if path.exists() => {
@@ -597,10 +591,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         prolog,
         &options,
         args.proof.as_deref(),
-        (!args.minimize.is_zero())
-            .then(|| {
+        minimize_options(args.minimize, args.minimize_nodes)
+            .map(|mut minimize| {
                 // Ctrl-C during the minimisation ends it with the smallest proof so far.
-                let mut minimize = MinimizeOptions::new(args.minimize);
                 minimize.stop = Some(Arc::clone(&interrupt));
                 minimize
             })
@@ -624,7 +617,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         eprintln!("interrupted; with --checkpoint FILE a search can be resumed later");
     }
     if json {
-        print_json(&solved);
+        print_json(&solved)?;
     } else {
         print_text(&solved);
     }
@@ -634,6 +627,20 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The minimiser's options for `--minimize T` (zero: none) and `--minimize-nodes N`.
+pub fn minimize_options(time: Duration, nodes: Option<u64>) -> Option<MinimizeOptions> {
+    match (time.is_zero(), nodes) {
+        (true, None) => None,
+        (true, Some(n)) => Some(MinimizeOptions::with_work(n)),
+        (false, nodes) => {
+            let mut options = MinimizeOptions::new(time);
+            options.work = nodes;
+            options.top_work = nodes.map(|n| n / 16);
+            Some(options)
+        }
+    }
 }
 
 #[cfg(test)]
