@@ -2,7 +2,9 @@
 //!
 //! Two budgets, either or both: a time (the users' budget: "minimise for ten minutes") and
 //! *work*, the positions the minimiser's own searches have evaluated (df-pn searches of
-//! other moves and exact searches; not the extractor's re-searches). Work is the same on
+//! other moves and exact searches; not the extractor's re-searches), plus the positions
+//! its steps without a search walk (a whole proof extracted again to compare, the pool's
+//! passes and kicks in its last phase), so that no phase runs unbounded. Work is the same on
 //! every machine, so a minimisation with a work budget and no time limit does the same
 //! searches and gives the same proof everywhere, as fast as the machine allows: that is
 //! what tests use. Phases that take "half the time left" take half the work left too. The

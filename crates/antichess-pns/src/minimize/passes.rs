@@ -295,6 +295,8 @@ fn one_pass(
             }
             ex.overrides.insert(ctx.key, *mv);
             let total = subtree(ex, root, root_ctx)?.len();
+            // Extracting the whole proof again is work, like a search's positions.
+            deadline.spend(total as u64);
             if total < *current_total {
                 *current_total = total;
                 chosen = *mv;

@@ -500,6 +500,9 @@ pub(super) fn deepen(
     let mut seeded_at = None;
     'outer: while !deadline.passed() {
         dag.grow(pool);
+        // Each round's passes and near misses walk the pool: work, like a search's
+        // positions, so that a work budget bounds this phase too.
+        deadline.spend(pool.len() as u64);
         report.switches += dag.local_passes(pool);
         tell(progress, report, pool, dag);
         if seeded_at != Some(report.switches) {
@@ -584,6 +587,8 @@ fn kick(
             continue;
         }
         tried += 1;
+        // The passes over the copy walk the pool: work, like a search's positions.
+        deadline.spend(pool.len() as u64);
         let mut trial = dag.clone();
         if !trial.force(pool, miss.node, miss.k) {
             continue;
