@@ -284,12 +284,12 @@ fn minimised_proofs_are_smaller_and_verify() {
 
 #[test]
 fn minimisation_leaves_the_pool_half_the_time() {
-    // A million positions are far too few for the passes over 1. e3 Na6's 3,739-node
-    // proof: they stop at half a million, and the pool's phase (its exact searches first)
-    // gets the other half.
+    // 600,000 positions are far too few for the passes over 1. e3 Na6's 3,739-node
+    // proof: they stop at 300,000, and the pool's phase (its exact searches first) gets
+    // the other half.
     let dir = temp("half");
     let (pos, solver, options) = solved_na6();
-    let minimize = MinimizeOptions::with_work(1_000_000);
+    let minimize = MinimizeOptions::with_work(600_000);
     let path = dir.join("half.proof");
     let (written, _) = write_proof(&solver, &pos, &[], &options, Some(&minimize), &path).unwrap();
     let report = written.minimized.expect("the minimiser ran");
@@ -383,7 +383,7 @@ fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
     // The passes take part of the budget (positions searched, the same on every machine);
     // the last phase runs to its end.
     let fresh = Solver::new(64 << 20, None);
-    let mut minimize = MinimizeOptions::with_work(4_000_000);
+    let mut minimize = MinimizeOptions::with_work(2_000_000);
     minimize.max_nodes_per_node = 4;
     minimize.deep_nodes_per_node = 4;
     minimize.exact_max_subtree = 200;

@@ -224,6 +224,7 @@ fn alternatives_pass(
     }
     let mut worker = Worker::new(ex.shared, 0);
     let mut exact = ExactSearch::new(&mut worker, ex.prover, options.stop.clone());
+    dag.grow(pool);
     let parents = dag.parents(pool);
     let mut found = Vec::new();
     for (_, v) in small_provers(pool, dag, options) {
@@ -268,6 +269,9 @@ fn alternatives_pass(
 /// What a move frees is at most that weight, and often much less where the subtree shares
 /// positions with the rest of the proof; the cap keeps the list short.
 fn small_provers(pool: &ProofPool, dag: &mut Dag, options: &MinimizeOptions) -> Vec<(u64, u32)> {
+    // (The pool may have grown since the DAG last looked, e.g. by the last searches of a
+    // phase that ended at its deadline.)
+    dag.grow(pool);
     let max_cone = options.exact_max_subtree.saturating_mul(8);
     let mut nodes = dag.provers_by_size(pool);
     nodes.reverse();
@@ -311,6 +315,7 @@ pub(super) fn exact_pass(
     let started = Instant::now();
     let mut worker = Worker::new(ex.shared, 0);
     let mut exact = ExactSearch::new(&mut worker, ex.prover, options.stop.clone());
+    dag.grow(pool);
     let mut parents = dag.parents(pool);
     let nodes = small_provers(pool, dag, options);
     report.exact_unreached = 0;

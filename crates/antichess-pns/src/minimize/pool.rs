@@ -662,7 +662,7 @@ mod tests {
         let options = SearchOptions::new(Color::White);
         solver.search(&pos, &options, &mut |_| {});
         let (first, _) = extract_proof(&solver, &pos, &[], &options).unwrap();
-        let mut minimize = MinimizeOptions::with_work(1_000_000);
+        let mut minimize = MinimizeOptions::with_work(300_000);
         minimize.max_nodes_per_node = 4;
         let (smaller, _) =
             minimize_proof(&solver, &first, &[], &options, &minimize, &mut |_| {}).unwrap();
