@@ -66,8 +66,8 @@ pub struct MinimizeOptions {
     /// evaluate...
     pub global_work: Option<u64>,
     /// ... and branch-and-bound nodes each integer program may explore (`None`: no
-    /// limit). With these two and no `global_time`, the global phase does the same on
-    /// every machine.
+    /// limit). HiGHS's work at the root node (presolve, cuts, heuristics) has no such
+    /// bound: on hard pools only `global_time` ends it.
     pub global_mip_nodes: Option<u64>,
     pub global_slack: u64,
     /// Raised (e.g. by Ctrl-C), the minimisation stops as if its time were up: the searches
