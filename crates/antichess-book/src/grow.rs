@@ -418,8 +418,8 @@ impl Run<'_> {
             store: open_store(self.location)?,
             reconnected: false,
         };
-        let solver =
-            Solver::try_new(self.options.hash_bytes, self.tablebase).map_err(BookError::Input)?;
+        let solver = Solver::try_new(self.options.hash_bytes, self.tablebase)
+            .map_err(|e| BookError::Input(e.to_string()))?;
         let worker = worker_id(index);
         let mut rng = Rng::from_entropy(index as u64 + 1);
         loop {

@@ -5,6 +5,11 @@
 //! `antichess_proof::build_with` (which shares identical positions). The file is written
 //! in the compact format and checked by the independent verifier.
 //!
+//! Each leaf goes through the prove pipeline of `antichess-pns`
+//! ([`antichess_pns::prove_position`], the proof kept in memory), and so does the
+//! assembled proof ([`antichess_pns::finish_proof`]: the minimisation, the atomic write
+//! and the verification).
+//!
 //! The builder walks the game tree and asks an [`Expander`] what to play; our handle on a
 //! node is either a book node or a node of one leaf's proof tree (references in those
 //! trees are followed to their targets).
@@ -30,12 +35,12 @@ use std::time::{Duration, Instant};
 
 use antichess_core::{Color, Move, Position};
 use antichess_pns::{
-    extract_proof, minimize_proof, MinimizeOptions, PoolReport, SearchOptions, SearchStatus, Solver,
+    extract_proof, finish_proof, prove_position, MinimizeOptions, PoolReport, ProofOutput,
+    SearchOptions, SearchStatus, Solver,
 };
 use antichess_proof::{
-    build_with, read_proof_file, verify_file, write_proof_file, ByteOrder, Expander, Format,
-    LeafOracle, NodeKind, PositionId, ProofCounts, ProofStats, ProofTree, ReferenceOptions, Step,
-    TablebaseOracle, VerifyOptions,
+    build_with, read_proof_file, write_proof_file, ByteOrder, Expander, Format, NodeKind,
+    PositionId, ProofCounts, ProofStats, ProofTree, ReferenceOptions, Step,
 };
 use antichess_tb::Tablebase;
 
@@ -54,6 +59,10 @@ pub struct ProveOptions {
     pub lone_bishop_rule: bool,
     /// Time for `antichess_pns::minimize_proof` on the assembled proof (`None`: none).
     pub minimize: Option<Duration>,
+    /// A work budget for that minimisation instead of (or as well as) the time: positions
+    /// its searches may evaluate, the same on every machine (`None`: none; alone, it
+    /// minimises with no time limit).
+    pub minimize_work: Option<u64>,
     /// Raised (Ctrl-C) while the leaves are re-solved, the search under way stops and the
     /// prove fails with [`BookError::Interrupted`] (the leaves already saved in
     /// `leaf_dir` are kept for the next run); raised during the minimisation, that ends as
@@ -75,6 +84,7 @@ impl Default for ProveOptions {
             tablebase_units: 0,
             lone_bishop_rule: true,
             minimize: None,
+            minimize_work: None,
             stop: None,
             leaf_dir: None,
             threads: 1,
@@ -474,7 +484,14 @@ fn solve_one(
     search.tablebase_units = options.tablebase_units;
     search.lone_bishop_rule = options.lone_bishop_rule;
     search.interrupt.clone_from(&options.stop);
-    let result = solver.search(pos, &search, &mut |_| {});
+    // The extraction's re-searches of lost nodes never take the stop flag: a proof found
+    // is always extracted whole.
+    let mut prove = antichess_pns::ProveOptions::new(search.clone());
+    prove.output = ProofOutput::Memory { verify: false };
+    prove.main_line_plies = 0;
+    let solved = prove_position(solver, pos, &prove, &mut |_| {})
+        .map_err(|e| LeafFailure::Failed(e.to_string()))?;
+    let result = solved.search;
     if result.status == SearchStatus::Unknown && stopped() {
         return Err(LeafFailure::Interrupted);
     }
@@ -488,11 +505,20 @@ fn solve_one(
             result.nodes
         )));
     }
-    // The extraction's re-searches of lost nodes never take the stop flag: a proof found
-    // is always extracted whole.
-    search.interrupt = None;
-    let (tree, researched) =
-        extract_proof(solver, pos, &[], &search).map_err(|e| LeafFailure::Failed(e.to_string()))?;
+    let (tree, researched) = match solved.proof {
+        Some(proof) => (
+            proof.tree.ok_or_else(|| {
+                LeafFailure::Failed(format!("no proof of the leaf {} in memory", pos.fen()))
+            })?,
+            proof.researched,
+        ),
+        // A leaf with no legal move: the extraction says whether it is won.
+        None => {
+            search.interrupt = None;
+            extract_proof(solver, pos, &[], &search)
+                .map_err(|e| LeafFailure::Failed(e.to_string()))?
+        }
+    };
     if let Some(path) = leaf_file(options, pos) {
         write_proof_file(&tree, &path, Format::Compact, ByteOrder::Little).map_err(|e| {
             LeafFailure::Failed(format!(
@@ -562,7 +588,7 @@ fn solve_in_parallel(
                     Ok(s) => s,
                     Err(e) => {
                         failed.store(true, Relaxed);
-                        let _ = send.send(Err(LeafFailure::Failed(e)));
+                        let _ = send.send(Err(LeafFailure::Failed(e.to_string())));
                         return;
                     }
                 };
@@ -612,13 +638,89 @@ fn solve_in_parallel(
     Ok(done)
 }
 
-/// Assembles the proof of a solved book in memory.
+/// Assembles the proof of a solved book in memory (minimised with `options.minimize`,
+/// unverified).
 pub fn assemble_proof(
     book: &mut Book,
     tablebase: Option<&Tablebase>,
     options: &ProveOptions,
     progress: &mut dyn FnMut(ProveEvent),
 ) -> Result<(ProofTree, ProveReport)> {
+    let (tree, solver, mut report) = assemble(book, tablebase, options, progress)?;
+    let prover = book.meta().prover;
+    let start = Instant::now();
+    let outcome = finish(
+        &solver,
+        tree,
+        prover,
+        options,
+        ProofOutput::Memory { verify: false },
+        progress,
+    )?;
+    report.counts = outcome.counts;
+    report.minimized = outcome.minimized.and_then(|m| m.pool);
+    report.seconds += start.elapsed().as_secs_f64();
+    let tree = outcome
+        .tree
+        .ok_or_else(|| BookError::Proof("the assembled proof was not kept".into()))?;
+    Ok((tree, report))
+}
+
+/// The pipeline's options for the assembled proof of a book whose prover is `prover`.
+fn pipeline_options(
+    prover: Color,
+    options: &ProveOptions,
+    output: ProofOutput,
+) -> antichess_pns::ProveOptions {
+    let mut search = SearchOptions::new(prover);
+    search.tablebase_units = options.tablebase_units;
+    search.lone_bishop_rule = options.lone_bishop_rule;
+    let mut pipeline = antichess_pns::ProveOptions::new(search);
+    pipeline.output = output;
+    pipeline.main_line_plies = 0;
+    pipeline.minimize = match (options.minimize, options.minimize_work) {
+        (None, None) => None,
+        (time, work) => {
+            let mut minimize = MinimizeOptions::new(time.unwrap_or(Duration::MAX));
+            minimize.work = work;
+            minimize.top_work = work.map(|w| w / 16);
+            minimize.stop.clone_from(&options.stop);
+            Some(minimize)
+        }
+    };
+    pipeline
+}
+
+/// Minimises (as `options` say), writes and verifies an assembled proof through the prove
+/// pipeline, telling `progress` how the minimisation stands.
+fn finish(
+    solver: &Solver<'_>,
+    tree: ProofTree,
+    prover: Color,
+    options: &ProveOptions,
+    output: ProofOutput,
+    progress: &mut dyn FnMut(ProveEvent),
+) -> Result<antichess_pns::ProofOutcome> {
+    let pipeline = pipeline_options(prover, options, output);
+    finish_proof(solver, tree, &pipeline, &mut |event| {
+        if let antichess_pns::ProveEvent::Minimizing(p) = event {
+            progress(ProveEvent::Minimizing {
+                proof_nodes: p.size,
+                searches: p.report.map_or(0, |r| r.searched),
+            });
+        }
+    })
+    .map_err(|e| BookError::Proof(e.to_string()))
+}
+
+/// Assembles the proof of a solved book (not minimised); returns it with the solver that
+/// re-solved its leaves and the report so far.
+fn assemble<'t>(
+    book: &mut Book,
+    tablebase: Option<&'t Tablebase>,
+    options: &ProveOptions,
+    progress: &mut dyn FnMut(ProveEvent),
+) -> Result<(ProofTree, Solver<'t>, ProveReport)> {
     let start = Instant::now();
     let root = book.root()?;
     if !root.status.is_win() {
@@ -632,7 +734,8 @@ pub fn assemble_proof(
     let prolog = book.meta().prolog.clone();
     let mut assembler = Assembler {
         book,
-        solver: Solver::try_new(options.hash_bytes, tablebase).map_err(BookError::Input)?,
+        solver: Solver::try_new(options.hash_bytes, tablebase)
+            .map_err(|e| BookError::Input(e.to_string()))?,
         options: options.clone(),
         trees: Vec::new(),
         solved: HashMap::new(),
@@ -687,34 +790,6 @@ pub fn assemble_proof(
         }
     })?;
     let assembled_nodes = tree.len() as u64;
-    let (tree, minimized) = match options.minimize {
-        Some(time) => {
-            let mut search = SearchOptions::new(prover);
-            search.tablebase_units = options.tablebase_units;
-            search.lone_bishop_rule = options.lone_bishop_rule;
-            let progress = &mut *assembler.progress;
-            let (tree, report) = minimize_proof(
-                &assembler.solver,
-                &tree,
-                &[],
-                &search,
-                &{
-                    let mut minimize = MinimizeOptions::new(time);
-                    minimize.stop.clone_from(&options.stop);
-                    minimize
-                },
-                &mut |p| {
-                    progress(ProveEvent::Minimizing {
-                        proof_nodes: p.size,
-                        searches: p.report.map_or(0, |r| r.searched),
-                    });
-                },
-            )
-            .map_err(|e| BookError::Proof(format!("minimising the proof: {e}")))?;
-            (tree, Some(report))
-        }
-        None => (tree, None),
-    };
     let report = ProveReport {
         counts: tree.counts(),
         book_nodes: assembler.book_nodes,
@@ -723,10 +798,10 @@ pub fn assemble_proof(
         search_nodes: assembler.search_nodes,
         researched: assembler.researched,
         assembled_nodes,
-        minimized,
+        minimized: None,
         seconds: start.elapsed().as_secs_f64(),
     };
-    Ok((tree, report))
+    Ok((tree, assembler.solver, report))
 }
 
 /// The verifier's verdict on a written proof.
@@ -747,25 +822,29 @@ pub fn prove_to_file(
     path: &Path,
     progress: &mut dyn FnMut(ProveEvent),
 ) -> Result<(ProveReport, Verified)> {
-    let (tree, report) = assemble_proof(book, tablebase, options, progress)?;
-    write_proof_file(&tree, path, Format::Compact, ByteOrder::Little)
-        .map_err(|e| BookError::Proof(format!("writing {}: {e}", path.display())))?;
-    drop(tree);
-    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let (tree, solver, mut report) = assemble(book, tablebase, options, progress)?;
+    let prover = book.meta().prover;
     let start = Instant::now();
-    let oracle: &dyn LeafOracle = &tablebase.map(TablebaseOracle::new);
-    let verdict = verify_file(
-        path,
-        Some(Format::Compact),
-        oracle,
-        &VerifyOptions::default(),
-        &mut |_| {},
-    )
-    .map_err(|e| e.to_string());
+    let outcome = finish(
+        &solver,
+        tree,
+        prover,
+        options,
+        ProofOutput::File(path.to_path_buf()),
+        progress,
+    )?;
+    report.counts = outcome.counts;
+    report.minimized = outcome.minimized.and_then(|m| m.pool);
+    let verdict = match outcome.verdict {
+        Some(verdict) => verdict.map_err(|e| e.to_string()),
+        None => Err("the proof was not verified".to_string()),
+    };
+    // (The pipeline times the minimisation, the write and the verification together.)
+    report.seconds += outcome.elapsed.as_secs_f64();
     Ok((
         report,
         Verified {
-            bytes,
+            bytes: outcome.bytes,
             verdict,
             seconds: start.elapsed(),
         },

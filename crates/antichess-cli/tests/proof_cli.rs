@@ -342,7 +342,8 @@ fn minimize_merges_other_proofs() {
         antichess(&all)
     };
     let small = dir.join("small.proof");
-    let out = minimize(&[path_str(&input), "-o", path_str(&small), "--time", "20s"]);
+    // (A budget in positions searched, not time: the same run on every machine.)
+    let out = minimize(&[path_str(&input), "-o", path_str(&small), "--nodes", "2M"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     // No time at all: only the pool's starts and local passes, which take the merged
     // proof's moves.
@@ -416,8 +417,8 @@ fn minimize_writes_a_verified_proof_no_larger() {
         path_str(&input),
         "--output",
         path_str(&output),
-        "--time",
-        "60s",
+        "--nodes",
+        "4M",
         "--tb-units",
         "0",
         "--hash",
@@ -427,7 +428,7 @@ fn minimize_writes_a_verified_proof_no_larger() {
         "--top-budget",
         "100000",
         "--top-time",
-        "1s",
+        "10m",
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("(verified)"), "{}", text(&out));
@@ -446,15 +447,15 @@ fn minimize_writes_a_verified_proof_no_larger() {
     assert!(!dir.join("x.proof").exists());
     // The exact searches ran by default and are off with --exact-nodes 0.
     assert!(!stdout.contains(" 0 exact searches"), "{stdout}");
-    let with_exact_nodes = |n: &str, time: &str| {
+    let with_exact_nodes = |n: &str, budget: [&str; 2]| {
         let out = succeeds(&[
             "proof",
             "minimize",
             path_str(&input),
             "-o",
             path_str(&dir.join("x.proof")),
-            "--time",
-            time,
+            budget[0],
+            budget[1],
             "--tb-units",
             "0",
             "--hash",
@@ -464,20 +465,20 @@ fn minimize_writes_a_verified_proof_no_larger() {
         ]);
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    let off = with_exact_nodes("0", "3s");
+    let off = with_exact_nodes("0", ["--nodes", "2M"]);
     assert!(
         off.contains(" 0 exact searches in ")
             && off.contains(" s with 0 positions found 0 smaller;"),
         "{off}"
     );
     // With one position each, the exact searches give up, and the report says so.
-    let starved = with_exact_nodes("1", "3s");
+    let starved = with_exact_nodes("1", ["--nodes", "2M"]);
     assert!(
         starved.contains(" gave up (the smallest at a move freeing "),
         "{starved}"
     );
     // With no time no node is searched, and the report says how many were left.
-    let no_time = with_exact_nodes("1000000", "0");
+    let no_time = with_exact_nodes("1000000", ["--time", "0"]);
     assert!(
         no_time.contains(" 0 exact searches in ")
             && no_time.contains(" s with 0 positions found 0 smaller, ")
@@ -501,8 +502,8 @@ fn minimize_writes_a_verified_proof_no_larger() {
         path_str(&input),
         "-o",
         path_str(&with_tables),
-        "--time",
-        "60s",
+        "--nodes",
+        "4M",
         "--tables",
         path_str(&tables),
         "--tb-units",
@@ -563,8 +564,10 @@ fn minimize_global_phase() {
         path_str(&input),
         "-o",
         path_str(&output),
-        "--time",
-        "3s",
+        // (The passes within a budget in positions searched; the integer program's root
+        // has no such bound in HiGHS, so the global phase keeps its time.)
+        "--nodes",
+        "1M",
         "--global",
         "10s",
         "--global-slack",
@@ -819,8 +822,8 @@ fn minimize_saves_the_proof_as_it_goes() {
         path_str(&output),
         "-o",
         path_str(&again),
-        "--time",
-        "2s",
+        "--nodes",
+        "1M",
         "--tb-units",
         "0",
         "--hash",

@@ -69,7 +69,7 @@ fn proves_writes_and_verifies_with_tables() {
         .all(|m| m["uci"].is_string() && m["san"].is_string()));
     let winning: Vec<_> = moves.iter().filter(|m| m["proof"] == 0).collect();
     assert!(!winning.is_empty());
-    assert!(winning.iter().all(|m| m["disproof"] == u32::MAX));
+    assert!(winning.iter().all(|m| m["disproof"] == "inf"));
 
     // The independent verifier agrees, and counts the same nodes.
     let out = antichess(&["proof", "verify", proof.to_str().unwrap(), "--json"]);
@@ -239,8 +239,8 @@ fn bench_solve_verifies_its_proofs() {
         "solve",
         "--lines",
         "d5,d6,e4",
-        "--minimize",
-        "5s",
+        "--minimize-nodes",
+        "1M",
         "--no-speed",
         "--tb-units",
         "0",
@@ -313,8 +313,8 @@ fn a_checkpointed_solve_resumes_and_minimises() {
     let third = json(&run(&[
         "--proof",
         proof.to_str().unwrap(),
-        "--minimize",
-        "2s",
+        "--minimize-nodes",
+        "1M",
     ]));
     assert_eq!(third["result"], "proved");
     assert_eq!(third["nodes"], 0);

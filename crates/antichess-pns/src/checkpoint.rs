@@ -14,10 +14,11 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use antichess_core::{Color, Position};
 
+use crate::error::{PnsError, Result};
 use crate::tt::{TranspositionTable, TtEntry};
 
 const MAGIC: &[u8; 8] = b"ACHKPT01";
@@ -55,48 +56,33 @@ impl CheckpointInfo {
 
     /// Whether a search of `root` for `prover` may resume from this checkpoint; if not,
     /// why.
-    pub fn matches(&self, root: &Position, prover: Color) -> Result<(), String> {
+    pub fn matches(&self, root: &Position, prover: Color) -> Result<()> {
         if self.rules != root.rules().to_string() {
-            return Err(format!(
+            return Err(PnsError::Mismatch(format!(
                 "the checkpoint is for {} rules, this search uses {}",
                 self.rules,
                 root.rules()
-            ));
+            )));
         }
         if self.fen != root.fen() {
-            return Err(format!(
+            return Err(PnsError::Mismatch(format!(
                 "the checkpoint is for the position {}, this search is for {}",
                 self.fen,
                 root.fen()
-            ));
+            )));
         }
         if self.prover != prover {
-            return Err(format!(
+            return Err(PnsError::Mismatch(format!(
                 "the checkpoint proves a win for {}, this search for {}",
                 self.prover, prover
-            ));
+            )));
         }
         Ok(())
     }
 }
 
-/// Why a checkpoint could not be read or written.
-#[derive(Debug)]
-pub struct CheckpointError {
-    pub path: PathBuf,
-    pub message: String,
-}
-
-impl std::fmt::Display for CheckpointError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "checkpoint {}: {}", self.path.display(), self.message)
-    }
-}
-
-impl std::error::Error for CheckpointError {}
-
-fn error(path: &Path, message: impl Into<String>) -> CheckpointError {
-    CheckpointError {
+fn error(path: &Path, message: impl Into<String>) -> PnsError {
+    PnsError::Checkpoint {
         path: path.to_path_buf(),
         message: message.into(),
     }
@@ -108,7 +94,7 @@ pub fn save_checkpoint(
     table: &TranspositionTable,
     info: &CheckpointInfo,
     path: &Path,
-) -> Result<u64, CheckpointError> {
+) -> Result<u64> {
     let name = path
         .file_name()
         .ok_or_else(|| error(path, "not a file name"))?
@@ -169,13 +155,13 @@ pub fn save_checkpoint(
 }
 
 /// Reads only the header of a checkpoint.
-pub fn read_checkpoint_info(path: &Path) -> Result<CheckpointInfo, CheckpointError> {
+pub fn read_checkpoint_info(path: &Path) -> Result<CheckpointInfo> {
     let file = File::open(path).map_err(|e| error(path, e.to_string()))?;
     let mut reader = BufReader::new(file);
     read_header(path, &mut reader)
 }
 
-fn read_header(path: &Path, reader: &mut impl BufRead) -> Result<CheckpointInfo, CheckpointError> {
+fn read_header(path: &Path, reader: &mut impl BufRead) -> Result<CheckpointInfo> {
     let mut magic = [0u8; 8];
     reader
         .read_exact(&mut magic)
@@ -210,7 +196,7 @@ fn read_header(path: &Path, reader: &mut impl BufRead) -> Result<CheckpointInfo,
             .cloned()
             .ok_or_else(|| error(path, format!("header has no \"{name}\"")))
     };
-    let number = |name: &str| -> Result<u64, CheckpointError> {
+    let number = |name: &str| -> Result<u64> {
         get(name)?
             .parse()
             .map_err(|_| error(path, format!("header field \"{name}\" is not a number")))
@@ -239,10 +225,7 @@ fn read_header(path: &Path, reader: &mut impl BufRead) -> Result<CheckpointInfo,
 }
 
 /// Loads a checkpoint into `table` (which should be empty); returns its header.
-pub fn load_checkpoint(
-    table: &TranspositionTable,
-    path: &Path,
-) -> Result<CheckpointInfo, CheckpointError> {
+pub fn load_checkpoint(table: &TranspositionTable, path: &Path) -> Result<CheckpointInfo> {
     let file = File::open(path).map_err(|e| error(path, e.to_string()))?;
     let mut reader = BufReader::new(file);
     let mut info = read_header(path, &mut reader)?;

@@ -3,26 +3,28 @@
 //! memory), several threads, extraction of proof trees for `antichess-proof`, and their
 //! minimisation (a pool of proofs, exact searches of small subtrees, and with the `mip`
 //! feature a global choice over the pool as an integer program).
+//!
+//! Modules: `search` and `tt` (the search and its table), `checkpoint`, [`minimize`]
+//! (extraction and minimisation), [`prove`] (the pipeline from a position to a written,
+//! verified proof, and the JSON report of a solve) and `error` ([`PnsError`]).
 
 mod checkpoint;
-mod exact;
-mod extract;
-mod global;
-mod minimize;
-mod pool;
+mod error;
+pub mod minimize;
+pub mod prove;
 mod search;
 mod tt;
 
-pub use checkpoint::{
-    load_checkpoint, read_checkpoint_info, save_checkpoint, CheckpointError, CheckpointInfo,
+pub use checkpoint::{load_checkpoint, read_checkpoint_info, save_checkpoint, CheckpointInfo};
+pub use error::{PnsError, Result};
+pub use minimize::{
+    extract_minimized, extract_proof, minimize_proof, MinimizeOptions, MinimizeProgress,
+    MinimizeReport, PoolReport, ProofPool, GLOBAL_CHOICE,
 };
-pub use extract::{
-    extract_minimized, extract_proof, write_proof, write_proof_with_progress, ExtractError,
-    WrittenProof,
+pub use prove::{
+    finish_proof, prove_position, write_proof, write_proof_with_progress, ProofOutcome,
+    ProofOutput, ProveEvent, ProveOptions, SolveReport, Solved, WrittenProof,
 };
-pub use global::GLOBAL_CHOICE;
-pub use minimize::{minimize_proof, MinimizeOptions, MinimizeProgress, MinimizeReport};
-pub use pool::{PoolReport, ProofPool};
 pub use search::{
     MoveNumbers, NodeNumbers, Progress, SearchOptions, SearchResult, SearchStatus, Solver, INF,
 };

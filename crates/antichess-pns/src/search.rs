@@ -712,7 +712,7 @@ impl<'a> Solver<'a> {
     pub fn try_new(
         hash_bytes: usize,
         tablebase: Option<&'a Tablebase>,
-    ) -> Result<Solver<'a>, String> {
+    ) -> Result<Solver<'a>, crate::error::PnsError> {
         Ok(Solver {
             tt: Arc::new(TranspositionTable::try_new(hash_bytes)?),
             tablebase,

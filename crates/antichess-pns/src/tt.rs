@@ -34,6 +34,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use antichess_core::Move;
 
+use crate::error::PnsError;
+
 /// Bytes per entry.
 pub const ENTRY_BYTES: usize = 24;
 const BUCKET: usize = 4;
@@ -159,7 +161,7 @@ impl TranspositionTable {
     /// # Errors
     /// When the anonymous memory map of `bytes` cannot be made (e.g. more than the machine
     /// allows).
-    pub fn try_new(bytes: usize) -> Result<TranspositionTable, String> {
+    pub fn try_new(bytes: usize) -> Result<TranspositionTable, PnsError> {
         let mut buckets = (bytes / (ENTRY_BYTES * BUCKET)).max(1) as u64;
         let mut first = buckets;
         if buckets > FIRST_BUCKETS {
@@ -167,12 +169,11 @@ impl TranspositionTable {
             first = buckets >> doublings;
             buckets = first << doublings;
         }
-        let words = Words::new(buckets as usize * BUCKET * 3).map_err(|e| {
-            format!(
-                "cannot reserve {} MB for the transposition table (--hash): {e}",
-                bytes >> 20
-            )
-        })?;
+        let words =
+            Words::new(buckets as usize * BUCKET * 3).map_err(|e| PnsError::TableMemory {
+                bytes,
+                message: e.to_string(),
+            })?;
         Ok(TranspositionTable {
             words,
             buckets,

@@ -205,13 +205,14 @@ fn top_alternatives_are_proved_with_their_budget_and_minimised_on_their_own() {
     );
     let (first, _) = extract_proof(&solver, &pos, &[], &options).unwrap();
     // Only the top alternatives' phase: no exact searches, the passes' smallest budgets.
-    let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(10));
+    // (Budgets in positions searched, not time: the same run on every machine.)
+    let mut minimize = MinimizeOptions::with_work(4_000_000);
     minimize.exact_nodes = 0;
     minimize.max_nodes_per_node = 4;
     minimize.deep_nodes_per_node = 4;
     minimize.top_nodes = 3;
     minimize.top_nodes_per_node = 1;
-    minimize.top_time = std::time::Duration::from_millis(200);
+    minimize.top_work = Some(250_000);
     // Each run with a table of its own, as for a proof read from a file.
     let run = |minimize: &MinimizeOptions| {
         let fresh = Solver::new(64 << 20, None);
@@ -236,9 +237,9 @@ fn top_alternatives_are_proved_with_their_budget_and_minimised_on_their_own() {
 fn minimised_proofs_are_smaller_and_verify() {
     let dir = temp("minimise");
     let (pos, solver, options) = solved_na6();
-    // The passes converge in a few seconds; the pool's last phase then runs to the time
-    // limit.
-    let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(30));
+    // The passes converge within half the budget; the pool's last phase then runs to its
+    // end. (A budget in positions searched, not time: the same run on every machine.)
+    let mut minimize = MinimizeOptions::with_work(4_000_000);
     minimize.nodes_per_node = 4;
     minimize.deep_nodes_per_node = 4;
     minimize.max_nodes_per_node = 16;
@@ -283,12 +284,12 @@ fn minimised_proofs_are_smaller_and_verify() {
 
 #[test]
 fn minimisation_leaves_the_pool_half_the_time() {
-    // Two seconds are far too short for the passes over 1. e3 Na6's 3,739-node proof:
-    // they stop at one second, and the pool's phase (its exact searches first) gets the
-    // other.
+    // 600,000 positions are far too few for the passes over 1. e3 Na6's 3,739-node
+    // proof: they stop at 300,000, and the pool's phase (its exact searches first) gets
+    // the other half.
     let dir = temp("half");
     let (pos, solver, options) = solved_na6();
-    let minimize = MinimizeOptions::new(std::time::Duration::from_secs(2));
+    let minimize = MinimizeOptions::with_work(600_000);
     let path = dir.join("half.proof");
     let (written, _) = write_proof(&solver, &pos, &[], &options, Some(&minimize), &path).unwrap();
     let report = written.minimized.expect("the minimiser ran");
@@ -379,9 +380,10 @@ fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
     let (pos, solver, options) = solved_na6();
     let (first, _) = extract_proof(&solver, &pos, &[], &options).unwrap();
     // A fresh solver, as for a proof read from a file: every search starts from nothing.
-    // The passes take a few seconds; the last phase runs to the time limit.
+    // The passes take part of the budget (positions searched, the same on every machine);
+    // the last phase runs to its end.
     let fresh = Solver::new(64 << 20, None);
-    let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(30));
+    let mut minimize = MinimizeOptions::with_work(2_000_000);
     minimize.max_nodes_per_node = 4;
     minimize.deep_nodes_per_node = 4;
     minimize.exact_max_subtree = 200;
@@ -462,6 +464,7 @@ fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
         &mut |_| {}
     )
     .unwrap_err()
+    .to_string()
     .contains("another prover"));
     // A pool of both proofs gives one no larger than the proof it starts from (the local
     // passes only ever shrink it), and valid.
@@ -486,7 +489,7 @@ fn the_proof_pool_shrinks_a_given_proof_and_merges_proofs() {
     }
     // Proofs for the other side do not mix.
     let mut black = ProofPool::new(pos, Color::Black);
-    assert!(black.add(&first).unwrap_err().contains("white"));
+    assert!(black.add(&first).unwrap_err().to_string().contains("white"));
     eprintln!("{} -> {} nodes: {report:?}", first.len(), smaller.len());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,8 +1,9 @@
 //! Solving a position on request (`GET /api/solve`): a df-pn search of the explorer's
-//! position with a time budget, for positions that no table, proof or book covers. The
-//! answer has the search's result and numbers (the root's and every move's, as `antichess
-//! solve` prints them), its main line and, when it proved the win, the size of the proof
-//! it extracted and the independent verifier's verdict on that proof (checked in memory).
+//! position with a time budget, for positions that no table, proof or book covers, through
+//! the prove pipeline of `antichess-pns`. The answer is its `SolveReport`, the same JSON as
+//! `antichess solve --format json`: the search's result and numbers (the root's and every
+//! move's), its main line and, when it proved the win, the size of the proof it extracted
+//! and the independent verifier's verdict on that proof (checked in memory).
 //!
 //! Searches are CPU work on the blocking threads, bounded twice: each by the server's
 //! `solve_limit` (a request may ask for less), and all together by `solve_slots` searches
@@ -10,16 +11,16 @@
 //! queued, so that a busy server says so instead of answering late.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use antichess_core::{pgn, Color, Position};
-use antichess_pns::{extract_proof, SearchOptions, SearchStatus, Solver};
-use antichess_proof::{encode_compact, verify_compact, LeafOracle, TablebaseOracle, VerifyOptions};
+use antichess_core::{Color, Position};
+use antichess_pns::{
+    prove_position, ProofOutput, ProveOptions, SearchOptions, SolveReport, Solver,
+};
 use antichess_tb::Tablebase;
 use axum::http::StatusCode;
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use crate::books::number;
 use crate::error::{ApiError, ApiResult};
 use crate::line::Line;
 
@@ -77,7 +78,9 @@ impl SolveRequest {
     }
 }
 
-/// Searches the line's position as asked and describes the result.
+/// Searches the line's position as asked and describes the result: the prove pipeline of
+/// `antichess-pns` with the proof kept in memory and verified there, answered with its
+/// [`SolveReport`] (the JSON of `antichess solve --format json`).
 pub fn solve(
     line: &Line,
     request: &SolveRequest,
@@ -86,70 +89,16 @@ pub fn solve(
 ) -> ApiResult<Value> {
     let pos = line.position();
     let tablebase = tablebase.map(Arc::as_ref);
-    let solver = Solver::try_new(HASH_BYTES, tablebase).map_err(ApiError::internal)?;
-    let mut options = SearchOptions::new(request.prover);
-    options.max_time = Some(request.time);
-    options.tablebase_units = tables_units;
-    let start = Instant::now();
-    let result = solver.search(pos, &options, &mut |_| {});
-    let seconds = start.elapsed().as_secs_f64();
-    let main_line = solver.main_line(pos, request.prover, MAIN_LINE_PLIES);
-    let moves: Vec<Value> = result
-        .moves
-        .iter()
-        .map(|m| {
-            json!({
-                "uci": m.mv.to_uci(),
-                "san": pos.san(m.mv),
-                "proof": number(m.proof),
-                "disproof": number(m.disproof),
-            })
-        })
-        .collect();
-    let proof = if result.status == SearchStatus::Proved {
-        Some(checked_proof(&solver, pos, &options, tablebase)?)
-    } else {
-        None
-    };
-    Ok(json!({
-        "fen": pos.fen(),
-        "prover": request.prover.name(),
-        "result": result.status.name(),
-        "proof": number(result.proof),
-        "disproof": number(result.disproof),
-        "nodes": result.nodes,
-        "seconds": seconds,
-        "time_limit": request.time.as_secs_f64(),
-        "moves": moves,
-        "main_line": pgn::format_moves(pos, &main_line),
-        "main_line_uci": main_line.iter().map(|m| m.to_uci()).collect::<Vec<_>>(),
-        "proof_tree": proof,
-    }))
-}
-
-/// The proof of a proved search, extracted, encoded and verified in memory.
-fn checked_proof(
-    solver: &Solver<'_>,
-    pos: &Position,
-    options: &SearchOptions,
-    tablebase: Option<&Tablebase>,
-) -> ApiResult<Value> {
-    let (tree, _) = extract_proof(solver, pos, &[], options)
+    let solver =
+        Solver::try_new(HASH_BYTES, tablebase).map_err(|e| ApiError::internal(e.to_string()))?;
+    let mut search = SearchOptions::new(request.prover);
+    search.max_time = Some(request.time);
+    search.tablebase_units = tables_units;
+    let mut options = ProveOptions::new(search);
+    options.output = ProofOutput::Memory { verify: true };
+    options.main_line_plies = MAIN_LINE_PLIES;
+    let solved = prove_position(&solver, pos, &options, &mut |_| {})
         .map_err(|e| ApiError::internal(format!("extracting the proof: {e}")))?;
-    let bytes = encode_compact(&tree)
-        .map_err(|e| ApiError::internal(format!("encoding the proof: {e}")))?;
-    let oracle: &dyn LeafOracle = &tablebase.map(TablebaseOracle::new);
-    let verdict = verify_compact(
-        bytes.as_slice(),
-        Some(bytes.len() as u64),
-        oracle,
-        &VerifyOptions::default(),
-        &mut |_| {},
-    );
-    Ok(json!({
-        "nodes": tree.len(),
-        "bytes": bytes.len(),
-        "verified": verdict.is_ok(),
-        "error": verdict.err().map(|e| e.to_string()),
-    }))
+    serde_json::to_value(SolveReport::new(&solved, Some(request.time)))
+        .map_err(|e| ApiError::internal(format!("describing the result: {e}")))
 }

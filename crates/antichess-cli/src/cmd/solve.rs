@@ -11,19 +11,18 @@ use std::time::{Duration, Instant};
 
 use antichess_core::{Color, Move};
 use antichess_pns::{
-    load_checkpoint, read_checkpoint_info, save_checkpoint, CheckpointInfo, MinimizeOptions,
-    SearchOptions, SearchStatus, Solver, INF,
+    load_checkpoint, read_checkpoint_info, save_checkpoint, CheckpointInfo, SearchOptions,
+    SearchStatus, Solver, INF,
 };
 use antichess_tb::Tablebase;
 use anyhow::{bail, Context};
 use clap::Args;
-use serde_json::json;
 
 use crate::common::args::PositionArgs;
 use crate::common::output::{number, peak_memory, Format};
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::report::minimize_summary;
-use crate::common::solving::{solve_position, Solved};
+use crate::common::solving::{minimize_options, solve_position, Solved};
 use crate::common::tables::solver_tables;
 
 /// Prove that one side wins by proof-number search (df-pn). A draw counts as a failure for
@@ -80,6 +79,13 @@ pub struct SolveArgs {
     /// found). Ctrl-C ends it sooner, and the proof is written.
     #[arg(long, value_name = "T", default_value = "0", value_parser = parse_duration)]
     pub minimize: Duration,
+
+    /// Minimise the proof within this many positions evaluated by the minimiser's
+    /// searches (a count, or 500K, 20M): a budget that gives the same proof on every
+    /// machine. Without --minimize there is then no time limit; with it, whichever comes
+    /// first ends the minimisation.
+    #[arg(long, value_name = "N", value_parser = parse_nodes)]
+    pub minimize_nodes: Option<u64>,
 
     /// With --minimize: the proof as found is saved to the --proof file (verified, written
     /// beside it and renamed) before the minimisation starts, then the smallest so far at
@@ -198,34 +204,9 @@ fn print_text(s: &Solved) {
         }
     }
 }
-
-fn print_json(s: &Solved) {
-    let r = &s.result;
-    let moves: Vec<_> = r
-        .moves
-        .iter()
-        .map(|m| json!({ "uci": m.mv.to_string(), "san": s.pos.san(m.mv), "proof": m.proof, "disproof": m.disproof, "work": m.work }))
-        .collect();
-    let proof = s.proof.as_ref();
-    println!(
-        "{}",
-        json!({
-            "result": r.status.name(),
-            "prover": s.prover.name(),
-            "fen": s.pos.fen(),
-            "rules": s.pos.rules().to_string(),
-            "proof": r.proof,
-            "disproof": r.disproof,
-            "nodes": r.nodes,
-            "seconds": r.elapsed.as_secs_f64(),
-            "proof_nodes": proof.map(|p| p.nodes),
-            "unminimized_proof_nodes": proof.and_then(|p| p.minimized.map(|m| m.nodes_before)),
-            "proof_file": proof.map(|p| p.path.display().to_string()),
-            "verified": proof.map(|p| p.verified.is_ok()),
-            "main_line": s.main_line.iter().map(Move::to_string).collect::<Vec<_>>(),
-            "moves": moves,
-        })
-    );
+fn print_json(s: &Solved) -> anyhow::Result<()> {
+    println!("{}", serde_json::to_string(&s.report)?);
+    Ok(())
 }
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
@@ -266,7 +247,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         });
     }
     options.interrupt = Some(Arc::clone(&interrupt));
-    let solver = Solver::try_new(args.hash, tablebase.as_ref()).map_err(anyhow::Error::msg)?;
+    let solver = Solver::try_new(args.hash, tablebase.as_ref())?;
     let prover = options.prover;
     let (prior_nodes, prior_seconds) = match &args.checkpoint {
         Some(path) if path.exists() => {
@@ -356,10 +337,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         prolog,
         &options,
         args.proof.as_deref(),
-        (!args.minimize.is_zero())
-            .then(|| {
+        minimize_options(args.minimize, args.minimize_nodes)
+            .map(|mut minimize| {
                 // Ctrl-C during the minimisation ends it with the smallest proof so far.
-                let mut minimize = MinimizeOptions::new(args.minimize);
                 minimize.stop = Some(Arc::clone(&interrupt));
                 minimize
             })
@@ -383,7 +363,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         eprintln!("interrupted; with --checkpoint FILE a search can be resumed later");
     }
     if json {
-        print_json(&solved);
+        print_json(&solved)?;
     } else {
         print_text(&solved);
     }

@@ -8,6 +8,5 @@ pub mod output;
 pub mod parse;
 pub mod progress;
 pub mod report;
-pub mod saver;
 pub mod solving;
 pub mod tables;

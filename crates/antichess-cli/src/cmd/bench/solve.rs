@@ -9,14 +9,14 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use antichess_core::{play_move_text, Color, Position, Rules};
-use antichess_pns::{MinimizeOptions, SearchOptions, SearchStatus, ENTRY_BYTES};
+use antichess_pns::{SearchOptions, SearchStatus, ENTRY_BYTES};
 use anyhow::Context;
 use clap::Args;
 use serde_json::{json, Value};
 
 use crate::common::output::{peak_memory, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_size, parse_threads};
-use crate::common::solving::solve_position;
+use crate::common::solving::{minimize_options, solve_position};
 use crate::common::tables::solver_tables;
 
 #[derive(Debug, Args)]
@@ -59,6 +59,11 @@ pub struct SolveBenchArgs {
     /// proofs finish well within it.
     #[arg(long, value_name = "T", default_value = "5m", value_parser = parse_duration)]
     pub minimize: Duration,
+
+    /// Minimise each proof within this many positions searched instead (or as well): the
+    /// same proofs on every machine (a count, or 500K, 20M).
+    #[arg(long, value_name = "N", value_parser = parse_nodes)]
+    pub minimize_nodes: Option<u64>,
 
     /// Skip the speed measurement by thread count.
     #[arg(long)]
@@ -165,10 +170,9 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
             "bytes/node"
         );
     }
-    let minimize = (!args.minimize.is_zero()).then(|| MinimizeOptions::new(args.minimize));
+    let minimize = minimize_options(args.minimize, args.minimize_nodes);
     // One table for all lines, emptied before each: its pages are faulted in once.
-    let solver = antichess_pns::Solver::try_new(args.hash, tablebase.as_ref())
-        .map_err(anyhow::Error::msg)?;
+    let solver = antichess_pns::Solver::try_new(args.hash, tablebase.as_ref())?;
     let mut all_verified = true;
     let mut unfinished = Vec::new();
     let result = (|| -> anyhow::Result<()> {

@@ -95,6 +95,7 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             .map_or(0, antichess_tb::Tablebase::complete_units),
         lone_bishop_rule: !args.no_bishop_rule,
         minimize: args.minimize,
+        minimize_work: None,
         // Ctrl-C stops the leaf under search (the saved ones are kept for the next run),
         // or ends the minimisation, and the proof is written as it then is.
         stop: Some(stop_on_ctrl_c(

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use antichess_pns::prove::{write_verified, ProofSaver};
 use antichess_pns::{minimize_proof, MinimizeOptions, SearchOptions, Solver, GLOBAL_CHOICE};
 use antichess_proof::{read_proof_file, verify_file, LeafOracle, TablebaseOracle, VerifyOptions};
 use antichess_tb::Tablebase;
@@ -21,7 +22,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::common::args::{ProofFormatArg, ReferenceArgs};
 use crate::common::parse::{parse_duration, parse_size};
 use crate::common::report::{gave_up, global_summary};
-use crate::common::saver::{write_verified, ProofSaver};
 use crate::common::tables::solver_tables;
 
 #[derive(Debug, Args)]
@@ -34,10 +34,11 @@ pub struct MinimizeArgs {
     #[arg(long, short)]
     pub output: PathBuf,
 
-    /// How long to search for smaller proofs (seconds, or with a unit: 30s, 5m, 2h). Ctrl-C
-    /// ends it sooner: the smallest proof found so far is verified and written.
-    #[arg(long, value_parser = parse_duration, default_value = "5m")]
-    pub time: Duration,
+    /// How long to search for smaller proofs (seconds, or with a unit: 30s, 5m, 2h; default
+    /// 5m, or no limit with --nodes). Ctrl-C ends it sooner: the smallest proof found so
+    /// far is verified and written.
+    #[arg(long, value_parser = parse_duration)]
+    pub time: Option<Duration>,
 
     /// While it runs, save the smallest proof so far to the output (verified, atomically)
     /// at most this often, so that a run killed outright keeps it: run again from the
@@ -96,9 +97,9 @@ pub struct MinimizeArgs {
     #[arg(long, value_parser = parse_duration, value_name = "T")]
     pub global: Option<Duration>,
 
-    /// With --global: the other moves' proofs may be this many nodes larger than what the
-    /// node's move frees (default: 12).
-    #[arg(long, value_name = "N", requires = "global")]
+    /// With --global, --global-nodes or --global-mip-nodes: the other moves' proofs may be this many nodes
+    /// larger than what the node's move frees (default: 12).
+    #[arg(long, value_name = "N")]
     pub global_slack: Option<u64>,
 
     /// More proofs for the pool to draw on (repeat the option): of the same position (e.g.
@@ -115,10 +116,43 @@ pub struct MinimizeArgs {
 
     #[command(flatten)]
     pub reference: ReferenceArgs,
+
+    #[command(flatten)]
+    pub work: Box<WorkArgs>,
+}
+
+/// Budgets in positions searched (and branch-and-bound nodes) instead of time: a
+/// minimisation within them does the same searches and gives the same proof on every
+/// machine.
+#[derive(Debug, Args)]
+pub struct WorkArgs {
+    /// Stop after the searches have evaluated this many positions (a count, or 500K,
+    /// 20M, 2G): a budget that gives the same proof on every machine. --time still
+    /// applies if given; without it there is then no time limit.
+    #[arg(long, value_name = "N", value_parser = crate::common::parse::parse_nodes)]
+    pub nodes: Option<u64>,
+
+    /// A global phase within a work budget instead of (or as well as) a time: its exact
+    /// searches may evaluate this many positions (a count, or 500K, 20M). With
+    /// --global-mip-nodes and no --global, the phase does the same on every machine.
+    /// Needs a build with `--features mip`.
+    #[arg(long, value_name = "N", value_parser = crate::common::parse::parse_nodes)]
+    pub global_nodes: Option<u64>,
+
+    /// In the global phase, each integer program may explore this many branch-and-bound
+    /// nodes (default: no limit). Needs a build with `--features mip`.
+    #[arg(long, value_name = "N", value_parser = crate::common::parse::parse_nodes)]
+    pub global_mip_nodes: Option<u64>,
 }
 
 pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
-    if args.global.is_some() && !GLOBAL_CHOICE {
+    let global = args.global.is_some()
+        || args.work.global_nodes.is_some()
+        || args.work.global_mip_nodes.is_some();
+    if args.global_slack.is_some() && !global {
+        bail!("--global-slack needs --global (or --global-nodes, --global-mip-nodes)");
+    }
+    if global && !GLOBAL_CHOICE {
         bail!(
             "--global needs an integer-programming solver, and this antichess was built \
              without one: build it with `cargo build --release --features mip` (HiGHS, \
@@ -170,10 +204,16 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     }
     let mut search = SearchOptions::new(tree.prover());
     search.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::complete_units);
-    let solver = Solver::try_new(args.hash, tablebase.as_ref()).map_err(anyhow::Error::msg)?;
+    let solver = Solver::try_new(args.hash, tablebase.as_ref())?;
+    // With a work budget and no --time, no time limit.
+    let time = match (args.time, args.work.nodes) {
+        (Some(time), _) => time,
+        (None, Some(_)) => Duration::MAX,
+        (None, None) => Duration::from_secs(300),
+    };
     let before = tree.len();
     eprintln!(
-        "{}: {} nodes{}; minimising for {:.0} s{}",
+        "{}: {} nodes{}; minimising for {}{}",
         args.input.display(),
         before,
         if others.is_empty() {
@@ -182,13 +222,21 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
             let sizes: Vec<String> = others.iter().map(|t| t.len().to_string()).collect();
             format!(" (merged: {})", sizes.join(", "))
         },
-        args.time.as_secs_f64(),
-        args.global.map_or(String::new(), |t| format!(
-            ", then a global phase of at most {:.0} s",
-            t.as_secs_f64()
-        ))
+        budget_text(time, args.work.nodes),
+        if global {
+            format!(
+                ", then a global phase of at most {}",
+                budget_text(args.global.unwrap_or(Duration::MAX), args.work.global_nodes)
+            )
+        } else {
+            String::new()
+        }
     );
-    let total = args.time + args.global.unwrap_or_default();
+    let total = if time == Duration::MAX {
+        Duration::ZERO
+    } else {
+        time + args.global.unwrap_or_default()
+    };
     let bar = ProgressBar::new(total.as_secs().max(1));
     bar.set_style(
         ProgressStyle::with_template("{spinner} [{bar:30}] {elapsed}/{len}s {msg}")
@@ -222,13 +270,17 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         &others,
         &search,
         &{
-            let mut options = MinimizeOptions::new(args.time);
+            let mut options = MinimizeOptions::new(time);
+            options.work = args.work.nodes;
+            options.top_work = args.work.nodes.map(|n| n / 16);
             options.top_nodes = args.top_nodes;
             options.top_min_budget = args.top_budget.unwrap_or(0);
             options.top_time = args.top_time.unwrap_or(options.top_time);
             options.exact_nodes = args.exact_nodes.unwrap_or(options.exact_nodes);
             options.exact_max_subtree = args.exact_max.unwrap_or(options.exact_max_subtree);
             options.global_time = args.global;
+            options.global_work = args.work.global_nodes;
+            options.global_mip_nodes = args.work.global_mip_nodes;
             options.global_slack = args.global_slack.unwrap_or(options.global_slack);
             options.stop = Some(Arc::clone(&stop));
             options
@@ -241,9 +293,18 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
                     p.size, r.positions, r.searched, r.proved
                 ));
             }
-            if let Some(message) = saver.offer(p) {
-                bar.suspend(|| eprintln!("{message}"));
-            }
+            let message = match saver.offer(p) {
+                None => return,
+                Some(Ok(nodes)) => format!(
+                    "saved the proof so far ({nodes} nodes) to {}",
+                    args.output.display()
+                ),
+                Some(Err(e)) => format!(
+                    "warning: the proof so far was not saved: {}",
+                    crate::describe(&e.into())
+                ),
+            };
+            bar.suspend(|| eprintln!("{message}"));
         },
     )
     .map_err(|e| anyhow::anyhow!("minimising {}: {e}", args.input.display()))?;
@@ -277,10 +338,25 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         report.positions
     );
     match written {
-        Ok(()) => {
+        Ok(_) => {
             println!("wrote {} (verified)", args.output.display());
             Ok(ExitCode::SUCCESS)
         }
-        Err(e) => bail!("{e:#}; the output is left as it was"),
+        Err(e) => bail!(
+            "{}; the output is left as it was",
+            crate::describe(&e.into())
+        ),
+    }
+}
+
+/// "30 s", "2000000 positions", "30 s or 2000000 positions".
+fn budget_text(time: Duration, nodes: Option<u64>) -> String {
+    let time_text = (time != Duration::MAX).then(|| format!("{:.0} s", time.as_secs_f64()));
+    let nodes_text = nodes.map(|n| format!("{n} positions"));
+    match (time_text, nodes_text) {
+        (Some(t), Some(n)) => format!("{t} or {n}"),
+        (Some(t), None) => t,
+        (None, Some(n)) => n,
+        (None, None) => "no limit".to_string(),
     }
 }

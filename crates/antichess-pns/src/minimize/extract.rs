@@ -3,54 +3,19 @@
 //! (the one with the least work), re-searching the node if the table has lost it; at the
 //! opponent's nodes every move is expanded. Positions decided by the tablebases become
 //! tablebase leaves. The builder shares repeated positions and writes the file.
-//! Optionally [`crate::minimize`] first replaces prover moves by ones with smaller proofs.
+//! The minimiser ([`super::passes`]) drives the same extractor with its own choices.
 
 use std::collections::HashMap;
-use std::path::Path;
 use std::rc::Rc;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use antichess_core::{Color, Move, Position};
-use antichess_proof::{
-    build_with, write_proof_file, ByteOrder, Expander, Format, ProofCounts, ProofTree, Step,
-};
+use antichess_proof::{build_with, Expander, ProofTree, Step};
 use antichess_tb::Wdl;
 
-use crate::minimize::{MinimizeOptions, MinimizeProgress, MinimizeReport};
+use crate::error::{PnsError, Result};
 use crate::search::{SearchOptions, Shared, Solver, Worker, INF};
-
-/// Why a proof could not be written.
-#[derive(Debug)]
-pub enum ExtractError {
-    /// The root is not proved.
-    NotProved,
-    /// Building or writing the proof failed.
-    Proof(antichess_proof::ProofError),
-    /// The minimiser failed (a node it had proved could not be extracted again).
-    Minimize(String),
-}
-
-impl std::fmt::Display for ExtractError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ExtractError::NotProved => {
-                f.write_str("the position is not proved, so there is no proof to write")
-            }
-            ExtractError::Proof(e) => write!(f, "{e}"),
-            ExtractError::Minimize(e) => write!(f, "proof minimisation failed: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for ExtractError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ExtractError::Proof(e) => Some(e),
-            ExtractError::NotProved | ExtractError::Minimize(_) => None,
-        }
-    }
-}
 
 /// Zobrist keys of the positions from the root to a node, shared between siblings.
 #[derive(Debug)]
@@ -139,14 +104,16 @@ impl<'s, 'a> Extractor<'s, 'a> {
         }
     }
 
-    pub(crate) fn tablebase_win(&self, pos: &Position) -> Result<bool, String> {
+    pub(crate) fn tablebase_win(&self, pos: &Position) -> Result<bool> {
         if pos.board().occupied().count() > self.units {
             return Ok(false);
         }
         let Some(tb) = self.solver.tablebase() else {
             return Ok(false);
         };
-        let wdl = tb.probe_wdl(pos).map_err(|e| e.to_string())?;
+        let wdl = tb
+            .probe_wdl(pos)
+            .map_err(|e| PnsError::tablebase(pos.fen(), e))?;
         Ok(match wdl {
             Some(w) => {
                 (pos.turn() == self.prover && w == Wdl::Win)
@@ -180,11 +147,7 @@ impl<'s, 'a> Extractor<'s, 'a> {
     }
     /// The move the proof plays at a prover node (re-searching the node if the table lost
     /// its proof), and the child it leads to.
-    pub(crate) fn prover_move(
-        &mut self,
-        pos: &Position,
-        ctx: &Ctx,
-    ) -> Result<(Move, Position), String> {
+    pub(crate) fn prover_move(&mut self, pos: &Position, ctx: &Ctx) -> Result<(Move, Position)> {
         let found = match self.proved_child(pos, ctx) {
             Some(found) => Some(found),
             None => {
@@ -202,12 +165,16 @@ impl<'s, 'a> Extractor<'s, 'a> {
                 let mut worker = self.worker_at(ctx);
                 let (proof, _, _) = worker.mid(pos, ctx.key, INF, INF, 0);
                 if proof != 0 {
-                    return Err(format!("re-searching {} did not prove it again", pos.fen()));
+                    return Err(PnsError::lost(format!(
+                        "re-searching {} did not prove it again",
+                        pos.fen()
+                    )));
                 }
                 self.proved_child(pos, ctx)
             }
         };
-        let (mv, child) = found.ok_or_else(|| format!("no proved move found in {}", pos.fen()))?;
+        let (mv, child) = found
+            .ok_or_else(|| PnsError::lost(format!("no proved move found in {}", pos.fen())))?;
         if self.pin_choices {
             self.overrides.entry(ctx.key).or_insert(mv);
         }
@@ -215,14 +182,31 @@ impl<'s, 'a> Extractor<'s, 'a> {
     }
 }
 
+impl Extractor<'_, '_> {
+    /// Whether the solver proved `root`: [`PnsError::NotProved`] if not.
+    pub(crate) fn check_proved(&self, root: &Position, root_ctx: &Ctx) -> Result<()> {
+        if self
+            .solver
+            .table()
+            .get(root_ctx.key)
+            .is_none_or(|e| e.proof != 0)
+            && !self.tablebase_win(root).unwrap_or(false)
+            && !root.legal_moves().is_empty()
+        {
+            return Err(PnsError::NotProved);
+        }
+        Ok(())
+    }
+}
+
 impl Expander for Extractor<'_, '_> {
     type Handle = Ctx;
 
     fn prover(&mut self, pos: &Position, ctx: &Ctx) -> Result<Step<Ctx>, String> {
-        if self.tablebase_win(pos)? {
+        if self.tablebase_win(pos).map_err(|e| e.to_string())? {
             return Ok(Step::TablebaseLeaf);
         }
-        let (mv, child) = self.prover_move(pos, ctx)?;
+        let (mv, child) = self.prover_move(pos, ctx).map_err(|e| e.to_string())?;
         Ok(Step::Play(mv, self.child_ctx(pos, ctx, &child)))
     }
 
@@ -232,7 +216,7 @@ impl Expander for Extractor<'_, '_> {
         ctx: &Ctx,
         moves: &[Move],
     ) -> Result<Option<Vec<Ctx>>, String> {
-        if self.tablebase_win(pos)? {
+        if self.tablebase_win(pos).map_err(|e| e.to_string())? {
             return Ok(None);
         }
         Ok(Some(
@@ -244,17 +228,6 @@ impl Expander for Extractor<'_, '_> {
     }
 }
 
-/// The statistics of a written proof.
-#[derive(Debug, Clone, Copy)]
-pub struct WrittenProof {
-    pub counts: ProofCounts,
-    /// Nodes that had to be searched again because the table had lost them.
-    pub researched: u64,
-    pub bytes: u64,
-    /// What the minimiser did, if it ran.
-    pub minimized: Option<MinimizeReport>,
-}
-
 /// Builds, in memory, the proof that `options.prover` wins from `root` (which the solver has
 /// proved). `prolog` is the move list from the game's start to `root`, if known. Returns the
 /// tree and the number of nodes that had to be searched again.
@@ -263,104 +236,37 @@ pub fn extract_proof(
     root: &Position,
     prolog: &[Move],
     options: &SearchOptions,
-) -> Result<(ProofTree, u64), ExtractError> {
-    let (tree, researched, _) =
-        extract_minimized(solver, root, prolog, options, None, &mut |_| {})?;
-    Ok((tree, researched))
+) -> Result<(ProofTree, u64)> {
+    let shared = extraction(solver, root, options);
+    let mut extractor = Extractor::new(solver, &shared, options);
+    let root_ctx = extractor.root_ctx(root);
+    extractor.check_proved(root, &root_ctx)?;
+    let tree = build_with(
+        *root,
+        options.prover,
+        prolog.to_vec(),
+        &mut extractor,
+        root_ctx,
+    )?;
+    Ok((tree, extractor.researched))
 }
 
-/// As [`extract_proof`], first looking for smaller proofs with the minimiser
-/// (`minimize.rs`) within the limits of `minimize` (if given); also returns what the
-/// minimiser did. `progress` is told how the minimisation stands as it goes (see
-/// [`MinimizeProgress`]).
-pub fn extract_minimized(
-    solver: &Solver<'_>,
+/// The search state of an extraction from `root`: no budget, and no stop flag (the
+/// search's Ctrl-C must not cut short the re-searches of lost parts of the proof).
+pub(crate) fn extraction<'a>(
+    solver: &'a Solver<'_>,
     root: &Position,
-    prolog: &[Move],
     options: &SearchOptions,
-    minimize: Option<&MinimizeOptions>,
-    progress: &mut dyn FnMut(&MinimizeProgress<'_>),
-) -> Result<(ProofTree, u64, Option<MinimizeReport>), ExtractError> {
+) -> Shared<'a> {
     let mut search_options = options.clone();
     search_options.max_nodes = None;
     search_options.max_time = None;
-    // The search's Ctrl-C must not cut short the re-searches of lost parts of the proof.
     search_options.interrupt = None;
-    let shared = solver.shared_for(root, search_options);
-    let mut extractor = Extractor::new(solver, &shared, options);
-    extractor.stop = minimize.and_then(|m| m.stop.clone());
-    let root_ctx = extractor.root_ctx(root);
-    if solver
-        .table()
-        .get(root_ctx.key)
-        .is_none_or(|e| e.proof != 0)
-        && !extractor.tablebase_win(root).unwrap_or(false)
-        && !root.legal_moves().is_empty()
-    {
-        return Err(ExtractError::NotProved);
-    }
-    let (tree, report) = match minimize {
-        Some(m) => {
-            let (mut report, mut tree) =
-                crate::minimize::minimize(&mut extractor, root, &root_ctx, m, progress)
-                    .map_err(ExtractError::Minimize)?;
-            tree.set_prolog(prolog.to_vec());
-            report.nodes_after = tree.len() as u64;
-            (tree, Some(report))
-        }
-        None => {
-            let tree = build_with(
-                *root,
-                options.prover,
-                prolog.to_vec(),
-                &mut extractor,
-                root_ctx,
-            )
-            .map_err(ExtractError::Proof)?;
-            (tree, None)
-        }
-    };
-    Ok((tree, extractor.researched, report))
+    solver.shared_for(root, search_options)
 }
 
-/// Builds the proof that `prover` wins from `root` (which the solver has proved) and
-/// writes it to `path` in our compact format. `prolog` is the move list from the game's
-/// start to `root`, if known (recorded in the file). With `minimize`, looks for smaller
-/// proofs first.
-pub fn write_proof(
-    solver: &Solver<'_>,
-    root: &Position,
-    prolog: &[Move],
-    options: &SearchOptions,
-    minimize: Option<&MinimizeOptions>,
-    path: &Path,
-) -> Result<(WrittenProof, ProofTree), ExtractError> {
-    write_proof_with_progress(solver, root, prolog, options, minimize, path, &mut |_| {})
-}
-
-/// As [`write_proof`], telling `progress` how the minimisation stands as it goes (e.g. to
-/// save the proof so far elsewhere while a long minimisation runs).
-pub fn write_proof_with_progress(
-    solver: &Solver<'_>,
-    root: &Position,
-    prolog: &[Move],
-    options: &SearchOptions,
-    minimize: Option<&MinimizeOptions>,
-    path: &Path,
-    progress: &mut dyn FnMut(&MinimizeProgress<'_>),
-) -> Result<(WrittenProof, ProofTree), ExtractError> {
-    let (tree, researched, minimized) =
-        extract_minimized(solver, root, prolog, options, minimize, progress)?;
-    write_proof_file(&tree, path, Format::Compact, ByteOrder::Little)
-        .map_err(ExtractError::Proof)?;
-    let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-    Ok((
-        WrittenProof {
-            counts: tree.counts(),
-            researched,
-            bytes,
-            minimized,
-        },
-        tree,
-    ))
+/// The proof of the subtree at `pos` as the extractor currently builds it.
+pub(crate) fn subtree(ex: &mut Extractor<'_, '_>, pos: &Position, ctx: &Ctx) -> Result<ProofTree> {
+    let prover = ex.prover;
+    Ok(build_with(*pos, prover, Vec::new(), ex, ctx.clone())?)
 }

@@ -29,26 +29,29 @@
 //!   may more than make up for it (tried on a copy by the minimiser's last phase).
 //! - *exact alternatives*: the minimiser offers the pool the smallest proof of a prover
 //!   node that ends in the positions the rest of the proof uses ([`Dag::detached`] shows
-//!   them; `crate::exact` finds the proof).
+//!   them; `exact` finds the proof).
 //!
 //! The search starts from the given proof's own choices and from the tree-cost choices,
 //! and keeps the smaller result.
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::{BinaryHeap, HashMap};
 
 use antichess_core::{Color, Move, Position};
 use antichess_proof::{build_with, Expander, NodeKind, PositionId, ProofTree, Step};
 
+use super::dag::Dag;
+use crate::error::{PnsError, Result};
+
 /// A child in the pool: a pool node, or [`TERMINAL`].
-type Child = u32;
+pub(super) type Child = u32;
 
 /// The child of a move that ends the game (no legal move).
 pub(crate) const TERMINAL: Child = u32::MAX;
 
 /// What the pool knows about a position.
 #[derive(Debug, Clone)]
-enum Kind {
+pub(super) enum Kind {
     /// The prover is to move: the moves proved here, with their children.
     Prover(Vec<(Move, Child)>),
     /// The opponent is to move: one child per legal move, in the proof format's order
@@ -60,7 +63,7 @@ enum Kind {
 
 impl Kind {
     /// Whether no proof expanded the node yet.
-    fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         match self {
             Kind::Prover(moves) => moves.is_empty(),
             Kind::Opponent(children) => children.is_empty(),
@@ -69,7 +72,7 @@ impl Kind {
     }
 }
 
-/// A pool node as [`crate::global`] sees it.
+/// A pool node as `global` sees it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum View<'p> {
     /// The prover's moves proved here, with their children.
@@ -88,25 +91,10 @@ pub struct ProofPool {
     root: Position,
     prover: Color,
     ids: HashMap<PositionId, u32>,
-    kinds: Vec<Kind>,
+    pub(super) kinds: Vec<Kind>,
     positions: Vec<Position>,
     /// Expanded positions turned into tablebase leaves since the pool was made.
-    conversions: u64,
-}
-
-/// A switch that would make the proof larger (see [`Dag::near_misses`]).
-#[derive(Debug, Clone)]
-pub(crate) struct NearMiss {
-    /// The prover node and the index of its other move.
-    pub(crate) node: u32,
-    pub(crate) k: u32,
-    /// How many nodes larger.
-    pub(crate) excess: u64,
-    /// The weight the new move's subtree would add.
-    pub(crate) added: u64,
-    /// Prover nodes the new move's subtree would add: smaller proofs there may turn the
-    /// switch into a gain.
-    pub(crate) new_provers: Vec<u32>,
+    pub(super) conversions: u64,
 }
 
 /// What [`ProofPool::optimize`] found.
@@ -235,13 +223,13 @@ impl ProofPool {
     /// With `stubs`, a tablebase leaf at a position the pool has already expanded stands
     /// for that expansion (the tree was extracted with [`ProofPool::stub`] cutting it off
     /// where the pool knows a proof) instead of turning the position into a leaf.
-    pub(crate) fn add_tree(&mut self, tree: &ProofTree, stubs: bool) -> Result<Child, String> {
+    pub(crate) fn add_tree(&mut self, tree: &ProofTree, stubs: bool) -> Result<Child> {
         if tree.prover() != self.prover {
-            return Err(format!(
+            return Err(PnsError::Mismatch(format!(
                 "the proof is for {}, the pool for {}",
                 tree.prover(),
                 self.prover
-            ));
+            )));
         }
         struct Frame {
             pos: Position,
@@ -258,14 +246,18 @@ impl ProofPool {
                 (None, _) => *tree.root(),
                 (Some(m), Some(parent)) => {
                     if !parent.pos.is_legal(m) {
-                        return Err(format!(
+                        return Err(PnsError::invalid(format!(
                             "node {i}: {m} is not legal in {}",
                             parent.pos.fen()
-                        ));
+                        )));
                     }
                     parent.pos.play(m)
                 }
-                (Some(_), None) => return Err(format!("node {i}: a move without a parent")),
+                (Some(_), None) => {
+                    return Err(PnsError::invalid(format!(
+                        "node {i}: a move without a parent"
+                    )))
+                }
             };
             let child = match node.kind {
                 NodeKind::Terminal => TERMINAL,
@@ -273,9 +265,11 @@ impl ProofPool {
                     Some(v) if stubs && !self.kinds[v as usize].is_empty() => v,
                     _ => self.node(&pos, true),
                 },
-                NodeKind::Reference { target } => *of_tree
-                    .get(target as usize)
-                    .ok_or_else(|| format!("node {i}: reference to a later node"))?,
+                NodeKind::Reference { target } => {
+                    *of_tree.get(target as usize).ok_or_else(|| {
+                        PnsError::invalid(format!("node {i}: reference to a later node"))
+                    })?
+                }
                 NodeKind::Prover | NodeKind::Opponent { .. } => self.node(&pos, false),
             };
             of_tree.push(child);
@@ -310,12 +304,12 @@ impl ProofPool {
         of_tree
             .first()
             .copied()
-            .ok_or_else(|| "an empty proof".to_string())
+            .ok_or_else(|| PnsError::invalid("an empty proof"))
     }
 
     /// Adds a proof (of the pool's root or of any position below it, for the same prover).
     /// The tree is replayed; a move that is not legal is an error naming the node.
-    pub fn add(&mut self, tree: &ProofTree) -> Result<(), String> {
+    pub fn add(&mut self, tree: &ProofTree) -> Result<()> {
         self.add_tree(tree, false).map(|_| ())
     }
 
@@ -370,7 +364,7 @@ impl ProofPool {
     }
 
     /// The weight of a node: the file nodes its expansion writes (one per child).
-    fn weight(&self, v: u32) -> u64 {
+    pub(super) fn weight(&self, v: u32) -> u64 {
         match &self.kinds[v as usize] {
             Kind::Prover(_) => 1,
             Kind::Opponent(children) => children.len() as u64,
@@ -378,22 +372,22 @@ impl ProofPool {
         }
     }
 
-    pub(crate) fn root_node(&self) -> Result<u32, String> {
+    pub(crate) fn root_node(&self) -> Result<u32> {
         self.id(&self.root)
-            .ok_or_else(|| "the pool holds no proof of its root".to_string())
+            .ok_or_else(|| PnsError::invalid("the pool holds no proof of its root"))
     }
 
     /// The smallest proof the pool can make (see the module documentation), and what the
     /// search did. `first` is the proof whose choices are the first start (normally the
     /// one the pool was first filled with); its root must be the pool's root.
-    pub fn optimize(&self, first: &ProofTree) -> Result<(ProofTree, PoolReport), String> {
+    pub fn optimize(&self, first: &ProofTree) -> Result<(ProofTree, PoolReport)> {
         let (choice, report) = self.start(first)?;
         let tree = self.build_choice(&choice, first.prolog().to_vec())?;
         Ok((tree, report))
     }
 
     /// The best choice of moves from the two starts (see the module documentation).
-    pub(crate) fn start(&self, first: &ProofTree) -> Result<(Vec<u32>, PoolReport), String> {
+    pub(crate) fn start(&self, first: &ProofTree) -> Result<(Vec<u32>, PoolReport)> {
         self.start_from(first, &[])
     }
 
@@ -404,7 +398,7 @@ impl ProofPool {
         &self,
         first: &ProofTree,
         others: &[ProofTree],
-    ) -> Result<(Vec<u32>, PoolReport), String> {
+    ) -> Result<(Vec<u32>, PoolReport)> {
         let root = self.root_node()?;
         let mut report = PoolReport {
             positions: self.kinds.len() as u64,
@@ -448,31 +442,35 @@ impl ProofPool {
     /// The proof DAG of `choice` (extended to nodes added since with their first moves,
     /// which keeps the choices acyclic: a new node's first move is from the proof that
     /// added it).
-    pub(crate) fn dag(&self, choice: Vec<u32>) -> Result<Dag, String> {
+    pub(crate) fn dag(&self, choice: Vec<u32>) -> Result<Dag> {
         Ok(Dag::new(self, self.root_node()?, choice))
     }
 
     /// Writes the proof that `choice` makes.
-    pub(crate) fn build_choice(
-        &self,
-        choice: &[u32],
-        prolog: Vec<Move>,
-    ) -> Result<ProofTree, String> {
+    pub(crate) fn build_choice(&self, choice: &[u32], prolog: Vec<Move>) -> Result<ProofTree> {
         let root = self.root_node()?;
         let mut expander = PoolExpander { pool: self, choice };
-        build_with(self.root, self.prover, prolog, &mut expander, root).map_err(|e| e.to_string())
+        Ok(build_with(
+            self.root,
+            self.prover,
+            prolog,
+            &mut expander,
+            root,
+        )?)
     }
 
     /// The choices of `tree` (which must be in the pool), as indices into the moves of each
     /// prover node; prover nodes it does not reach keep theirs in `choice` (the tree-cost
     /// choices: the result is acyclic, since no position of the tree leads to another).
-    fn choices_of(&self, tree: &ProofTree, mut choice: Vec<u32>) -> Result<Vec<u32>, String> {
+    fn choices_of(&self, tree: &ProofTree, mut choice: Vec<u32>) -> Result<Vec<u32>> {
         let nodes = tree.nodes();
         let mut result = Ok(());
         tree.for_each_position(|i, pos, _| {
             if nodes[i].kind == NodeKind::Prover {
                 let Some(&v) = self.ids.get(&PositionId::of(pos)) else {
-                    result = Err(format!("node {i} of the proof is not in the pool"));
+                    result = Err(PnsError::invalid(format!(
+                        "node {i} of the proof is not in the pool"
+                    )));
                     return Ok(());
                 };
                 let mv = nodes[i + 1].mv;
@@ -483,17 +481,18 @@ impl ProofPool {
                 }
             }
             Ok(())
-        })
-        .map_err(|e| e.to_string())?;
+        })?;
         result.map(|()| choice)
     }
 
     /// The tree-cost choices: Knuth's algorithm, every position settled in order of the
     /// size of its smallest proof written as a tree.
-    fn tree_cost_choices(&self, root: u32) -> Result<Vec<u32>, String> {
+    fn tree_cost_choices(&self, root: u32) -> Result<Vec<u32>> {
         let (choice, cost) = self.knuth(vec![0; self.kinds.len()], |_| false);
         if cost[root as usize] == u64::MAX {
-            return Err("the pool has no complete proof of its root".into());
+            return Err(PnsError::invalid(
+                "the pool has no complete proof of its root",
+            ));
         }
         Ok(choice)
     }
@@ -504,7 +503,11 @@ impl ProofPool {
     /// Returns the choices and the costs (`u64::MAX` where the pool has no proof). Each
     /// prover position's choice leads to a position settled before it, so the choices of
     /// the positions that are not free form no cycle among themselves.
-    fn knuth(&self, mut choice: Vec<u32>, free: impl Fn(u32) -> bool) -> (Vec<u32>, Vec<u64>) {
+    pub(super) fn knuth(
+        &self,
+        mut choice: Vec<u32>,
+        free: impl Fn(u32) -> bool,
+    ) -> (Vec<u32>, Vec<u64>) {
         let n = self.kinds.len();
         // Parents in compressed rows: (parent, index of the move at a prover parent).
         let mut start = vec![0u32; n + 1];
@@ -642,442 +645,9 @@ impl Expander for PoolExpander<'_> {
     }
 }
 
-/// The proof DAG that a choice of moves makes over a pool, with reference counts. It
-/// holds no borrow of the pool, so the pool may grow between calls ([`Dag::grow`]).
-#[derive(Debug, Clone)]
-pub(crate) struct Dag {
-    root: u32,
-    /// The pool's `conversions` when the references were counted.
-    conversions: u64,
-    /// Per prover node, the index of its chosen move.
-    pub(crate) choice: Vec<u32>,
-    refs: Vec<u32>,
-    total: u64,
-    /// Visit marks of the cycle check.
-    mark: Vec<u32>,
-    stamp: u32,
-    /// The pool's size when the unused nodes were last anchored (0: never).
-    anchored: usize,
-}
-
-impl Dag {
-    pub(crate) fn new(pool: &ProofPool, root: u32, mut choice: Vec<u32>) -> Dag {
-        let n = pool.kinds.len();
-        choice.resize(n, 0);
-        let mut dag = Dag {
-            root,
-            conversions: pool.conversions,
-            choice,
-            refs: vec![0; n],
-            total: 1,
-            mark: vec![0; n],
-            stamp: 0,
-            anchored: 0,
-        };
-        let added = dag.add_ref(pool, root, None);
-        dag.total += added;
-        dag
-    }
-
-    /// Takes in the nodes added to the pool since (unused, with their first moves), and
-    /// nodes that became tablebase leaves.
-    pub(crate) fn grow(&mut self, pool: &ProofPool) {
-        let n = pool.kinds.len();
-        self.choice.resize(n, 0);
-        self.refs.resize(n, 0);
-        self.mark.resize(n, 0);
-        if self.conversions != pool.conversions {
-            // Expanded nodes became leaves: count the references again.
-            self.conversions = pool.conversions;
-            self.refs.iter_mut().for_each(|r| *r = 0);
-            self.total = 1 + self.add_ref(pool, self.root, None);
-        }
-    }
-
-    /// The root's pool node.
-    pub(crate) fn root(&self) -> u32 {
-        self.root
-    }
-
-    /// Cycles of the used nodes' choices (at most `limit`), each as its nodes in order
-    /// along the cycle: depth-first from the root, one cycle per edge back to a node on
-    /// the current path.
-    #[cfg_attr(not(feature = "mip"), allow(dead_code))]
-    pub(crate) fn cycles(&self, pool: &ProofPool, limit: usize) -> Vec<Vec<u32>> {
-        // 0: not visited, 1: on the path, 2: done.
-        let mut state = vec![0u8; pool.kinds.len()];
-        let mut work: Vec<(u32, Vec<Child>, usize)> = Vec::new();
-        let mut cycles = Vec::new();
-        let children = |dag: &Dag, v: u32| {
-            let mut list = Vec::new();
-            dag.for_children(pool, v, |c| {
-                if c != TERMINAL {
-                    list.push(c);
-                }
-            });
-            list
-        };
-        state[self.root as usize] = 1;
-        work.push((self.root, children(self, self.root), 0));
-        while let Some((v, kids, i)) = work.pop() {
-            let Some(&c) = kids.get(i) else {
-                state[v as usize] = 2;
-                continue;
-            };
-            work.push((v, kids, i + 1));
-            match state[c as usize] {
-                0 => {
-                    state[c as usize] = 1;
-                    let grand = children(self, c);
-                    work.push((c, grand, 0));
-                }
-                1 => {
-                    let from = work
-                        .iter()
-                        .position(|w| w.0 == c)
-                        .expect("c is on the path");
-                    cycles.push(work[from..].iter().map(|w| w.0).collect());
-                    if cycles.len() >= limit {
-                        break;
-                    }
-                }
-                _ => {}
-            }
-        }
-        cycles
-    }
-
-    /// Nodes the proof file would have.
-    pub(crate) fn size(&self) -> u64 {
-        self.total
-    }
-
-    /// Whether node `v` is part of the proof.
-    pub(crate) fn used(&self, v: u32) -> bool {
-        self.refs[v as usize] > 0
-    }
-
-    /// The nodes of the proof.
-    pub(crate) fn used_nodes(&self) -> Vec<u32> {
-        (0..self.refs.len() as u32)
-            .filter(|&v| self.used(v))
-            .collect()
-    }
-
-    /// The distinct nodes below `v` under the current choices (`v` included).
-    pub(crate) fn nodes_below(&mut self, pool: &ProofPool, v: u32) -> Vec<u32> {
-        let mut nodes = Vec::new();
-        self.walk(pool, v, |u| {
-            nodes.push(u);
-            true
-        });
-        nodes
-    }
-
-    /// The prover nodes of the proof, largest subtree first (sizes as in a proof of the
-    /// node's own).
-    pub(crate) fn provers_by_size(&mut self, pool: &ProofPool) -> Vec<(u64, u32)> {
-        let used: Vec<u32> = (0..pool.kinds.len() as u32)
-            .filter(|&v| self.used(v) && matches!(pool.kinds[v as usize], Kind::Prover(_)))
-            .collect();
-        let mut out: Vec<(u64, u32)> = used.into_iter().map(|v| (self.cone(pool, v), v)).collect();
-        out.sort_by(|a, b| b.cmp(a));
-        out
-    }
-
-    /// The children of `v` under the current choice.
-    fn for_children(&self, pool: &ProofPool, v: u32, mut f: impl FnMut(Child)) {
-        match &pool.kinds[v as usize] {
-            Kind::Prover(moves) => f(moves[self.choice[v as usize] as usize].1),
-            Kind::Opponent(children) => children.iter().for_each(|&c| f(c)),
-            Kind::Leaf => {}
-        }
-    }
-
-    /// Adds a reference to `c`; returns the weight of the nodes that became used (and
-    /// collects the prover nodes among them into `provers`, if given).
-    fn add_ref(&mut self, pool: &ProofPool, c: Child, mut provers: Option<&mut Vec<u32>>) -> u64 {
-        let mut added = 0;
-        let mut stack = vec![c];
-        while let Some(v) = stack.pop() {
-            if v == TERMINAL {
-                continue;
-            }
-            self.refs[v as usize] += 1;
-            if self.refs[v as usize] == 1 {
-                added += pool.weight(v);
-                if let Some(p) = provers.as_mut() {
-                    if matches!(pool.kinds[v as usize], Kind::Prover(_)) {
-                        p.push(v);
-                    }
-                }
-                self.for_children(pool, v, |c| stack.push(c));
-            }
-        }
-        added
-    }
-
-    /// Removes a reference to `c`; returns the weight of the nodes no longer used.
-    fn remove_ref(&mut self, pool: &ProofPool, c: Child) -> u64 {
-        let mut freed = 0;
-        let mut stack = vec![c];
-        while let Some(v) = stack.pop() {
-            if v == TERMINAL {
-                continue;
-            }
-            self.refs[v as usize] -= 1;
-            if self.refs[v as usize] == 0 {
-                freed += pool.weight(v);
-                self.for_children(pool, v, |c| stack.push(c));
-            }
-        }
-        freed
-    }
-
-    /// Visits the distinct nodes reachable from `from` under the current choices (`from`
-    /// included) until `visit` returns false; returns whether it stopped early.
-    fn walk(&mut self, pool: &ProofPool, from: Child, mut visit: impl FnMut(u32) -> bool) -> bool {
-        self.stamp += 1;
-        let stamp = self.stamp;
-        let mut stack = vec![from];
-        while let Some(v) = stack.pop() {
-            if v == TERMINAL || self.mark[v as usize] == stamp {
-                continue;
-            }
-            if !visit(v) {
-                return true;
-            }
-            self.mark[v as usize] = stamp;
-            self.for_children(pool, v, |c| stack.push(c));
-        }
-        false
-    }
-
-    /// Whether `target` is reachable from `from` under the current choices.
-    fn reaches(&mut self, pool: &ProofPool, from: Child, target: u32) -> bool {
-        self.walk(pool, from, |v| v != target)
-    }
-
-    /// The parents of every node of the proof under the current choices.
-    pub(crate) fn parents(&mut self, pool: &ProofPool) -> HashMap<u32, Vec<u32>> {
-        let mut parents: HashMap<u32, Vec<u32>> = HashMap::new();
-        for u in self.nodes_below(pool, self.root) {
-            self.for_children(pool, u, |c| {
-                if c != TERMINAL {
-                    parents.entry(c).or_default().push(u);
-                }
-            });
-        }
-        parents
-    }
-
-    /// `v` and the nodes from which the proof reaches it (`parents` from [`Dag::parents`]).
-    pub(crate) fn ancestors(parents: &HashMap<u32, Vec<u32>>, v: u32) -> HashSet<u32> {
-        let mut seen = HashSet::from([v]);
-        let mut stack = vec![v];
-        while let Some(u) = stack.pop() {
-            for &p in parents.get(&u).map_or(&[][..], Vec::as_slice) {
-                if seen.insert(p) {
-                    stack.push(p);
-                }
-            }
-        }
-        seen
-    }
-
-    /// Runs `f` with the current move of used prover node `v` taken out of the proof (the
-    /// nodes only it used are unused meanwhile) and the weight that freed; puts it back.
-    /// What `f` sees used is what a new proof of `v` can end in, but for `v`'s ancestors.
-    pub(crate) fn detached<R>(
-        &mut self,
-        pool: &ProofPool,
-        v: u32,
-        f: impl FnOnce(&Dag, u64) -> R,
-    ) -> R {
-        let Kind::Prover(moves) = &pool.kinds[v as usize] else {
-            return f(self, 0);
-        };
-        let old_child = moves[self.choice[v as usize] as usize].1;
-        let freed = self.remove_ref(pool, old_child);
-        let result = f(self, freed);
-        self.add_ref(pool, old_child, None);
-        result
-    }
-
-    /// The weight of the distinct nodes below `v` (its subtree's size in a proof of its
-    /// own).
-    pub(crate) fn cone(&mut self, pool: &ProofPool, v: u32) -> u64 {
-        let mut total = 0;
-        self.walk(pool, v, |u| {
-            total += pool.weight(u);
-            true
-        });
-        total
-    }
-
-    /// What switching used prover node `v` to its move `k` would change: the weight it
-    /// frees, the weight it adds, and the prover nodes it adds. Nothing is changed.
-    fn evaluate(
-        &mut self,
-        pool: &ProofPool,
-        v: u32,
-        k: u32,
-        provers: Option<&mut Vec<u32>>,
-    ) -> (u64, u64) {
-        let Kind::Prover(moves) = &pool.kinds[v as usize] else {
-            return (0, 0);
-        };
-        let old_child = moves[self.choice[v as usize] as usize].1;
-        let new_child = moves[k as usize].1;
-        let freed = self.remove_ref(pool, old_child);
-        let added = self.add_ref(pool, new_child, provers);
-        self.remove_ref(pool, new_child);
-        self.add_ref(pool, old_child, None);
-        (freed, added)
-    }
-
-    /// Switches used prover node `v` to whichever of its moves makes the proof smallest
-    /// without a cycle; whether it switched.
-    pub(crate) fn improve_node(&mut self, pool: &ProofPool, v: u32) -> bool {
-        let Kind::Prover(moves) = &pool.kinds[v as usize] else {
-            return false;
-        };
-        let mut switched = false;
-        for k in 0..moves.len() as u32 {
-            let old = self.choice[v as usize];
-            if k == old || !self.used(v) {
-                continue;
-            }
-            let old_child = moves[old as usize].1;
-            let new_child = moves[k as usize].1;
-            let freed = self.remove_ref(pool, old_child);
-            let added = self.add_ref(pool, new_child, None);
-            if added < freed && !self.reaches(pool, new_child, v) {
-                self.choice[v as usize] = k;
-                self.total = self.total + added - freed;
-                switched = true;
-            } else {
-                self.remove_ref(pool, new_child);
-                self.add_ref(pool, old_child, None);
-            }
-        }
-        switched
-    }
-
-    /// Re-chooses the moves of the prover nodes the proof does not use so that each leads
-    /// into the proof most cheaply: Knuth's tree costs with the used nodes free. A switch
-    /// then brings in the new move's subtree as it would best join what is already there,
-    /// not as the proof that added it was built (which knew nothing of the current DAG).
-    /// The proof itself is unchanged; no cycle can form, since the used nodes reach no
-    /// unused one and the unused nodes' choices are acyclic among themselves.
-    pub(crate) fn anchor(&mut self, pool: &ProofPool) {
-        let refs = &self.refs;
-        #[cfg(debug_assertions)]
-        let before = self.choice.clone();
-        let (choice, _) = pool.knuth(std::mem::take(&mut self.choice), |v| refs[v as usize] > 0);
-        #[cfg(debug_assertions)]
-        debug_assert!(
-            (0..choice.len()).all(|v| refs[v] == 0 || choice[v] == before[v]),
-            "anchoring keeps the proof's own choices"
-        );
-        self.choice = choice;
-    }
-
-    /// Switches used prover node `v` to its move `k` whatever the size (a *kick*: the local
-    /// passes that follow may make up for it); refused if it would close a cycle. Whether
-    /// it switched.
-    pub(crate) fn force(&mut self, pool: &ProofPool, v: u32, k: u32) -> bool {
-        let Kind::Prover(moves) = &pool.kinds[v as usize] else {
-            return false;
-        };
-        let old = self.choice[v as usize];
-        if k == old || k as usize >= moves.len() || !self.used(v) {
-            return false;
-        }
-        let (old_child, new_child) = (moves[old as usize].1, moves[k as usize].1);
-        let freed = self.remove_ref(pool, old_child);
-        let added = self.add_ref(pool, new_child, None);
-        if self.reaches(pool, new_child, v) {
-            self.remove_ref(pool, new_child);
-            self.add_ref(pool, old_child, None);
-            return false;
-        }
-        self.choice[v as usize] = k;
-        self.total = self.total + added - freed;
-        true
-    }
-
-    /// Passes over the used prover nodes, switching moves while a switch makes the proof
-    /// smaller, the unused nodes anchored to the proof before each pass; returns the
-    /// number of switches.
-    pub(crate) fn local_passes(&mut self, pool: &ProofPool) -> u64 {
-        let mut switches = 0;
-        // Anchoring costs a pass over the whole pool: again only once the pool has grown
-        // by a twentieth, or the proof has changed.
-        let mut anchor = self.anchored == 0 || pool.len() >= self.anchored + self.anchored / 20;
-        loop {
-            if anchor {
-                self.anchor(pool);
-                self.anchored = pool.len();
-            }
-            anchor = true;
-            let mut improved = false;
-            for v in 0..pool.kinds.len() as u32 {
-                if self.used(v)
-                    && matches!(&pool.kinds[v as usize], Kind::Prover(m) if m.len() > 1)
-                    && self.improve_node(pool, v)
-                {
-                    switches += 1;
-                    improved = true;
-                }
-            }
-            if !improved {
-                return switches;
-            }
-        }
-    }
-
-    /// Switches that would make the proof larger, least relative growth first: for every
-    /// used prover node and other move, the growth and the prover nodes the new move would
-    /// add.
-    pub(crate) fn near_misses(&mut self, pool: &ProofPool) -> Vec<NearMiss> {
-        let mut misses = Vec::new();
-        for v in 0..pool.kinds.len() as u32 {
-            if !self.used(v) {
-                continue;
-            }
-            let Kind::Prover(moves) = &pool.kinds[v as usize] else {
-                continue;
-            };
-            for k in 0..moves.len() as u32 {
-                if k == self.choice[v as usize] {
-                    continue;
-                }
-                let mut new_provers = Vec::new();
-                let (freed, added) = self.evaluate(pool, v, k, Some(&mut new_provers));
-                if added >= freed {
-                    misses.push(NearMiss {
-                        node: v,
-                        k,
-                        excess: added - freed,
-                        added,
-                        new_provers,
-                    });
-                }
-            }
-        }
-        // Least growth relative to the new subtree first: minimising a large subtree by
-        // a few percent is as likely as a small one by many.
-        misses.sort_by(|a, b| {
-            (u128::from(a.excess) * u128::from(b.added.max(1)))
-                .cmp(&(u128::from(b.excess) * u128::from(a.added.max(1))))
-        });
-        misses
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::dag::Dag;
     use super::*;
     use crate::testing::verified;
     use crate::{extract_proof, minimize_proof, MinimizeOptions, SearchOptions, Solver};
@@ -1092,7 +662,7 @@ mod tests {
         let options = SearchOptions::new(Color::White);
         solver.search(&pos, &options, &mut |_| {});
         let (first, _) = extract_proof(&solver, &pos, &[], &options).unwrap();
-        let mut minimize = MinimizeOptions::new(std::time::Duration::from_secs(3));
+        let mut minimize = MinimizeOptions::with_work(300_000);
         minimize.max_nodes_per_node = 4;
         let (smaller, _) =
             minimize_proof(&solver, &first, &[], &options, &minimize, &mut |_| {}).unwrap();
@@ -1165,9 +735,10 @@ mod tests {
 
 #[cfg(all(test, feature = "mip"))]
 mod global_tests {
+    use super::super::dag::Dag;
+    use super::super::deadline::Deadline;
+    use super::super::global::choose;
     use super::*;
-    use crate::global::choose;
-    use crate::minimize::Deadline;
     use antichess_core::Rules;
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
@@ -1207,14 +778,16 @@ mod global_tests {
         let stopped = choose(
             &pool,
             &mut dag,
-            &Deadline::new(Duration::from_secs(30), raised),
+            &Deadline::new(Some(Duration::from_secs(30)), None, raised),
+            None,
         );
         assert_eq!(stopped.unwrap().size, 8);
         assert_eq!((dag.choice[0], dag.size()), (2, 8));
         let outcome = choose(
             &pool,
             &mut dag,
-            &Deadline::new(Duration::from_secs(30), None),
+            &Deadline::new(Some(Duration::from_secs(30)), None, None),
+            None,
         )
         .unwrap();
         assert_eq!(outcome.cuts, 1, "{outcome:?}");

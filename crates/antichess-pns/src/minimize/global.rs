@@ -34,8 +34,10 @@
 
 use std::time::Instant;
 
-use crate::minimize::Deadline;
-use crate::pool::{Dag, ProofPool, View, TERMINAL};
+use super::dag::Dag;
+use super::deadline::Deadline;
+use super::pool::{ProofPool, View, TERMINAL};
+use crate::error::Result;
 
 /// What one global choice did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -163,14 +165,15 @@ impl Graph {
 }
 
 /// The smallest proof the pool can make, by `deadline` (the solver stops at its time or
-/// when its stop flag is raised, with the best proof it has): replaces `dag` by it when it
-/// is smaller. Errors only if the feature is missing; if the solver fails, the outcome says
+/// when its stop flag is raised, with the best proof it has) and within `max_nodes`
+/// branch-and-bound nodes (`None`: no limit): replaces `dag` by it when it is smaller. Errors only if the feature is missing; if the solver fails, the outcome says
 /// so and the proof is unchanged.
 pub(crate) fn choose(
     pool: &ProofPool,
     dag: &mut Dag,
     deadline: &Deadline,
-) -> Result<GlobalOutcome, String> {
+    max_nodes: Option<u64>,
+) -> Result<GlobalOutcome> {
     let started = Instant::now();
     let graph = Graph::new(pool, dag.root());
     if graph.len() == 0 {
@@ -181,7 +184,7 @@ pub(crate) fn choose(
             ..GlobalOutcome::default()
         });
     }
-    let mut outcome = solve(pool, dag, &graph, deadline)?;
+    let mut outcome = solve(pool, dag, &graph, deadline, max_nodes)?;
     outcome.positions = graph.len() as u64;
     outcome.millis = started.elapsed().as_millis() as u64;
     Ok(outcome)
@@ -193,12 +196,13 @@ fn solve(
     _dag: &mut Dag,
     _graph: &Graph,
     _deadline: &Deadline,
-) -> Result<GlobalOutcome, String> {
-    Err(
+    _max_nodes: Option<u64>,
+) -> Result<GlobalOutcome> {
+    Err(crate::error::PnsError::Mismatch(
         "this build has no integer-programming solver: build with `--features mip` \
          (HiGHS; needs cmake and a C++ compiler)"
             .into(),
-    )
+    ))
 }
 
 #[cfg(feature = "mip")]
@@ -207,7 +211,8 @@ fn solve(
     dag: &mut Dag,
     graph: &Graph,
     deadline: &Deadline,
-) -> Result<GlobalOutcome, String> {
+    max_nodes: Option<u64>,
+) -> Result<GlobalOutcome> {
     use highs::{HighsModelStatus, HighsSolutionStatus, Model, RowProblem, Sense};
 
     let n = graph.len();
@@ -278,7 +283,13 @@ fn solve(
             return Ok(outcome);
         }
         model.make_quiet();
-        model.set_option("time_limit", deadline.left().as_secs_f64().max(1.0));
+        if let Some(left) = deadline.left() {
+            model.set_option("time_limit", left.as_secs_f64().max(1.0));
+        }
+        if let Some(nodes) = max_nodes {
+            // A budget the same on every machine.
+            model.set_option("mip_max_nodes", nodes.clamp(1, i32::MAX as u64) as i32);
+        }
         interrupt::install(&mut model, deadline);
         model.set_option("mip_rel_gap", 0.0);
         model.set_option("mip_abs_gap", 0.0);
@@ -353,7 +364,7 @@ mod interrupt {
         HighsCallbackDataIn, HighsCallbackDataOut, Highs_setCallback, Highs_startCallback,
     };
 
-    use crate::minimize::Deadline;
+    use super::super::deadline::Deadline;
 
     /// Called by HiGHS at its interrupt points; `flag` is the stop flag given to
     /// [`install`].
@@ -505,7 +516,8 @@ mod tests {
                 let outcome = choose(
                     &pool,
                     &mut dag,
-                    &Deadline::new(Duration::from_secs(60), None),
+                    &Deadline::new(Some(Duration::from_secs(60)), None, None),
+                    None,
                 )
                 .unwrap();
                 assert!(outcome.optimal, "{fen} {prover:?}");

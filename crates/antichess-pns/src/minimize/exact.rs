@@ -126,7 +126,7 @@ impl<'w, 's, 'a> ExactSearch<'w, 's, 'a> {
     /// most `limit` nodes and is found within `budget` more positions evaluated; otherwise
     /// whether the search showed that there is none or gave up. The proof ends in a
     /// tablebase leaf at each free position it reaches: a stub for the caller (e.g.
-    /// [`crate::ProofPool`] with stubs).
+    /// [`super::ProofPool`] with stubs).
     pub(crate) fn smallest(
         &mut self,
         pos: &Position,

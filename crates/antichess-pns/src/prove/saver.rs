@@ -1,0 +1,130 @@
+//! Saving a long minimisation's proof as it goes ([`ProofSaver`]), so that a run killed
+//! outright keeps its smallest proof so far, and [`write_verified`], the write it uses:
+//! beside the output, verified there, renamed into place only if valid.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use antichess_core::Move;
+use antichess_proof::{
+    verify_file, write_proof_file, ByteOrder, Format, LeafOracle, ProofStats, ProofTree,
+    VerifyOptions,
+};
+
+use crate::error::{PnsError, Result};
+use crate::minimize::MinimizeProgress;
+
+/// Saves the smallest proof so far of a long minimisation to its output, as the
+/// minimiser tells of it ([`MinimizeProgress`]): at most every `every` (zero: never), only
+/// when smaller than the last one saved, and always through [`write_verified`], so that the
+/// output holds a verified proof whenever a save has succeeded.
+pub struct ProofSaver<'a> {
+    output: PathBuf,
+    oracle: &'a dyn LeafOracle,
+    prolog: Vec<Move>,
+    every: Duration,
+    /// When the last save was (or the one to beat was written); `None`: the first proof
+    /// told is saved at once.
+    last: Option<Instant>,
+    saved_size: u64,
+}
+
+impl std::fmt::Debug for ProofSaver<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProofSaver")
+            .field("output", &self.output)
+            .field("every", &self.every)
+            .field("saved_size", &self.saved_size)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> ProofSaver<'a> {
+    /// A saver to `output`, verifying with `oracle`, with nothing saved yet: the first
+    /// proof it is told of is saved at once. Saved proofs get `prolog`.
+    pub fn new(
+        output: &Path,
+        oracle: &'a dyn LeafOracle,
+        prolog: &[Move],
+        every: Duration,
+    ) -> ProofSaver<'a> {
+        ProofSaver {
+            output: output.to_path_buf(),
+            oracle,
+            prolog: prolog.to_vec(),
+            every,
+            last: None,
+            saved_size: u64::MAX,
+        }
+    }
+
+    /// Where it saves.
+    #[must_use]
+    pub fn output(&self) -> &Path {
+        &self.output
+    }
+
+    /// Records that a proof of `size` nodes is already at the output (or elsewhere, to be
+    /// beaten): the next save is due after `every`, and only if smaller.
+    pub fn saved(&mut self, size: u64) {
+        self.last = Some(Instant::now());
+        self.saved_size = size;
+    }
+
+    /// Saves the proof `progress` tells of if a save is due: `None` if none was, else the
+    /// size saved or why the save failed.
+    pub fn offer(&mut self, progress: &MinimizeProgress<'_>) -> Option<Result<u64>> {
+        if self.every.is_zero()
+            || progress.size >= self.saved_size
+            || self.last.is_some_and(|t| t.elapsed() < self.every)
+        {
+            return None;
+        }
+        self.last = Some(Instant::now());
+        let oracle = self.oracle;
+        let saved = progress.proof().and_then(|mut t| {
+            t.set_prolog(self.prolog.clone());
+            write_verified(&t, &self.output, oracle)
+        });
+        Some(saved.map(|_| {
+            self.saved_size = progress.size;
+            progress.size
+        }))
+    }
+}
+
+/// Writes `tree` beside `output` (its name with `.unverified` added), verifies it there,
+/// and renames it over `output` only if it is valid; returns the verifier's statistics.
+///
+/// # Errors
+/// When the write or the rename fails, or the verifier rejects the proof
+/// ([`PnsError::Rejected`]; the file beside is removed and `output` left as it was).
+pub fn write_verified(
+    tree: &ProofTree,
+    output: &Path,
+    oracle: &dyn LeafOracle,
+) -> Result<ProofStats> {
+    let mut pending = output.to_path_buf().into_os_string();
+    pending.push(".unverified");
+    let pending = PathBuf::from(pending);
+    write_proof_file(tree, &pending, Format::Compact, ByteOrder::Little)
+        .map_err(|e| PnsError::Proof(e).context(format!("writing {}", pending.display())))?;
+    let stats = match verify_file(
+        &pending,
+        Some(Format::Compact),
+        oracle,
+        &VerifyOptions::default(),
+        &mut |_| {},
+    ) {
+        Ok(stats) => stats,
+        Err(source) => {
+            let _ = std::fs::remove_file(&pending);
+            return Err(PnsError::Rejected { path: None, source });
+        }
+    };
+    std::fs::rename(&pending, output).map_err(|source| PnsError::Io {
+        context: format!("renaming {} to {}", pending.display(), output.display()),
+        source,
+    })?;
+    Ok(stats)
+}
