@@ -11,13 +11,7 @@ use antichess_book::{
     Status, INF,
 };
 use antichess_core::{play_move_text, Color, Move, Position, Rules};
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("antichess-book-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use antichess_testkit::temp_dir as temp;
 
 fn new_book(dir: &std::path::Path, name: &str, moves: &str) -> (String, Book) {
     let game = play_move_text(Position::start(Rules::INTERNATIONAL), moves).unwrap();

@@ -1,4 +1,4 @@
-//! The PostgreSQL store against a throwaway server (see `pg_server`): the same book logic
+//! The PostgreSQL store against a throwaway server (see `antichess_testkit::pg_server`): the same book logic
 //! as on SQLite — grown until solved by concurrent workers without two searching one leaf
 //! at once; one worker grows a node-for-node identical book on both stores; leases block
 //! until they expire and a late result is dropped; claims skip rows that another claim
@@ -8,8 +8,7 @@
 //! certificate to a server that asks for one. Both stores apply one claim rule and one
 //! row mapping: a stored depth that does not fit is refused on both.
 
-#[path = "pg_server/mod.rs"]
-mod pg_server;
+use antichess_testkit::pg_server;
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -20,13 +19,7 @@ use antichess_book::{
     LeafOutcome, Node, Selection, Status,
 };
 use antichess_core::{play_move_text, Color, Position, Rules};
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("antichess-book-pg-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use antichess_testkit::temp_dir as temp;
 
 fn new_book(location: &str, moves: &str) -> Book {
     let game = play_move_text(Position::start(Rules::INTERNATIONAL), moves).unwrap();

@@ -4,11 +4,12 @@
 //! search one leaf at overlapping times; steering and transfer commands; errors that
 //! name the bad input.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
 use antichess_book::{Book, Status};
+use antichess_testkit::temp_dir as temp;
 
 fn antichess(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_antichess"))
@@ -35,14 +36,6 @@ fn ok(args: &[&str]) -> String {
 fn json(args: &[&str]) -> serde_json::Value {
     let stdout = ok(args);
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("antichess-book-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn s(p: &Path) -> &str {

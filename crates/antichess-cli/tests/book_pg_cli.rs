@@ -1,5 +1,5 @@
 //! `antichess book` on PostgreSQL, against a throwaway server on loopback (see
-//! `crates/antichess-book/tests/pg_server`; skipped without Debian's postgresql package
+//! `antichess_testkit::pg_server`; skipped without Debian's postgresql package
 //! unless ANTICHESS_REQUIRE_POSTGRES=1): two `grow` processes with two workers each on
 //! one book, one of them killed with SIGKILL mid-run and restarted, until solved; the
 //! proof verifies; no leaf was ever searched by two workers at once; `book copy` to
@@ -7,14 +7,14 @@
 //! on SQLite, node for node, with byte-identical proofs; and a `grow` goes on after the
 //! server restarts under it; leases follow the server's clock, not a worker's.
 
-#[path = "../../antichess-book/tests/pg_server/mod.rs"]
-mod pg_server;
+use antichess_testkit::pg_server;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use antichess_book::{open_store, Book, Status};
+use antichess_testkit::temp_dir as temp;
 
 fn antichess(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_antichess"))
@@ -41,16 +41,6 @@ fn ok(args: &[&str]) -> String {
 fn json(args: &[&str]) -> serde_json::Value {
     let stdout = ok(args);
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "antichess-book-pg-cli-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn s(p: &Path) -> &str {

@@ -11,6 +11,7 @@ use antichess_proof::{
     build_proof, encode_compact, units, write_atomic, PositionId, ProofSource, ProofTree,
     ProverChoice,
 };
+use antichess_testkit::temp_dir;
 
 fn antichess(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_antichess"))
@@ -110,13 +111,6 @@ fn proof_file(name: &str) -> (PathBuf, ProofTree, PathBuf) {
     let input = dir.join("p.proof");
     write_atomic(&input, &encode_compact(&tree).unwrap()).unwrap();
     (dir, tree, input)
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("antichess-proof-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn path_str(path: &Path) -> &str {

@@ -2,7 +2,7 @@
 //! form, proofs written and then checked by `antichess proof verify`, budgets, and errors
 //! that name the bad input. Small tables are built into a temporary directory.
 
-use std::path::PathBuf;
+use antichess_testkit::temp_dir as temp;
 use std::process::{Command, Output};
 
 fn antichess(args: &[&str]) -> Output {
@@ -19,13 +19,6 @@ fn text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
-}
-
-fn temp(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("antichess-solve-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn json(out: &Output) -> serde_json::Value {

@@ -2,8 +2,8 @@
 //! FENs from standard input, automatic building of missing tables), statistics,
 //! verification, and clear errors for bad input.
 
+use antichess_testkit::temp_dir;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn antichess(args: &[&str]) -> Output {
@@ -15,12 +15,6 @@ fn antichess(args: &[&str]) -> Output {
 
 fn text(out: &[u8]) -> String {
     String::from_utf8_lossy(out).into_owned()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("antichess-tbcli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
 }
 
 #[test]

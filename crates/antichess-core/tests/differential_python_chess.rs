@@ -6,7 +6,7 @@
 //! Outside CI the test is skipped with a message when they are missing; under CI (`CI` set)
 //! their absence is a failure.
 
-mod common;
+use antichess_testkit::{random, scaled, temp_dir};
 
 use std::io::Write;
 use std::process::Command;
@@ -35,15 +35,13 @@ fn positions_agree_with_python_chess() {
         return;
     }
 
-    let mut positions =
-        common::playout_positions(11, common::scaled(100_000), Rules::INTERNATIONAL);
-    positions.extend(common::sparse_positions(
+    let mut positions = random::playout_positions(11, scaled(100_000), Rules::INTERNATIONAL);
+    positions.extend(random::sparse_positions(
         12,
-        common::scaled(30_000),
+        scaled(30_000),
         Rules::INTERNATIONAL,
     ));
-    let dir = std::env::temp_dir().join(format!("antichess-pychess-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = temp_dir("pychess");
     let path = dir.join("positions.tsv");
     let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
     for pos in &positions {

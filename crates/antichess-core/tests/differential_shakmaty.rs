@@ -2,7 +2,7 @@
 //! international rules): legal move sets, move counts, game results, FEN after every move,
 //! and SAN of every legal move, over random playouts and random sparse positions.
 
-mod common;
+use antichess_testkit::{random, scaled};
 
 use antichess_core::{Outcome, Position, Rules};
 use shakmaty::fen::Fen;
@@ -120,7 +120,7 @@ fn compare(pos: &Position, cov: &mut Coverage) {
 #[test]
 fn playouts_agree_with_shakmaty() {
     let mut cov = Coverage::default();
-    for pos in common::playout_positions(1, common::scaled(120_000), Rules::INTERNATIONAL) {
+    for pos in random::playout_positions(1, scaled(120_000), Rules::INTERNATIONAL) {
         compare(&pos, &mut cov);
     }
     println!("{cov:?}");
@@ -141,7 +141,7 @@ fn playouts_agree_with_shakmaty() {
 #[test]
 fn sparse_positions_agree_with_shakmaty() {
     let mut cov = Coverage::default();
-    for pos in common::sparse_positions(2, common::scaled(60_000), Rules::INTERNATIONAL) {
+    for pos in random::sparse_positions(2, scaled(60_000), Rules::INTERNATIONAL) {
         compare(&pos, &mut cov);
     }
     println!("{cov:?}");

@@ -1,6 +1,6 @@
 //! Outcomes under each rule set, the dead draw, repetition detection, and the Zobrist key.
 
-mod common;
+use antichess_testkit::random;
 
 use antichess_core::{count_repetitions, Color, Game, Outcome, Position, Rules};
 
@@ -118,7 +118,7 @@ fn count_repetitions_looks_back_only_since_the_last_irreversible_move() {
 
 #[test]
 fn incremental_key_equals_recomputed_key() {
-    for p in common::playout_positions(9, 50_000, Rules::INTERNATIONAL) {
+    for p in random::playout_positions(9, 50_000, Rules::INTERNATIONAL) {
         assert_eq!(p.key(), p.compute_key(), "{}", p.fen());
     }
 }

@@ -1,7 +1,7 @@
 //! FEN, UCI, SAN and PGN move-list text: round trips over random positions, and one clear
 //! error per kind of malformed input, naming the offending field or token.
 
-mod common;
+use antichess_testkit::random;
 
 use antichess_core::{
     play_move_text, Error, FenField, Position, PositionError, Rules, Setup, Square, START_FEN,
@@ -16,8 +16,8 @@ fn fen_error(fen: &str) -> Error {
 
 #[test]
 fn fen_round_trip_over_random_positions() {
-    let mut positions = common::playout_positions(3, 20_000, Rules::INTERNATIONAL);
-    positions.extend(common::sparse_positions(4, 5_000, Rules::INTERNATIONAL));
+    let mut positions = random::playout_positions(3, 20_000, Rules::INTERNATIONAL);
+    positions.extend(random::sparse_positions(4, 5_000, Rules::INTERNATIONAL));
     for pos in positions {
         let fen = pos.fen();
         let again = Position::from_fen(&fen, Rules::INTERNATIONAL).unwrap();
@@ -29,7 +29,7 @@ fn fen_round_trip_over_random_positions() {
 
 #[test]
 fn san_and_uci_round_trip_over_random_positions() {
-    for pos in common::playout_positions(5, 20_000, Rules::INTERNATIONAL) {
+    for pos in random::playout_positions(5, 20_000, Rules::INTERNATIONAL) {
         for m in pos.legal_moves() {
             let san = pos.san(m);
             assert!(!san.contains('+') && !san.contains('#'));

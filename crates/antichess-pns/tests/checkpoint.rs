@@ -6,17 +6,12 @@ use antichess_pns::{
     load_checkpoint, read_checkpoint_info, save_checkpoint, CheckpointInfo, SearchOptions,
     SearchStatus, Solver,
 };
+use antichess_testkit::temp_dir as temp;
 
 fn after(moves: &str) -> Position {
     *play_move_text(Position::start(Rules::INTERNATIONAL), moves)
         .unwrap()
         .position()
-}
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("antichess-ckpt-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! pass the independent verifier, also when the transposition table is too small to keep
 //! the proof (forcing re-searches); budgets return the root's numbers; threads agree.
 
-use antichess_core::{play_move_text, Board, Color, Piece, Position, Role, Rules, Square};
+use antichess_core::{play_move_text, Color, Piece, Position, Role, Rules};
 use antichess_pns::{
     extract_proof, minimize_proof, write_proof, write_proof_with_progress, MinimizeOptions,
     ProofPool, SearchOptions, SearchStatus, Solver, SEED,
@@ -13,13 +13,8 @@ use antichess_proof::{
     VerifyOptions,
 };
 use antichess_tb::{build, BuildOptions, Material, Tablebase, Wdl};
-
-fn temp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("antichess-pns-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use antichess_testkit::random::random_placement;
+use antichess_testkit::temp_dir as temp;
 
 fn after(moves: &str) -> Position {
     *play_move_text(Position::start(Rules::INTERNATIONAL), moves)
@@ -27,27 +22,12 @@ fn after(moves: &str) -> Position {
         .position()
 }
 
+/// A random placement of `material` with `turn` to move, a legal move, and no dead draw.
 fn random_position(material: &Material, turn: Color, seed: &mut u64) -> Position {
+    let pieces: Vec<_> = material.groups().collect();
     loop {
-        let mut board = Board::empty();
-        for (piece, count) in material.groups() {
-            let mut placed = 0;
-            while placed < count {
-                *seed ^= *seed << 13;
-                *seed ^= *seed >> 7;
-                *seed ^= *seed << 17;
-                let sq = Square::new((*seed % 64) as u32).unwrap();
-                if board.occupied().contains(sq)
-                    || (piece.role == Role::Pawn && (sq.rank() == 0 || sq.rank() == 7))
-                {
-                    continue;
-                }
-                board.put_unchecked(sq, piece);
-                placed += 1;
-            }
-        }
-        let pos = Position::from_board_unchecked(board, turn, Rules::INTERNATIONAL);
-        if pos.count_moves() > 0 && !pos.is_dead_draw() {
+        let pos = random_placement(&pieces, turn, Rules::INTERNATIONAL, seed);
+        if !pos.is_dead_draw() {
             return pos;
         }
     }

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use antichess_core::{Board, Color, Piece, Position, Role, Rules, Square};
 use antichess_tb::{build, verify_table, BuildOptions, Material, Strategy, Tablebase, Value, Wdl};
+use antichess_testkit::{random::random_placement, temp_dir};
 
 struct Graph {
     positions: Vec<Position>,
@@ -139,36 +140,8 @@ fn solve(graph: &Graph) -> Vec<Value> {
         .collect()
 }
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("antichess-tb-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
 fn random_position(material: &Material, turn: Color, seed: &mut u64, rules: Rules) -> Position {
-    loop {
-        let mut board = Board::empty();
-        for (piece, count) in material.groups() {
-            let mut placed = 0;
-            while placed < count {
-                *seed ^= *seed << 13;
-                *seed ^= *seed >> 7;
-                *seed ^= *seed << 17;
-                let sq = Square::new((*seed % 64) as u32).unwrap();
-                if board.occupied().contains(sq)
-                    || (piece.role == Role::Pawn && (sq.rank() == 0 || sq.rank() == 7))
-                {
-                    continue;
-                }
-                board.put_unchecked(sq, piece);
-                placed += 1;
-            }
-        }
-        let pos = Position::from_board_unchecked(board, turn, rules);
-        if pos.count_moves() > 0 {
-            return pos;
-        }
-    }
+    random_placement(&material.groups().collect::<Vec<_>>(), turn, rules, seed)
 }
 
 fn compare_with_brute_force(rules: Rules, materials: &[&str], roots_per_material: usize) {

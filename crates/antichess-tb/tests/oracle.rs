@@ -2,30 +2,65 @@
 //! serves (13 materials of at most 4 units, international rules, in ../shared/oracle/an0),
 //! read through the `antichess-tb-sys` crate (tolius's antichess-tb-api).
 //!
-//! For every position of those materials (up to symmetry, both sides to move, and every
-//! en passant variant of it), our WDL must equal theirs (their cursed wins and blessed
-//! losses count as wins and losses: we ignore the 50-move rule), and their DTW (plies to
-//! the end of the game) can never be shorter than our DTC (plies to the next conversion,
-//! which a won game must pass through before it ends).
+//! For the positions checked (up to symmetry, both sides to move, and every en passant
+//! variant of each), our WDL must equal theirs (their cursed wins and blessed losses count
+//! as wins and losses: we ignore the 50-move rule), and their DTW (plies to the end of the
+//! game) can never be shorter than our DTC (plies to the next conversion, which a won game
+//! must pass through before it ends).
 //!
-//! Run with `cargo test -p antichess-tb --features oracle --test oracle --release`
-//! (building antichess-tb-sys needs libclang-dev and a C++ compiler). The oracle directory
-//! is taken from ANTICHESS_ORACLE_DIR, else ../shared/oracle/an0 next to the repository.
+//! Which positions: by default (CI) a sample that takes a few minutes: every index of the
+//! materials whose table has at most [`WHOLE`] indices, and of the larger ones the indices
+//! picked by a fixed hash (the same ones on every run, spread over the whole table) until
+//! about [`SAMPLE`] of them; every material is checked, and every material with pawns of
+//! both colours must have checked en passant positions. With `ANTICHESS_FULL_CHECKS=1`,
+//! every index of every material (38,442,466 positions; about half an hour on two cores).
+//!
+//! Run with `cargo test -p antichess-tb --features oracle --test oracle -- --nocapture`
+//! (add `--release` for the full check; building antichess-tb-sys needs libclang-dev and a
+//! C++ compiler). The oracle directory is taken from ANTICHESS_ORACLE_DIR, else
+//! ../shared/oracle/an0 next to the repository.
 
 #![cfg(feature = "oracle")]
 
 use std::ffi::{c_char, c_int};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use antichess_core::{Color, Piece, Position, Role, Rules, Square};
 use antichess_tb::{build, BuildOptions, Material, Tablebase, Wdl};
+use antichess_testkit::{full_checks, temp_dir};
 use rayon::prelude::*;
 
 const MATERIALS: [&str; 13] = [
     "BBvK", "BNPvP", "KBNvK", "KKNvK", "KPPvK", "KQRvK", "KRPvK", "KvP", "KvR", "PPvP", "PPvPP",
     "RPvP", "RPvPP",
 ];
+
+/// Without `ANTICHESS_FULL_CHECKS=1`, a table with at most this many indices is checked
+/// whole.
+const WHOLE: u64 = 200_000;
+
+/// Without `ANTICHESS_FULL_CHECKS=1`, about this many indices of a larger table are checked.
+const SAMPLE: u64 = 100_000;
+
+/// Whether index `idx` of the table of `material` (of `size` indices) is checked: all of
+/// them in the full check or when the table is small, else those whose hash (splitmix64 of
+/// the index and the material's name) falls in a fixed `SAMPLE / size` share.
+fn sampled(full: bool, material: &str, size: u64, idx: u64) -> bool {
+    if full || size <= WHOLE {
+        return true;
+    }
+    let salt = material.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    let mut z = (idx ^ salt).wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    // z < 2^64 * SAMPLE / size, without overflow.
+    (u128::from(z) * u128::from(size)) < (u128::from(SAMPLE) << 64)
+}
 
 fn oracle_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("ANTICHESS_ORACLE_DIR") {
@@ -121,8 +156,18 @@ fn every_position_agrees_with_lichess_tables() {
     };
     eprintln!("oracle: {path} ({missing} of its listed tables absent)");
 
+    let full = full_checks();
+    eprintln!(
+        "{}",
+        if full {
+            "ANTICHESS_FULL_CHECKS=1: every position of every material"
+        } else {
+            "a sample (ANTICHESS_FULL_CHECKS=1 checks every position)"
+        }
+    );
     let rules = Rules::INTERNATIONAL;
-    let ours = std::env::temp_dir().join(format!("antichess-oracle-{}", std::process::id()));
+    let ours = temp_dir("oracle");
+    let started = Instant::now();
     let targets: Vec<Material> = MATERIALS.iter().map(|m| m.parse().unwrap()).collect();
     build(
         &targets,
@@ -136,6 +181,10 @@ fn every_position_agrees_with_lichess_tables() {
     )
     .unwrap();
     let tb = Tablebase::open(&ours, rules).unwrap();
+    eprintln!(
+        "our tables built in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
 
     let covered: Vec<Material> = targets.iter().map(|m| m.canonical().0).collect();
     // An en passant position is resolved by its captures; the oracle can answer only if
@@ -153,13 +202,17 @@ fn every_position_agrees_with_lichess_tables() {
     let mut failures: Vec<String> = Vec::new();
     for material in &targets {
         let material = material.canonical().0;
+        let name = material.to_string();
         let table = tb.table(&material).unwrap().unwrap();
         let index = table.index();
+        let size = index.size();
+        let started = Instant::now();
         let checked = AtomicU64::new(0);
         let ep_checked = AtomicU64::new(0);
         let uncovered = AtomicU64::new(0);
-        let problems: Vec<String> = (0..index.size() as usize)
+        let problems: Vec<String> = (0..size as usize)
             .into_par_iter()
+            .filter(|&idx| sampled(full, &name, size, idx as u64))
             .flat_map_iter(|idx| {
                 let board = index.decode(idx as u64);
                 let mut bad = Vec::new();
@@ -200,11 +253,19 @@ fn every_position_agrees_with_lichess_tables() {
             .collect();
         let n = checked.load(Ordering::Relaxed);
         let u = uncovered.load(Ordering::Relaxed);
+        let ep = ep_checked.load(Ordering::Relaxed);
         eprintln!(
-            "{material}: {n} positions ({} with en passant, {u} of them beyond the oracle's \
-             tables), {} disagreements",
-            ep_checked.load(Ordering::Relaxed),
-            problems.len()
+            "{material}: {n} positions of {size} indices ({ep} with en passant, {u} of them \
+             beyond the oracle's tables), {} disagreements, {:.1} s",
+            problems.len(),
+            started.elapsed().as_secs_f64()
+        );
+        assert!(n > 0, "{material}: no position checked");
+        // En passant is possible when both sides have pawns: the sample must reach it.
+        let pawns = |color| material.count(color, Role::Pawn) > 0;
+        assert!(
+            ep > 0 || !(pawns(Color::White) && pawns(Color::Black)),
+            "{material}: no en passant position checked"
         );
         failures.extend(
             problems

@@ -9,9 +9,7 @@
 //! Without the binaries the tests that need a server are skipped with a message, unless
 //! `ANTICHESS_REQUIRE_POSTGRES=1` is set (CI sets it), which makes that a failure.
 //!
-//! Shared by the test crates with `#[path = ...] mod pg_server;`.
-
-#![allow(dead_code)]
+//! Used by the book store's tests and the CLI's `book` tests on PostgreSQL.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -449,6 +447,7 @@ impl PgServer {
 }
 
 /// The PEM files of [`PgServer::require_tls`].
+#[derive(Debug)]
 pub struct TlsFiles {
     /// The CA that signed the server's certificate and `client`.
     pub ca: PathBuf,

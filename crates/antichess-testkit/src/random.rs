@@ -1,23 +1,13 @@
-//! Random positions for differential tests: positions along random playouts from the start
-//! (which in this game reach promotions, en passant and near-empty boards), and random sparse
-//! placements (few units, random side to move, en passant set-ups) that reach stalemates and
-//! dead draws far more often than play does.
-
-#![allow(dead_code)]
+//! Deterministic random positions for the tests: positions along random playouts from the
+//! start (which in this game reach promotions, en passant and near-empty boards), random
+//! sparse placements (few units, random side to move, en passant set-ups) that reach
+//! stalemates and dead draws far more often than play does, and random placements of a
+//! given material (for comparisons with tablebases). The same seed gives the same positions.
 
 use antichess_core::{Board, Color, Piece, Position, Role, Rules, Setup, Square};
 
-/// Multiplies test sizes by `ANTICHESS_TEST_SCALE` (default 1), for long manual runs:
-/// `ANTICHESS_TEST_SCALE=50 cargo test --release -p antichess-core --test differential_shakmaty`.
-pub fn scaled(count: usize) -> usize {
-    let scale = std::env::var("ANTICHESS_TEST_SCALE")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1);
-    count * scale
-}
-
 /// xorshift64*: small, deterministic, good enough for test data.
+#[derive(Debug, Clone)]
 pub struct Rng(u64);
 
 impl Rng {
@@ -117,4 +107,39 @@ pub fn sparse_positions(seed: u64, count: usize, rules: Rules) -> Vec<Position> 
         }
     }
     out
+}
+
+/// A random placement of `pieces` (each piece with its count; pawns never on the first or
+/// last rank) with `turn` to move and at least one legal move, drawn with the xorshift64
+/// generator whose state is `seed` (which it advances). Units may stand in check of each
+/// other: there is no check in this game.
+pub fn random_placement(
+    pieces: &[(Piece, u8)],
+    turn: Color,
+    rules: Rules,
+    seed: &mut u64,
+) -> Position {
+    loop {
+        let mut board = Board::empty();
+        for &(piece, count) in pieces {
+            let mut placed = 0;
+            while placed < count {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                let sq = Square::new((*seed % 64) as u32).unwrap();
+                if board.occupied().contains(sq)
+                    || (piece.role == Role::Pawn && (sq.rank() == 0 || sq.rank() == 7))
+                {
+                    continue;
+                }
+                board.put_unchecked(sq, piece);
+                placed += 1;
+            }
+        }
+        let pos = Position::from_board_unchecked(board, turn, rules);
+        if pos.count_moves() > 0 {
+            return pos;
+        }
+    }
 }
