@@ -38,20 +38,9 @@ pub enum ProofCommand {
     Minimize(minimize::MinimizeArgs),
 }
 
+/// How `proof verify` and `proof stats` read a proof file and print what they found.
 #[derive(Debug, Args)]
-pub struct VerifyArgs {
-    /// The proof file.
-    pub file: PathBuf,
-
-    /// Tablebase directory, for tablebase leaves.
-    #[arg(long, value_name = "DIR")]
-    pub tables: Option<PathBuf>,
-
-    /// Play tablebase leaves out to the end of the game (prover: the tables' best move,
-    /// opponent: every move) instead of trusting the tables.
-    #[arg(long)]
-    pub expand_tablebase_leaves: bool,
-
+pub struct ReadArgs {
     /// File format of the proof (default: detected from the magic bytes).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub proof_format: Option<ProofFormatArg>,
@@ -68,25 +57,46 @@ pub struct VerifyArgs {
     pub reference: ReferenceArgs,
 }
 
+impl ReadArgs {
+    /// The file format: as given, else detected from `file`'s magic bytes.
+    fn file_format(&self, file: &std::path::Path) -> anyhow::Result<Format> {
+        match self.proof_format {
+            Some(format) => Ok(format.into()),
+            None => Ok(detect_file_format(file)?),
+        }
+    }
+
+    /// Whether to print JSON (`--format json` or its alias `--json`).
+    fn json(&self) -> bool {
+        self.json || self.format == OutputFormat::Json
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The proof file.
+    pub file: PathBuf,
+
+    /// Tablebase directory, for tablebase leaves.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// Play tablebase leaves out to the end of the game (prover: the tables' best move,
+    /// opponent: every move) instead of trusting the tables.
+    #[arg(long)]
+    pub expand_tablebase_leaves: bool,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
 #[derive(Debug, Args)]
 pub struct StatsArgs {
     /// The proof file.
     pub file: PathBuf,
 
-    /// File format of the proof (default: detected from the magic bytes).
-    #[arg(long, value_enum, value_name = "FORMAT")]
-    pub proof_format: Option<ProofFormatArg>,
-
-    /// Output: text, or the statistics as one JSON object (json).
-    #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
-    pub format: OutputFormat,
-
-    /// The same as --format json.
-    #[arg(long, hide = true)]
-    pub json: bool,
-
     #[command(flatten)]
-    pub reference: ReferenceArgs,
+    pub read: ReadArgs,
 }
 
 #[derive(Debug, Args)]
@@ -186,11 +196,8 @@ fn print_stats(stats: &ProofStats, json: bool) -> anyhow::Result<()> {
 }
 
 fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
-    let reference = args.reference.options()?;
-    let format = match args.proof_format {
-        Some(format) => format.into(),
-        None => detect_file_format(&args.file)?,
-    };
+    let reference = args.read.reference.options()?;
+    let format = args.read.file_format(&args.file)?;
     // Tablebase leaves are judged by the tables of the proof's rule set: --tables, else
     // the default directory if it exists.
     let rules = match format {
@@ -228,7 +235,7 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         bar.set_position(nodes);
     });
     bar.finish_and_clear();
-    let json = args.json || args.format == OutputFormat::Json;
+    let json = args.read.json();
     finish(result, json, |stats| {
         if json {
             let mut value = serde_json::to_value(&stats)?;
@@ -245,17 +252,14 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
-    let reference = args.reference.options()?;
-    let format = match args.proof_format {
-        Some(format) => format.into(),
-        None => detect_file_format(&args.file)?,
-    };
+    let reference = args.read.reference.options()?;
+    let format = args.read.file_format(&args.file)?;
     let bar = progress_bar(announced_nodes(&args.file, format, &reference), "reading");
     let result = stats_file(&args.file, Some(format), &reference, &mut |nodes| {
         bar.set_position(nodes);
     });
     bar.finish_and_clear();
-    let json = args.json || args.format == OutputFormat::Json;
+    let json = args.read.json();
     finish(result, json, |stats| print_stats(&stats, json))
 }
 
