@@ -1,11 +1,19 @@
 //! Choosing the next leaf: a walk from the start node (the root, or the pinned node) down
 //! to an open leaf that no other worker holds.
 //!
-//! At each node the walk picks among the open children either at random, with weight
-//! `ratio ^ exponent` where the ratio is taken from the side to move's point of view
-//! (disproof / proof at the prover's nodes, proof / disproof at the opponent's), or, in
-//! [`Selection::MostProving`] mode, the most proving child (smallest proof number at the
-//! prover's nodes, smallest disproof number at the opponent's). Children that are decided,
+//! At each node the walk picks among the open children either the most proving child
+//! ([`Selection::MostProving`], the default: smallest proof number at the prover's nodes,
+//! smallest disproof number at the opponent's), or at random ([`Selection::Weighted`]) with
+//! weight `(best / number) ^ exponent`, where `number` is that same proof (or disproof)
+//! number and `best` the smallest among the open children, so that the most proving child
+//! is always the likeliest.
+//!
+//! The weighted walk once weighted children by their ratio (disproof / proof at the
+//! prover's nodes). That stalls: disproof numbers are sums over the prover's moves, so they
+//! grow with every expansion below, and the ratio rewarded the subtree already explored
+//! most. The walk then fed one subtree while the sibling that held the
+//! node's proof number was never searched, and the root's proof number froze
+//! (docs/research/book-walk.md). Children that are decided,
 //! leaves under a valid lease, and subtrees found to have no free leaf are skipped; when a
 //! node has nothing left the walk marks it and starts again.
 
@@ -18,7 +26,9 @@ use crate::store::Txn;
 /// How the walk picks a child.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Selection {
-    /// At random, with weight ratio^exponent (default exponent 2).
+    /// At random, with weight `(best / number) ^ exponent`, `number` being the child's
+    /// proof number at the prover's nodes and its disproof number at the opponent's, and
+    /// `best` the smallest such number among the open children.
     Weighted { exponent: f64 },
     /// The most proving child.
     MostProving,
@@ -26,7 +36,7 @@ pub enum Selection {
 
 impl Default for Selection {
     fn default() -> Selection {
-        Selection::Weighted { exponent: 2.0 }
+        Selection::MostProving
     }
 }
 
@@ -80,20 +90,14 @@ pub fn pick<'a>(parent: &Node, kids: &[&'a Node], selection: Selection, rng: &mu
             })
             .expect("non-empty"),
         Selection::Weighted { exponent } => {
-            // Weights in log space: ln w = exponent * (ln a - ln b).
-            let logs: Vec<f64> = kids
+            // The number the side to move minimises: proof at the prover's nodes, disproof
+            // at the opponent's. Weights in log space: ln w = exponent * (ln best - ln n).
+            let number = |k: &Node| f64::from(if or_node { k.proof } else { k.disproof }.max(1));
+            let best = kids.iter().map(|k| number(k)).fold(f64::INFINITY, f64::min);
+            let weights: Vec<f64> = kids
                 .iter()
-                .map(|k| {
-                    let (a, b) = if or_node {
-                        (k.disproof, k.proof)
-                    } else {
-                        (k.proof, k.disproof)
-                    };
-                    exponent * (f64::from(a.max(1)).ln() - f64::from(b.max(1)).ln())
-                })
+                .map(|k| (exponent * (best.ln() - number(k).ln())).exp())
                 .collect();
-            let max = logs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let weights: Vec<f64> = logs.iter().map(|l| (l - max).exp()).collect();
             let total: f64 = weights.iter().sum();
             let mut r = rng.next_f64() * total;
             for (k, w) in kids.iter().zip(&weights) {
@@ -151,5 +155,69 @@ pub fn walk(
             let next = pick(&node, &open, selection, rng).clone();
             node = next;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use antichess_core::{Position, Rules};
+
+    fn node(prover_to_move: bool, proof: u32, disproof: u32) -> Node {
+        let pos = Position::start(Rules::INTERNATIONAL);
+        Node::leaf(None, None, 0, &pos, prover_to_move, proof, disproof, 0)
+    }
+
+    /// How often the weighted walk picks each of `kids` below `parent`, in 10,000 draws.
+    fn shares(parent: &Node, kids: &[Node]) -> Vec<u32> {
+        let refs: Vec<&Node> = kids.iter().collect();
+        let mut rng = Rng::new(7);
+        let mut counts = vec![0; kids.len()];
+        for _ in 0..10_000 {
+            let picked = pick(
+                parent,
+                &refs,
+                Selection::Weighted { exponent: 2.0 },
+                &mut rng,
+            );
+            counts[refs.iter().position(|k| std::ptr::eq(*k, picked)).unwrap()] += 1;
+        }
+        counts
+    }
+
+    /// The numbers of a stalled book (1. e3 Nf6, 1,500 searches of 100K nodes): the child
+    /// holding the prover node's proof number 47 had a small disproof number, its sibling
+    /// with proof number 87 a large one. The ratio walk took the sibling 99.9% of the time.
+    #[test]
+    fn the_most_proving_child_is_the_likeliest() {
+        let kids = [
+            node(false, 47, 100),
+            node(false, 87, 13_655),
+            node(false, 92, 1_565),
+        ];
+        let counts = shares(&node(true, 47, 15_320), &kids);
+        assert!(counts[0] > counts[1] && counts[0] > counts[2], "{counts:?}");
+        assert!(counts[0] > 5_000, "{counts:?}");
+        // At the opponent's nodes the same holds for disproof numbers.
+        let kids = [node(true, 1, 16_272), node(true, 47, 17_662)];
+        let counts = shares(&node(false, 48, 16_272), &kids);
+        assert!(counts[0] > counts[1], "{counts:?}");
+    }
+
+    #[test]
+    fn most_proving_is_the_default() {
+        assert_eq!(Selection::default(), Selection::MostProving);
+        let kids = [node(false, 9, 1), node(false, 3, 1_000), node(false, 3, 10)];
+        let refs: Vec<&Node> = kids.iter().collect();
+        let picked = pick(
+            &node(true, 3, 1_011),
+            &refs,
+            Selection::MostProving,
+            &mut Rng::new(1),
+        );
+        assert!(
+            std::ptr::eq(picked, &kids[1]),
+            "ties go to the larger disproof number"
+        );
     }
 }

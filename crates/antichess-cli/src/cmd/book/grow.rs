@@ -20,9 +20,9 @@ use crate::common::tables::solver_tables;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SelectArg {
-    /// A random walk weighted by ratio^exponent.
+    /// A random walk that favours the most proving child: weight (best/number)^exponent.
     Weighted,
-    /// Always the most proving child.
+    /// Always the most proving child (the default).
     Best,
 }
 
@@ -73,12 +73,15 @@ pub struct GrowArgs {
     #[arg(long, value_name = "T", default_value = "5m", value_parser = parse_duration)]
     pub retry: Duration,
 
-    /// How the walk from the root picks a child.
-    #[arg(long, value_enum, default_value = "weighted")]
+    /// How the walk from the root picks a child: the most proving child (smallest proof
+    /// number where the prover moves, smallest disproof number where the opponent moves),
+    /// or at random with that child the likeliest.
+    #[arg(long, value_enum, default_value = "best")]
     pub select: SelectArg,
 
-    /// The exponent of the weighted walk: a child's weight is its ratio (from the side to
-    /// move's point of view) to this power.
+    /// The exponent of the weighted walk: a child's weight is (best / number) to this
+    /// power, `number` being its proof number where the prover moves (its disproof number
+    /// where the opponent moves) and `best` the smallest among the open children.
     #[arg(long, value_name = "E", default_value_t = 2.0)]
     pub exponent: f64,
 

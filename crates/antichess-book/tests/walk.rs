@@ -1,0 +1,48 @@
+//! The book's walk converges where the bare solver does: a book on a line that `solve`
+//! proves in about a second, grown with small searches and every default, solves within a
+//! bounded number of searches. (The ratio-weighted walk, once the default, stalled on such
+//! lines; see docs/research/book-walk.md.)
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use antichess_book::{grow, Book, GrowEnd, GrowOptions, GrowStats, Status};
+use antichess_core::{play_move_text, Color, Position, Rules};
+use antichess_testkit::temp_dir as temp;
+
+#[test]
+fn a_line_solve_proves_quickly_solves_in_few_searches() {
+    let dir = temp("walk");
+    let game = play_move_text(Position::start(Rules::INTERNATIONAL), "e3 Na6").unwrap();
+    let location = dir.join("na6.book").display().to_string();
+    drop(Book::create(&location, game.position(), Color::White, game.moves()).unwrap());
+    // `solve --moves "e3 Na6"` proves it with 1.3 million nodes; searches of 10,000 make the book
+    // do the work. The most-proving walk solves it in about 400 searches; the bound leaves
+    // room for a different search, not for a walk that stalls (the weighted walk needs
+    // about 1,600).
+    let opts = GrowOptions {
+        search_nodes: 10_000,
+        hash_bytes: 16 << 20,
+        max_searches: Some(800),
+        ..GrowOptions::default()
+    };
+    let stats = GrowStats::default();
+    let end = grow(
+        &location,
+        None,
+        &opts,
+        &Arc::new(AtomicBool::new(false)),
+        &stats,
+    )
+    .unwrap();
+    let mut book = Book::open(&location).unwrap();
+    let root = book.root().unwrap();
+    assert_eq!(
+        (end, root.status),
+        (GrowEnd::Solved, Status::Win),
+        "not solved in 800 searches of 10,000 nodes: {stats:?}, root proof {} disproof {}",
+        root.proof,
+        root.disproof
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
