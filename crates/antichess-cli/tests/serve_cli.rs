@@ -232,7 +232,7 @@ fn serve_refuses_an_empty_token() {
         "--token-file",
         token_file.to_str().unwrap(),
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("is empty"), "{stderr}");
     assert!(
