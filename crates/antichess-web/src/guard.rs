@@ -72,7 +72,15 @@ impl Token {
     /// token is short).
     pub fn from_file(path: &Path) -> Result<(Token, Vec<String>), String> {
         let source = format!("the token file {}", path.display());
-        let bytes = std::fs::read(path).map_err(|e| format!("{source}: {e}"))?;
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 4097), &mut bytes))
+            .map_err(|e| format!("{source}: {e}"))?;
+        if bytes.len() > 4096 {
+            return Err(format!(
+                "{source} is larger than 4 KiB: it must hold the token alone"
+            ));
+        }
         let text = String::from_utf8(bytes)
             .map_err(|_| format!("{source}: not text (the token must be printable ASCII)"))?;
         let token = Token::new(&text, &source)?;
@@ -337,6 +345,25 @@ mod tests {
         ] {
             assert!(!t.matches(other), "{}", String::from_utf8_lossy(other));
         }
+    }
+
+    #[test]
+    fn token_files_hold_the_token_alone() {
+        let dir = std::env::temp_dir().join(format!("antichess-token-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("token");
+        std::fs::write(&file, "abc\n").unwrap();
+        let (token, warnings) = Token::from_file(&file).unwrap();
+        assert!(token.matches(b"abc"));
+        assert!(
+            warnings.iter().any(|w| w.contains("3 characters")),
+            "{warnings:?}"
+        );
+        std::fs::write(&file, vec![b'a'; 5000]).unwrap();
+        let e = Token::from_file(&file).unwrap_err();
+        assert!(e.contains("larger than 4 KiB"), "{e}");
+        assert!(Token::from_file(&dir.join("missing")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
