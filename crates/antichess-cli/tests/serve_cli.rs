@@ -41,9 +41,25 @@ impl Drop for Serve {
 /// Starts `antichess serve` on 0.0.0.0 (port 0) with one book and `extra` options; the
 /// address to connect to is 127.0.0.1 and the port it printed.
 fn serve(dir: &Path, book: &Path, extra: &[&str], token_env: Option<&str>) -> Serve {
+    serve_with(
+        Command::new(env!("CARGO_BIN_EXE_antichess")),
+        dir,
+        book,
+        extra,
+        token_env,
+    )
+}
+
+/// As [`serve`], the binary started by `cmd` (which may be a shell that runs it).
+fn serve_with(
+    mut cmd: Command,
+    dir: &Path,
+    book: &Path,
+    extra: &[&str],
+    token_env: Option<&str>,
+) -> Serve {
     let tables = dir.join("tables");
     std::fs::create_dir_all(&tables).unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_antichess"));
     cmd.args([
         "serve",
         "--bind",
@@ -168,6 +184,41 @@ fn serve_on_all_addresses_without_a_token_is_read_only() {
     let _ = slow.read_to_end(&mut rest);
     assert!(start.elapsed() < PATIENCE, "the slow client was kept");
     // And the server still answers.
+    assert_eq!(call(server.addr, "GET", "/api/status", None, "").0, 200);
+}
+
+/// The trial's command: under `ulimit -n 256`, 300 connections that send half their
+/// headers used to stop the server from answering. Now they are dropped after
+/// `--header-timeout`, at most `--max-connections` (default 128) are held at once, and a
+/// real client is answered.
+#[cfg(unix)]
+#[test]
+fn three_hundred_slow_clients_under_ulimit_256() {
+    let dir = temp("serve-ulimit");
+    let book = new_book(&dir);
+    let mut shell = Command::new("sh");
+    shell
+        .arg("-c")
+        .arg("ulimit -n 256 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_antichess"));
+    let server = serve_with(shell, &dir, &book, &["--header-timeout", "1s"], None);
+    let mut crowd: Vec<TcpStream> = (0..300)
+        .map(|_| {
+            let mut s = TcpStream::connect(server.addr).unwrap();
+            s.set_read_timeout(Some(PATIENCE)).unwrap();
+            s.write_all(b"GET /api/status HTTP/1.1\r\nHost: te")
+                .unwrap();
+            s
+        })
+        .collect();
+    let (status, answer) = call(server.addr, "GET", "/api/status", None, "");
+    assert_eq!(status, 200, "{answer}");
+    let start = Instant::now();
+    for s in &mut crowd {
+        let mut rest = Vec::new();
+        let _ = s.read_to_end(&mut rest);
+    }
+    assert!(start.elapsed() < PATIENCE, "slow clients were kept");
     assert_eq!(call(server.addr, "GET", "/api/status", None, "").0, 200);
 }
 
