@@ -32,15 +32,47 @@ export async function getJSON(path: string, params: Record<string, string | unde
   return parse(await fetch(qs ? `${path}?${qs}` : path));
 }
 
-/** POST (or another method) a JSON body. */
+/** Where this browser keeps the server's write token (see docs/api.md, "Who may write"). */
+const TOKEN_KEY = 'antichess-token';
+
+function storedToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function storeToken(token: string | null): void {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // No storage (a private window, say): the token is asked again next time.
+  }
+}
+
+/**
+ * POST (or another method) a JSON body. A server started with a token answers 401 to a
+ * write without it: the user is asked for it once, and it is kept in this browser.
+ */
 export async function sendJSON(method: string, path: string, body?: unknown): Promise<any> {
-  return parse(
-    await fetch(path, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
+  let token = storedToken();
+  const send = () => {
+    const headers: Record<string, string> = body === undefined ? {} : { 'content-type': 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    return fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  };
+  let res = await send();
+  if (res.status === 401) {
+    const given = window.prompt('This server needs its token to change a book (the text of its --token-file or $ANTICHESS_TOKEN). It is kept in this browser.');
+    if (given && given.trim()) {
+      token = given.trim();
+      res = await send();
+      storeToken(res.status === 401 ? null : token);
+    }
+  }
+  return parse(res);
 }
 
 export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1';

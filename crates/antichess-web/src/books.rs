@@ -18,7 +18,9 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use antichess_book::{Book, BookError, BookMeta, BookView, Node, NodeId, Reached, SearchLog, INF};
+use antichess_book::{
+    Book, BookError, BookMeta, BookView, Location, Node, NodeId, Reached, SearchLog, INF,
+};
 use antichess_core::{pgn, Position, UciMove};
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -219,6 +221,19 @@ impl BookHandle {
             pool: Mutex::new(Vec::new()),
             samples: Mutex::new(Vec::new()),
         })
+    }
+
+    /// Where the book is, as answers show it: a SQLite book by its file's name (never its
+    /// directory), a PostgreSQL book by its database's name.
+    #[must_use]
+    pub fn public_location(&self) -> String {
+        match Location::parse(&self.location) {
+            Location::Sqlite(path) => path
+                .file_name()
+                .map_or_else(|| self.name.clone(), |n| n.to_string_lossy().into_owned()),
+            #[allow(unreachable_patterns)]
+            _ => format!("{} (PostgreSQL)", self.name),
+        }
     }
 
     /// The root position.
@@ -427,7 +442,7 @@ impl BookHandle {
             }
             Ok(json!({
                 "name": self.name,
-                "location": display_location(&self.location),
+                "location": self.public_location(),
                 "rules": self.meta.rules.to_string(),
                 "prover": self.meta.prover.name(),
                 "root_fen": self.meta.root_fen,

@@ -14,7 +14,8 @@
 //! Modules: [`state`] (what the server holds), [`mod@router`] (routes and handlers),
 //! [`explore`], [`tables`], [`proofs`], [`books`], [`solve`] (the work behind the handlers),
 //! [`mod@line`] (positions in requests), [`error`] (4xx / 5xx answers), [`assets`] (the front
-//! end's files and their build).
+//! end's files and their build), [`guard`] (who may write; no file paths in answers; slow
+//! bodies), [`server`] (the accept loop: header timeout, cap on connections).
 
 #![forbid(unsafe_code)]
 
@@ -22,9 +23,11 @@ pub mod assets;
 pub mod books;
 pub mod error;
 pub mod explore;
+pub mod guard;
 pub mod line;
 pub mod proofs;
 pub mod router;
+pub mod server;
 pub mod solve;
 pub mod state;
 pub mod tables;
@@ -33,7 +36,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 pub use error::{ApiError, ApiResult};
+pub use guard::{Token, WriteRule};
 pub use router::router;
+pub use server::Limits;
 pub use state::{AppState, ServerConfig};
 
 /// Samples every book's root every `state.sample_every` (for the search page's plot), on
@@ -60,16 +65,20 @@ pub fn spawn_samplers(state: &Arc<AppState>) {
     }
 }
 
-/// Serves `state` on `listener` until Ctrl-C (or until `shutdown` resolves).
+/// Serves `state` on `listener` until `shutdown` resolves (Ctrl-C for [`run`]). A listener
+/// bound to an address that is not loopback makes the server exposed: read-only without a
+/// token (see [`guard`]).
 pub async fn serve_on(
     state: Arc<AppState>,
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    if !guard::is_loopback(listener.local_addr()?.ip()) {
+        state.set_exposed();
+    }
     spawn_samplers(&state);
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let limits = state.limits;
+    server::serve(listener, router(state), limits, shutdown).await
 }
 
 /// Binds `addr` and serves until Ctrl-C, on a runtime of its own (what `antichess serve`

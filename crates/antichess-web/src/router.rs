@@ -2,7 +2,11 @@
 //! `/tablebase`) with their files under `/assets/`. Handlers whose work takes time
 //! (probing tables, looking positions up in proofs, reading or writing books) run it on
 //! Tokio's blocking threads (`spawn_blocking`), so the async threads only move bytes.
-//! Errors are JSON (`{"error": "..."}`) with a 4xx status for bad input.
+//! Errors are JSON (`{"error": "..."}`) with a 4xx status for bad input. The write
+//! endpoints (queue, clear the queue, pin, mark) pass [`crate::guard::guard_writes`] first;
+//! every API request passes [`crate::guard::guard_requests`] (its body read within the body
+//! timeout; no file path in an error). Answers show books and tables by name, never by
+//! path.
 //!
 //! | method and path | what |
 //! |---|---|
@@ -14,9 +18,9 @@
 //! | `GET /api/books`, `GET /api/books/{name}` | books; one book's root, counts, pin, queue, workers |
 //! | `GET /api/books/{name}/history` | root samples and the search log's history |
 //! | `GET /api/books/{name}/node?id=` or `?fen=&moves=` | a node, its line and children |
-//! | `POST /api/books/{name}/queue`, `DELETE /api/books/{name}/queue` | queue a node; clear the queue |
-//! | `POST /api/books/{name}/pin` | pin the walk's start (`{"clear": true}` unpins) |
-//! | `POST /api/books/{name}/mark` | mark a node `win`, `loss` or `none` |
+//! | `POST /api/books/{name}/queue`, `DELETE /api/books/{name}/queue` | queue a node; clear the queue (write) |
+//! | `POST /api/books/{name}/pin` | pin the walk's start (`{"clear": true}` unpins) (write) |
+//! | `POST /api/books/{name}/mark` | mark a node `win`, `loss` or `none` (write) |
 //! | `GET /api/solve?fen=&moves=&pgn=&prover=&time=` | df-pn on the position for up to `time` seconds |
 
 use std::sync::Arc;
@@ -211,6 +215,18 @@ impl NodeRef {
 
 /// The router over a state.
 pub fn router(state: Shared) -> Router {
+    // Everything that changes a book; `guard_writes` decides who may.
+    let writes = Router::new()
+        .route(
+            "/books/{name}/queue",
+            axum::routing::post(queue_push).delete(queue_clear),
+        )
+        .route("/books/{name}/pin", axum::routing::post(pin))
+        .route("/books/{name}/mark", axum::routing::post(mark))
+        .route_layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&state),
+            crate::guard::guard_writes,
+        ));
     let api = Router::new()
         .route("/status", get(status))
         .route("/explore", get(explore_handler))
@@ -224,13 +240,12 @@ pub fn router(state: Shared) -> Router {
         .route("/books/{name}", get(book_summary))
         .route("/books/{name}/history", get(book_history))
         .route("/books/{name}/node", get(book_node))
-        .route(
-            "/books/{name}/queue",
-            axum::routing::post(queue_push).delete(queue_clear),
-        )
-        .route("/books/{name}/pin", axum::routing::post(pin))
-        .route("/books/{name}/mark", axum::routing::post(mark))
-        .fallback(api_not_found);
+        .merge(writes)
+        .fallback(api_not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&state),
+            crate::guard::guard_requests,
+        ));
     let mut app = Router::new().nest("/api", api);
     match state.web_dist.clone() {
         Some(dist) => {
@@ -273,7 +288,7 @@ async fn no_front_end() -> Response {
 async fn status(State(state): State<Shared>) -> Json<Value> {
     let tables = state.tablebase.as_ref().map(|tb| {
         json!({
-            "dir": tb.dir().map(|d| d.display().to_string()),
+            "dir": tb.dir().map(|d| d.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned())),
             "materials": tb.materials().len(),
             "complete_units": state.tables_units,
         })
@@ -281,6 +296,11 @@ async fn status(State(state): State<Shared>) -> Json<Value> {
     Json(json!({
         "version": env!("CARGO_PKG_VERSION"),
         "rules": state.rules.to_string(),
+        "writes": match state.write_rule() {
+            crate::guard::WriteRule::Open => "open",
+            crate::guard::WriteRule::Token => "token",
+            crate::guard::WriteRule::ReadOnly => "read-only",
+        },
         "tables": tables,
         "proofs": state.proofs.iter().map(|p| p.summary()).collect::<Vec<_>>(),
         "books": state.books.iter().map(|b| book_entry(b)).collect::<Vec<_>>(),
@@ -290,7 +310,7 @@ async fn status(State(state): State<Shared>) -> Json<Value> {
 fn book_entry(b: &BookHandle) -> Value {
     json!({
         "name": b.name,
-        "location": crate::books::display_location(&b.location),
+        "location": b.public_location(),
         "rules": b.meta.rules.to_string(),
         "prover": b.meta.prover.name(),
         "root_fen": b.meta.root_fen,

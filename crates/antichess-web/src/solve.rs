@@ -58,7 +58,7 @@ impl SolveRequest {
             Some("black") => Color::Black,
             Some(other) => {
                 return Err(ApiError::bad_request(format!(
-                    "prover {other:?}: expected white or black"
+                    "prover \"{other}\": expected white or black"
                 )))
             }
         };

@@ -1,8 +1,11 @@
 //! The server's state ([`AppState`]), built once at start from a [`ServerConfig`]: the rule
 //! set, the tablebases, the proofs (loaded and indexed in memory) and the books (opened by
-//! location; their nodes are read per request), and where the front end's files are.
+//! location; their nodes are read per request), where the front end's files are, the
+//! write token and the limits on slow clients, and the file paths that answers must not
+//! show.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,7 +15,9 @@ use antichess_tb::Tablebase;
 
 use crate::books::{display_location, BookHandle};
 use crate::error::{ApiError, ApiResult};
+use crate::guard::{Token, WriteRule};
 use crate::proofs::LoadedProof;
+use crate::server::Limits;
 
 /// What `antichess serve` starts the server with.
 #[derive(Debug)]
@@ -33,6 +38,11 @@ pub struct ServerConfig {
     pub solve_limit: Duration,
     /// Searches of `/api/solve` running at once (more are refused).
     pub solve_slots: usize,
+    /// The secret that writes must send as `Authorization: Bearer <token>` (`None`: writes
+    /// are open on a loopback address and refused on any other).
+    pub token: Option<Token>,
+    /// Timeouts and the cap on connections.
+    pub limits: Limits,
 }
 
 impl ServerConfig {
@@ -48,6 +58,8 @@ impl ServerConfig {
             sample_every: Duration::from_secs(5),
             solve_limit: Duration::from_secs(10),
             solve_slots: 1,
+            token: None,
+            limits: Limits::default(),
         }
     }
 }
@@ -67,6 +79,41 @@ pub struct AppState {
     pub solve_limit: Duration,
     /// One permit per search of `/api/solve` that may run at once.
     pub solve_slots: Arc<tokio::sync::Semaphore>,
+    /// The write token, if any.
+    pub token: Option<Token>,
+    pub limits: Limits,
+    /// Whether the server is bound to an address that is not loopback (set by
+    /// [`crate::serve_on`] from its listener; a router alone is not exposed).
+    exposed: AtomicBool,
+    /// Paths the server knows (as given and resolved), longest first, and the names that
+    /// answers show instead.
+    hidden_paths: Vec<(String, String)>,
+}
+
+/// The paths of `path` that an answer might contain (as given, absolute, resolved), each
+/// with `name`.
+fn path_forms(path: &Path, name: &str, into: &mut Vec<(String, String)>) {
+    let mut forms = vec![path.to_path_buf()];
+    if let Ok(cwd) = std::env::current_dir() {
+        forms.push(cwd.join(path));
+    }
+    if let Ok(real) = std::fs::canonicalize(path) {
+        forms.push(real);
+    }
+    for form in forms {
+        let text = form.display().to_string();
+        if !text.is_empty() && text != name {
+            into.push((text, name.to_string()));
+        }
+    }
+}
+
+/// The name a path is shown by: its last component.
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || "(a directory)".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// The name of a book in URLs: its file stem (or database name), made unique.
@@ -137,6 +184,26 @@ impl AppState {
                 ));
             }
         }
+        let mut hidden_paths = Vec::new();
+        for book in &books {
+            match Location::parse(&book.location) {
+                Location::Sqlite(path) => path_forms(&path, &file_name(&path), &mut hidden_paths),
+                Location::Postgres(url) => {
+                    hidden_paths.push((url.clone(), book.public_location()));
+                    hidden_paths.push((display_location(&url), book.public_location()));
+                }
+                #[allow(unreachable_patterns)]
+                _ => {}
+            }
+        }
+        for path in &config.proofs {
+            path_forms(path, &file_name(path), &mut hidden_paths);
+        }
+        if let Some(dir) = config.tablebase.as_ref().and_then(Tablebase::dir) {
+            path_forms(dir, &file_name(dir), &mut hidden_paths);
+        }
+        hidden_paths.sort_by_key(|(path, _)| std::cmp::Reverse(path.len()));
+        hidden_paths.dedup();
         let tables_units = config
             .tablebase
             .as_ref()
@@ -151,7 +218,38 @@ impl AppState {
             sample_every: config.sample_every,
             solve_limit: config.solve_limit,
             solve_slots: Arc::new(tokio::sync::Semaphore::new(config.solve_slots.max(1))),
+            token: config.token,
+            limits: config.limits,
+            exposed: AtomicBool::new(false),
+            hidden_paths,
         })
+    }
+
+    /// Marks the server as bound to an address that is not loopback (never undone).
+    pub fn set_exposed(&self) {
+        self.exposed.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether the server is bound to an address that is not loopback.
+    pub fn exposed(&self) -> bool {
+        self.exposed.load(Ordering::SeqCst)
+    }
+
+    /// Who may write now.
+    pub fn write_rule(&self) -> WriteRule {
+        WriteRule::of(self.token.is_some(), self.exposed())
+    }
+
+    /// `text` with every path the server knows (books, proofs, tables) replaced by its
+    /// name, for answers: a client learns no file path.
+    pub fn hide_paths(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for (path, name) in &self.hidden_paths {
+            if out.contains(path.as_str()) {
+                out = out.replace(path.as_str(), name);
+            }
+        }
+        out
     }
 
     /// The book called `name` (404 naming the loaded books if there is none).
@@ -160,11 +258,11 @@ impl AppState {
             let names: Vec<&str> = self.books.iter().map(|b| b.name.as_str()).collect();
             ApiError::not_found(if names.is_empty() {
                 format!(
-                    "no book named {name:?}: the server has no book (start it with --book FILE)"
+                    "no book named \"{name}\": the server has no book (start it with --book FILE)"
                 )
             } else {
                 format!(
-                    "no book named {name:?}; the server has {}",
+                    "no book named \"{name}\"; the server has {}",
                     names.join(", ")
                 )
             })

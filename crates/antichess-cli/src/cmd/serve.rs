@@ -1,6 +1,8 @@
 //! `antichess serve`: the browser app (explorer, search, tablebase pages) and its JSON API,
 //! over the tables, books and proofs given. The logic lives in `antichess-web`; this opens
-//! the files, builds the front end if needed and starts the server.
+//! the files, reads the write token, builds the front end if needed and starts the server,
+//! saying on stderr who may write (read-only on an address that is not loopback without a
+//! token).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -9,7 +11,8 @@ use std::time::Duration;
 
 use antichess_core::Rules;
 use antichess_tb::Tablebase;
-use antichess_web::{assets, AppState, ServerConfig};
+use antichess_web::guard::is_loopback;
+use antichess_web::{assets, AppState, Limits, ServerConfig, Token, WriteRule};
 use anyhow::{bail, Context};
 use clap::Args;
 
@@ -22,9 +25,28 @@ use crate::common::tables::solver_tables;
 /// the first time if needed.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Address to listen on (use 0.0.0.0:PORT to be reachable from other machines).
+    /// Address to listen on (use 0.0.0.0:PORT to be reachable from other machines). On an
+    /// address that is not loopback the server is read-only unless a token is given.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
+
+    /// A file holding the secret that writes (queue, pin, mark) must send as
+    /// `Authorization: Bearer <token>`; $ANTICHESS_TOKEN holds it otherwise. With a token,
+    /// writes need it on any address.
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<PathBuf>,
+
+    /// Connections served at once; more wait until one closes.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections, value_parser = parse_connections)]
+    pub max_connections: usize,
+
+    /// A request's headers must arrive within this, else the connection is closed.
+    #[arg(long, value_name = "T", default_value = "10s", value_parser = parse_duration, hide = true)]
+    pub header_timeout: Duration,
+
+    /// A request's body must arrive within this, else 408 and the connection is closed.
+    #[arg(long, value_name = "T", default_value = "30s", value_parser = parse_duration, hide = true)]
+    pub body_timeout: Duration,
 
     /// Directory of table files (default: ~/.cache/antichess/tables/<rules>).
     #[arg(long, value_name = "DIR")]
@@ -70,6 +92,23 @@ pub struct ServeArgs {
     pub solvers: usize,
 }
 
+/// A number of connections, from 1 to 65536.
+fn parse_connections(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=65536).contains(&n) => Ok(n),
+        _ => Err(format!("\"{s}\" is not a count from 1 to 65536")),
+    }
+}
+
+/// The write token: `--token-file`, else `$ANTICHESS_TOKEN`, else none; with the
+/// warnings to print.
+fn token(args: &ServeArgs) -> anyhow::Result<Option<(Token, Vec<String>)>> {
+    match &args.token_file {
+        Some(path) => Ok(Some(Token::from_file(path).map_err(anyhow::Error::msg)?)),
+        None => Token::from_env().map_err(anyhow::Error::msg),
+    }
+}
+
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     if args.sample_every < Duration::from_millis(100) {
         bail!(
@@ -77,6 +116,23 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
             args.sample_every.as_secs_f64()
         );
     }
+    for (name, t) in [
+        ("--header-timeout", args.header_timeout),
+        ("--body-timeout", args.body_timeout),
+    ] {
+        if t.is_zero() {
+            bail!("{name} 0: give a time above 0, e.g. 10s");
+        }
+    }
+    let token = token(args)?;
+    let token = token.map(|(token, warnings)| {
+        for w in warnings {
+            eprintln!("warning: {w}");
+        }
+        token
+    });
+    let exposed = !is_loopback(args.bind.ip());
+    let rule = WriteRule::of(token.is_some(), exposed);
     let web_dist = if args.no_web {
         None
     } else {
@@ -121,6 +177,12 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         sample_every: args.sample_every,
         solve_limit: args.solve_limit,
         solve_slots: args.solvers,
+        token,
+        limits: Limits {
+            header_timeout: args.header_timeout,
+            body_timeout: args.body_timeout,
+            max_connections: args.max_connections,
+        },
     };
     let state = AppState::new(config).map_err(anyhow::Error::msg)?;
     let books: Vec<String> = state.books.iter().map(|b| b.name.clone()).collect();
@@ -130,6 +192,14 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         .map(|p| format!("{} ({} nodes)", p.name, p.summary().counts.total))
         .collect();
     let pages = !args.no_web;
+    let solve_note = (exposed && !args.solve_limit.is_zero()).then(|| {
+        format!(
+            "note: the explorer's Solve (GET /api/solve) is open to every client: {} search(es) \
+             of up to {} s at once; --solve-limit 0 turns it off",
+            args.solvers,
+            args.solve_limit.as_secs_f64()
+        )
+    });
     antichess_web::run(state, args.bind, |addr| {
         eprintln!("tables: {tables_text}");
         if !books.is_empty() {
@@ -137,6 +207,10 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         }
         if !proofs.is_empty() {
             eprintln!("proofs: {}", proofs.join(", "));
+        }
+        eprintln!("{}", rule.describe(addr));
+        if let Some(note) = &solve_note {
+            eprintln!("{note}");
         }
         if pages {
             eprintln!(

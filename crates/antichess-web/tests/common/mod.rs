@@ -112,8 +112,8 @@ pub fn book_copy(name: &str) -> String {
     target.display().to_string()
 }
 
-/// A server state with the tables, the proof, and the given books.
-pub fn state(books: Vec<String>, web_dist: Option<PathBuf>) -> AppState {
+/// A server's configuration with the tables, the proof, and the given books.
+pub fn config(books: Vec<String>, web_dist: Option<PathBuf>) -> ServerConfig {
     let f = fixture();
     let mut config = ServerConfig::new(Rules::INTERNATIONAL);
     config.tablebase = Some(tablebase(&f.tables));
@@ -121,5 +121,10 @@ pub fn state(books: Vec<String>, web_dist: Option<PathBuf>) -> AppState {
     config.books = books;
     config.web_dist = web_dist;
     config.sample_every = std::time::Duration::from_millis(200);
-    AppState::new(config).unwrap()
+    config
+}
+
+/// A server state with the tables, the proof, and the given books.
+pub fn state(books: Vec<String>, web_dist: Option<PathBuf>) -> AppState {
+    AppState::new(config(books, web_dist)).unwrap()
 }
