@@ -340,7 +340,7 @@ impl Drop for AtomicFile {
 pub fn temp_path(path: &Path) -> io::Result<PathBuf> {
     check_target(path)?;
     let (dir, name) = split(path)?;
-    loop {
+    for _ in 0..64 {
         let temp = next_temp(&dir, &name);
         if std::fs::symlink_metadata(&temp).is_err() {
             live(|set| {
@@ -349,6 +349,11 @@ pub fn temp_path(path: &Path) -> io::Result<PathBuf> {
             return Ok(temp);
         }
     }
+    Err(error(
+        io::ErrorKind::AlreadyExists,
+        path,
+        format!("no free temporary name in {}", dir.display()),
+    ))
 }
 
 /// Syncs `temp` (written under a name from [`temp_path`]), renames it over `path` after
