@@ -75,26 +75,19 @@ fn with_temporary_file<T>(
     out: &str,
     write: impl FnOnce(&str) -> Result<T>,
 ) -> Result<T> {
-    if path.exists() {
+    if std::fs::symlink_metadata(path).is_ok() && antichess_io::check_target(path).is_ok() {
         return Err(BookError::Exists(out.to_string()));
     }
-    let name = path
-        .file_name()
-        .ok_or_else(|| BookError::Input(format!("{out} is not a file name")))?;
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    // A temporary name beside `path` (refused if `path` is a symbolic link, a directory, a
+    // device...), renamed over it by `antichess_io` once complete.
+    let io = |context: String| move |source: std::io::Error| BookError::Io { context, source };
+    let tmp = antichess_io::temp_path(path).map_err(io(format!("writing {out}")))?;
     let tmp_location = tmp.display().to_string();
     let written = write(&tmp_location);
     let result = written.and_then(|n| {
-        std::fs::rename(&tmp, path)
+        antichess_io::commit_temp(&tmp, path)
             .map(|()| n)
-            .map_err(|source| BookError::Io {
-                context: format!("renaming {} to {out}", tmp.display()),
-                source,
-            })
+            .map_err(io(format!("renaming {} to {out}", tmp.display())))
     });
     if result.is_err() {
         let _ = remove_store(&tmp_location);

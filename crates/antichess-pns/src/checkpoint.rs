@@ -9,11 +9,13 @@
 //! entries, 22 bytes each, little-endian: key (u64), proof (u32), disproof (u32), work
 //! (u32), best move (u16); then the trailer `ACHKEND1` and the number of entries (u64 LE).
 //! The file is written to a temporary name
-//! and renamed, so a checkpoint is either the old one or the new one, never half of each.
+//! and renamed ([`antichess_io::AtomicFile`]), so a checkpoint is either the old one or the
+//! new one, never half of each; a temporary file left by a save killed midway is removed
+//! by the next save ([`remove_stale_checkpoint_temps`]).
 //! The entries may be loaded into a table of another size (each is stored again by key).
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use antichess_core::{Color, Position};
@@ -88,21 +90,39 @@ fn error(path: &Path, message: impl Into<String>) -> PnsError {
     }
 }
 
-/// Saves the entries of `table` with `info` to `path` (atomically); returns the entries
-/// written. The table may be in use by running searches.
+/// Removes the temporary files that saves of the checkpoint `path` left behind when
+/// their process was killed during the save (only those named after `path` whose process
+/// is gone: see [`antichess_io::remove_stale_temps`]); returns them. [`save_checkpoint`]
+/// does it before each save; a run may call it when it starts.
+pub fn remove_stale_checkpoint_temps(path: &Path) -> Result<Vec<std::path::PathBuf>> {
+    antichess_io::remove_stale_temps(path).map_err(|e| error(path, io_message(path, &e)))
+}
+
+/// The message of an error of [`antichess_io`] without the path it starts with (the
+/// checkpoint error names it).
+fn io_message(path: &Path, e: &std::io::Error) -> String {
+    let message = e.to_string();
+    let prefix = format!("{}: ", path.display());
+    message
+        .strip_prefix(&prefix)
+        .unwrap_or(&message)
+        .to_string()
+}
+
+/// Saves the entries of `table` with `info` to `path` (atomically, with
+/// [`antichess_io::AtomicFile`]: an existing `path` that is not a regular file is refused
+/// and left as it was); returns the entries written. The table may be in use by running
+/// searches. Stale temporary files of earlier saves killed midway are removed first.
 pub fn save_checkpoint(
     table: &TranspositionTable,
     info: &CheckpointInfo,
     path: &Path,
 ) -> Result<u64> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| error(path, "not a file name"))?
-        .to_string_lossy()
-        .into_owned();
-    let temp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    remove_stale_checkpoint_temps(path)?;
+    let out =
+        antichess_io::AtomicFile::create(path).map_err(|e| error(path, io_message(path, &e)))?;
     let result = (|| -> std::io::Result<u64> {
-        let mut out = BufWriter::new(File::create(&temp)?);
+        let mut out = out;
         out.write_all(MAGIC)?;
         write!(
             out,
@@ -138,20 +158,11 @@ pub fn save_checkpoint(
         let mut out = z.finish()?;
         out.write_all(TRAILER)?;
         out.write_all(&written.to_le_bytes())?;
-        let file = out.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
+        // (Dropped on an error above, the temporary file is removed.)
+        out.commit()?;
         Ok(written)
     })();
-    match result {
-        Ok(written) => {
-            std::fs::rename(&temp, path).map_err(|e| error(path, e.to_string()))?;
-            Ok(written)
-        }
-        Err(e) => {
-            let _ = std::fs::remove_file(&temp);
-            Err(error(path, e.to_string()))
-        }
-    }
+    result.map_err(|e| error(path, io_message(path, &e)))
 }
 
 /// Reads only the header of a checkpoint.

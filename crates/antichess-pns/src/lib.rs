@@ -15,7 +15,10 @@ pub mod prove;
 mod search;
 mod tt;
 
-pub use checkpoint::{load_checkpoint, read_checkpoint_info, save_checkpoint, CheckpointInfo};
+pub use checkpoint::{
+    load_checkpoint, read_checkpoint_info, remove_stale_checkpoint_temps, save_checkpoint,
+    CheckpointInfo,
+};
 pub use error::{PnsError, Result};
 pub use minimize::{
     extract_minimized, extract_proof, minimize_proof, MinimizeOptions, MinimizeProgress,

@@ -3,8 +3,8 @@
 //! files of either format.
 
 use std::fs::{self, File};
-use std::io::{BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{BufReader, Read};
+use std::path::Path;
 
 use crate::compact::{walk_compact, CompactHeader, CompactWalk, COMPACT_MAGIC};
 use crate::oracle::{LeafChecker, LeafOracle, DEFAULT_PLAYOUT_DEPTH};
@@ -286,32 +286,24 @@ pub fn read_proof_file(
     }
 }
 
-/// Writes bytes to `path` atomically: a temporary file in the same directory, synced, then
-/// renamed over `path`.
+/// Writes bytes to `path` atomically, through [`antichess_io::write_atomic`]: a temporary
+/// file in the same directory, synced, then renamed over `path`. An existing `path` that
+/// is not a regular file (a symbolic link, a directory, a device, a FIFO) is refused and
+/// left as it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ProofError> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .ok_or_else(|| ProofError::Unsupported(format!("{} is not a file name", path.display())))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut file = File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_file(&tmp);
-        return Err(ProofError::io(format!("writing {}", path.display()), e));
-    }
-    Ok(())
+    antichess_io::write_atomic(path, bytes).map_err(|e| {
+        // The message names the path already: the error shows it once.
+        let message = e.to_string();
+        let prefix = format!("{}: ", path.display());
+        let message = message
+            .strip_prefix(&prefix)
+            .unwrap_or(&message)
+            .to_string();
+        ProofError::io(
+            format!("writing {}", path.display()),
+            std::io::Error::new(e.kind(), message),
+        )
+    })
 }
 
 /// Writes a proof in a format, atomically.

@@ -6,7 +6,6 @@
 //! Files are written to a temporary name in the target directory and renamed when
 //! complete, so a file with the final name is always whole.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use antichess_core::Rules;
@@ -292,24 +291,23 @@ impl TableData {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same directory.
+/// Writes `bytes` to `path` through a temporary file in the same directory (created if
+/// missing), with [`antichess_io::write_atomic`]: an existing `path` that is not a regular
+/// file (a symbolic link, a directory, a device, a FIFO) is refused and left as it was.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), TbError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("table"),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(TbError::io(path, e));
-    }
-    Ok(())
+    antichess_io::write_atomic(path, bytes).map_err(|e| {
+        // The message names the path already; the error shows it once.
+        let message = e.to_string();
+        let prefix = format!("{}: ", path.display());
+        TbError::Io {
+            path: path.to_path_buf(),
+            kind: e.kind(),
+            message: message
+                .strip_prefix(&prefix)
+                .unwrap_or(&message)
+                .to_string(),
+        }
+    })
 }

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use antichess_core::{Color, Move};
 use antichess_pns::{
-    load_checkpoint, read_checkpoint_info, save_checkpoint, CheckpointInfo, SearchOptions,
-    SearchStatus, Solver, INF,
+    load_checkpoint, read_checkpoint_info, remove_stale_checkpoint_temps, save_checkpoint,
+    CheckpointInfo, SearchOptions, SearchStatus, Solver, INF,
 };
 use antichess_tb::Tablebase;
 use anyhow::{bail, Context};
@@ -204,10 +204,6 @@ fn print_text(s: &Solved) {
         }
     }
 }
-fn print_json(s: &Solved) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string(&s.report)?);
-    Ok(())
-}
 
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let game = args.position.game()?;
@@ -247,6 +243,22 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         });
     }
     options.interrupt = Some(Arc::clone(&interrupt));
+    // Outputs that may not be replaced (a symbolic link, a directory, a device, a FIFO)
+    // are refused before the search, not after it.
+    for path in [&args.proof, &args.checkpoint].into_iter().flatten() {
+        antichess_io::check_target(path)?;
+    }
+    if let Some(path) = &args.checkpoint {
+        // Temporary files of saves killed midway (by earlier runs now gone).
+        let removed = remove_stale_checkpoint_temps(path)?;
+        if !removed.is_empty() && !json {
+            eprintln!(
+                "removed {} temporary file(s) left by an interrupted save of {}",
+                removed.len(),
+                path.display()
+            );
+        }
+    }
     let solver = Solver::try_new(args.hash, tablebase.as_ref())?;
     let prover = options.prover;
     let (prior_nodes, prior_seconds) = match &args.checkpoint {
@@ -271,7 +283,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         }
         _ => (0, 0.0),
     };
-    let save = |nodes: u64, seconds: f64| -> anyhow::Result<()> {
+    // The entries saved (`None`: no checkpoint).
+    let save = |nodes: u64, seconds: f64| -> anyhow::Result<Option<u64>> {
         if let Some(path) = &args.checkpoint {
             let info = CheckpointInfo::for_search(
                 &pos,
@@ -288,8 +301,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                     started.elapsed().as_secs_f64()
                 );
             }
+            return Ok(Some(entries));
         }
-        Ok(())
+        Ok(None)
     };
     let mut last_save = Instant::now();
     let tty = std::io::stderr().is_terminal();
@@ -353,7 +367,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     )
     .context("solving")?;
     end_line();
-    save(solved.result.nodes, solved.result.elapsed.as_secs_f64())?;
+    // The result is printed even when the final checkpoint cannot be saved; the error
+    // follows it (and the exit code says so).
+    let saved = save(solved.result.nodes, solved.result.elapsed.as_secs_f64());
     // (Interrupted after the search ended, in the proof's minimisation: nothing to resume.)
     if interrupt.load(Ordering::Relaxed)
         && solved.result.status == SearchStatus::Unknown
@@ -362,11 +378,36 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     {
         eprintln!("interrupted; with --checkpoint FILE a search can be resumed later");
     }
+    // `--proof` with no proof to write (disproved, or unknown): say so.
+    let not_written = match (&args.proof, &solved.proof) {
+        (Some(_), None) => Some(format!("the result is {}", solved.result.status.name())),
+        _ => None,
+    };
     if json {
-        print_json(&solved)?;
+        let mut value = serde_json::to_value(&solved.report)?;
+        if let Some(reason) = &not_written {
+            value["proof_not_written"] = reason.clone().into();
+        }
+        if let Some(path) = &args.checkpoint {
+            value["checkpoint"] = match &saved {
+                Ok(entries) => serde_json::json!({
+                    "path": path.display().to_string(),
+                    "entries": entries,
+                }),
+                Err(e) => serde_json::json!({
+                    "path": path.display().to_string(),
+                    "error": crate::describe(e),
+                }),
+            };
+        }
+        println!("{}", serde_json::to_string(&value)?);
     } else {
         print_text(&solved);
+        if let (Some(path), Some(reason)) = (&args.proof, &not_written) {
+            println!("no proof written to {}: {reason}", path.display());
+        }
     }
+    saved.context("the result above was found, but the final checkpoint was not saved")?;
     let failed = solved.proof.as_ref().is_some_and(|p| p.verified.is_err());
     Ok(if failed {
         ExitCode::from(1)

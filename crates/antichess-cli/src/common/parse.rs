@@ -9,12 +9,20 @@ pub fn parse_color(s: &str) -> Result<Color, String> {
     Color::from_name(s).ok_or_else(|| format!("\"{s}\" is not a side (white or black)"))
 }
 
-/// Parses `90`, `90s`, `5m`, `2h`, `1.5s`.
+/// The longest duration an option takes: 100 years (of 365.25 days). Far beyond any run,
+/// and far below what a `Duration` or a deadline (`Instant` + duration) can hold, so that
+/// no option can overflow them.
+pub const MAX_DURATION_SECS: f64 = 100.0 * 365.25 * 86400.0;
+
+/// Parses `90`, `90s`, `5m`, `2h`, `1.5s`, `250ms`: the one parser of every duration
+/// option. Values above [`MAX_DURATION_SECS`] (100 years) are refused with a message.
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let t = s.trim();
-    let (number, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
-        Some(i) => t.split_at(i),
-        None => (t, "s"),
+    // The unit is the letters at the end (so that `1e20` and `1.5e3ms` keep their exponent).
+    let split = t.trim_end_matches(|c: char| c.is_ascii_alphabetic()).len();
+    let (number, unit) = match t.split_at(split) {
+        (number, "") => (number, "s"),
+        pair => pair,
     };
     let value: f64 = number
         .parse()
@@ -26,8 +34,11 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         "ms" => value / 1000.0,
         _ => return Err(format!("\"{s}\": unknown time unit \"{unit}\" (s, m, h)")),
     };
-    if !(seconds.is_finite() && seconds >= 0.0) {
+    if seconds.is_nan() || seconds < 0.0 {
         return Err(format!("\"{s}\" is not a duration"));
+    }
+    if seconds > MAX_DURATION_SECS {
+        return Err(format!("\"{s}\" is too long (at most 100 years)"));
     }
     Ok(Duration::from_secs_f64(seconds))
 }
@@ -100,6 +111,44 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_take_units_and_refuse_what_is_too_long() {
+        for (text, seconds) in [
+            ("90", 90.0),
+            ("90s", 90.0),
+            ("1.5s", 1.5),
+            ("5m", 300.0),
+            ("2h", 7200.0),
+            ("250ms", 0.25),
+            ("0", 0.0),
+            ("1.5e3ms", 1.5),
+            ("1e2", 100.0),
+            ("100y", -1.0),
+        ] {
+            match parse_duration(text) {
+                Ok(d) => assert_eq!(d.as_secs_f64(), seconds, "{text}"),
+                Err(e) => assert!(
+                    seconds < 0.0 && e.contains("unknown time unit"),
+                    "{text}: {e}"
+                ),
+            }
+        }
+        for text in [
+            "1e20",
+            "1e20s",
+            "18446744073709551616",
+            "1e300h",
+            "3155760001",
+        ] {
+            let err = parse_duration(text).unwrap_err();
+            assert_eq!(err, format!("\"{text}\" is too long (at most 100 years)"));
+        }
+        assert!(parse_duration("3155760000").is_ok());
+        for text in ["-1", "NaN", "x", "", "inf", "2e"] {
+            assert!(parse_duration(text).is_err(), "{text}");
+        }
+    }
 
     #[test]
     fn node_counts_take_decimal_units() {

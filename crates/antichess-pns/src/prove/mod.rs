@@ -305,7 +305,7 @@ fn output(
     match &options.output {
         ProofOutput::File(path) => {
             write_proof_file(&tree, path, Format::Compact, ByteOrder::Little)
-                .map_err(|e| PnsError::Proof(e).context(format!("writing {}", path.display())))?;
+                .map_err(|e| writing(path, e))?;
             drop(tree);
             outcome.bytes = std::fs::metadata(path).map_or(0, |m| m.len());
             outcome.verdict = Some(verify_file(
@@ -382,7 +382,7 @@ pub fn write_proof_with_progress(
     let (tree, researched, minimized) =
         extract_minimized(solver, root, prolog, options, minimize, progress)?;
     write_proof_file(&tree, path, Format::Compact, ByteOrder::Little)
-        .map_err(|e| PnsError::Proof(e).context(format!("writing {}", path.display())))?;
+        .map_err(|e| writing(path, e))?;
     let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
     Ok((
         WrittenProof {
@@ -393,4 +393,13 @@ pub fn write_proof_with_progress(
         },
         tree,
     ))
+}
+
+/// An error of writing the proof file `path`, which names it once.
+fn writing(path: &Path, e: antichess_proof::ProofError) -> PnsError {
+    match e {
+        // (Its context is "writing PATH".)
+        antichess_proof::ProofError::Io { .. } => PnsError::Proof(e),
+        e => PnsError::Proof(e).context(format!("writing {}", path.display())),
+    }
 }

@@ -1,14 +1,16 @@
 //! Saving a long minimisation's proof as it goes ([`ProofSaver`]), so that a run killed
 //! outright keeps its smallest proof so far, and [`write_verified`], the write it uses:
-//! beside the output, verified there, renamed into place only if valid.
+//! beside the output ([`antichess_io::AtomicFile`]), verified there, renamed into place
+//! only if valid.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use antichess_core::Move;
+use antichess_io::AtomicFile;
 use antichess_proof::{
-    verify_file, write_proof_file, ByteOrder, Format, LeafOracle, ProofStats, ProofTree,
-    VerifyOptions,
+    encode_compact, verify_file, Format, LeafOracle, ProofStats, ProofTree, VerifyOptions,
 };
 
 use crate::error::{PnsError, Result};
@@ -93,38 +95,37 @@ impl<'a> ProofSaver<'a> {
     }
 }
 
-/// Writes `tree` beside `output` (its name with `.unverified` added), verifies it there,
-/// and renames it over `output` only if it is valid; returns the verifier's statistics.
+/// Writes `tree` to a temporary file beside `output` ([`antichess_io::AtomicFile`]),
+/// verifies it there, and renames it over `output` only if it is valid; returns the
+/// verifier's statistics. An existing `output` that is not a regular file (a symbolic
+/// link, a directory, a device, a FIFO) is refused before anything is written.
 ///
 /// # Errors
-/// When the write or the rename fails, or the verifier rejects the proof
-/// ([`PnsError::Rejected`]; the file beside is removed and `output` left as it was).
+/// When the write or the rename fails, `output` may not be replaced, or the verifier
+/// rejects the proof ([`PnsError::Rejected`]; the temporary file is removed and `output`
+/// left as it was).
 pub fn write_verified(
     tree: &ProofTree,
     output: &Path,
     oracle: &dyn LeafOracle,
 ) -> Result<ProofStats> {
-    let mut pending = output.to_path_buf().into_os_string();
-    pending.push(".unverified");
-    let pending = PathBuf::from(pending);
-    write_proof_file(tree, &pending, Format::Compact, ByteOrder::Little)
-        .map_err(|e| PnsError::Proof(e).context(format!("writing {}", pending.display())))?;
-    let stats = match verify_file(
-        &pending,
+    let bytes = encode_compact(tree).map_err(PnsError::Proof)?;
+    let io = |source: std::io::Error| PnsError::Io {
+        context: "writing the proof".to_string(),
+        source,
+    };
+    let mut file = AtomicFile::create(output).map_err(io)?;
+    file.write_all(&bytes).map_err(io)?;
+    file.sync().map_err(io)?;
+    // (Dropped on an error, the temporary file is removed.)
+    let stats = verify_file(
+        file.temp_path(),
         Some(Format::Compact),
         oracle,
         &VerifyOptions::default(),
         &mut |_| {},
-    ) {
-        Ok(stats) => stats,
-        Err(source) => {
-            let _ = std::fs::remove_file(&pending);
-            return Err(PnsError::Rejected { path: None, source });
-        }
-    };
-    std::fs::rename(&pending, output).map_err(|source| PnsError::Io {
-        context: format!("renaming {} to {}", pending.display(), output.display()),
-        source,
-    })?;
+    )
+    .map_err(|source| PnsError::Rejected { path: None, source })?;
+    file.commit().map_err(io)?;
     Ok(stats)
 }

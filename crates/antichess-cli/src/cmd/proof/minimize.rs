@@ -13,13 +13,16 @@ use std::time::Duration;
 
 use antichess_pns::prove::{write_verified, ProofSaver};
 use antichess_pns::{minimize_proof, MinimizeOptions, SearchOptions, Solver, GLOBAL_CHOICE};
-use antichess_proof::{read_proof_file, verify_file, LeafOracle, TablebaseOracle, VerifyOptions};
+use antichess_proof::{
+    read_proof_file, verify_file, Format, LeafOracle, TablebaseOracle, VerifyOptions,
+};
 use antichess_tb::Tablebase;
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::common::args::{ProofFormatArg, ReferenceArgs};
+use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
 use crate::common::parse::{parse_duration, parse_size};
 use crate::common::report::{gave_up, global_summary};
 use crate::common::tables::solver_tables;
@@ -117,6 +120,15 @@ pub struct MinimizeArgs {
     #[command(flatten)]
     pub reference: ReferenceArgs,
 
+    /// Output: text, or a JSON object at the end (input, output, format, nodes before and
+    /// after, seconds, whether it was interrupted).
+    #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
+    pub format: OutputFormat,
+
+    /// The same as --format json.
+    #[arg(long, hide = true)]
+    pub json: bool,
+
     #[command(flatten)]
     pub work: Box<WorkArgs>,
 }
@@ -160,6 +172,8 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let reference = args.reference.options()?;
+    // An output that may not be replaced is refused before the work.
+    antichess_io::check_target(&args.output)?;
     let tree = read_proof_file(&args.input, args.proof_format.map(Into::into), &reference)
         .with_context(|| format!("reading {}", args.input.display()))?;
     if tree.is_empty() {
@@ -310,6 +324,30 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     .map_err(|e| anyhow::anyhow!("minimising {}: {e}", args.input.display()))?;
     bar.finish_and_clear();
     let written = write_verified(&out, &args.output, oracle);
+    if args.json || args.format == OutputFormat::Json {
+        return match written {
+            Ok(_) => {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&serde_json::json!({
+                        "input": args.input.display().to_string(),
+                        "output": args.output.display().to_string(),
+                        "format": Format::Compact.name(),
+                        "nodes_before": before,
+                        "nodes_after": out.len(),
+                        "seconds": started.elapsed().as_secs_f64(),
+                        "interrupted": stop.load(Ordering::Relaxed),
+                        "verified": true,
+                    }))?
+                );
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(e) => bail!(
+                "{}; the output is left as it was",
+                crate::describe(&e.into())
+            ),
+        };
+    }
     if stop.load(Ordering::Relaxed) {
         println!(
             "interrupted after {:.1} s: the proof below is the smallest found so far",

@@ -111,6 +111,19 @@ pub struct ConvertArgs {
     #[arg(long, value_enum)]
     pub to: ProofFormatArg,
 
+    /// Tablebase directory, for tablebase leaves: the input is verified before it is
+    /// converted (default: ~/.cache/antichess/tables/<rules> if it exists).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// Output: text, or a JSON object (input, output, format, nodes before and after).
+    #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
+    pub format: OutputFormat,
+
+    /// The same as --format json.
+    #[arg(long, hide = true)]
+    pub json: bool,
+
     #[command(flatten)]
     pub reference: ReferenceArgs,
 }
@@ -198,27 +211,7 @@ fn print_stats(stats: &ProofStats, json: bool) -> anyhow::Result<()> {
 fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let reference = args.read.reference.options()?;
     let format = args.read.file_format(&args.file)?;
-    // Tablebase leaves are judged by the tables of the proof's rule set: --tables, else
-    // the default directory if it exists.
-    let rules = match format {
-        Format::Compact => {
-            let mut file = std::io::BufReader::new(
-                std::fs::File::open(&args.file)
-                    .with_context(|| format!("opening {}", args.file.display()))?,
-            );
-            antichess_proof::CompactHeader::read(&mut file)?.rules
-        }
-        Format::Reference => reference.rules,
-    };
-    let dir = args
-        .tables
-        .clone()
-        .unwrap_or_else(|| crate::common::args::default_tables_dir(rules));
-    let tablebase = if args.tables.is_some() || dir.is_dir() {
-        Some(antichess_tb::Tablebase::open(&dir, rules)?)
-    } else {
-        None
-    };
+    let tablebase = verifier_tables(&args.file, format, &reference, args.tables.as_ref())?;
     let oracle: &dyn antichess_proof::LeafOracle = &tablebase
         .as_ref()
         .map(antichess_proof::TablebaseOracle::new);
@@ -251,6 +244,33 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// The tables that judge the tablebase leaves of the proof `file`: those of its rule set
+/// in `tables`, else in the default directory if it exists (`None`: no tables).
+fn verifier_tables(
+    file: &Path,
+    format: Format,
+    reference: &ReferenceOptions,
+    tables: Option<&PathBuf>,
+) -> anyhow::Result<Option<antichess_tb::Tablebase>> {
+    let rules = match format {
+        Format::Compact => {
+            let mut file = std::io::BufReader::new(
+                std::fs::File::open(file).with_context(|| format!("opening {}", file.display()))?,
+            );
+            antichess_proof::CompactHeader::read(&mut file)?.rules
+        }
+        Format::Reference => reference.rules,
+    };
+    let dir = tables
+        .cloned()
+        .unwrap_or_else(|| crate::common::args::default_tables_dir(rules));
+    Ok(if tables.is_some() || dir.is_dir() {
+        Some(antichess_tb::Tablebase::open(&dir, rules)?)
+    } else {
+        None
+    })
+}
+
 fn stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
     let reference = args.read.reference.options()?;
     let format = args.read.file_format(&args.file)?;
@@ -266,15 +286,67 @@ fn stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
 fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let reference = args.reference.options()?;
     let to: Format = args.to.into();
+    let json = args.json || args.format == OutputFormat::Json;
+    // An output that may not be replaced is refused before the work.
+    antichess_io::check_target(&args.output)?;
+    // Only a proof that verifies is converted: the readers build a tree from what they
+    // read, and would otherwise turn a file the verifier rejects into one it accepts.
+    let format = detect_file_format(&args.input)?;
+    let tablebase = verifier_tables(&args.input, format, &reference, args.tables.as_ref())?;
+    let oracle: &dyn antichess_proof::LeafOracle = &tablebase
+        .as_ref()
+        .map(antichess_proof::TablebaseOracle::new);
+    let options = VerifyOptions {
+        reference: reference.clone(),
+        ..VerifyOptions::default()
+    };
+    let before = match verify_file(&args.input, Some(format), oracle, &options, &mut |_| {}) {
+        Ok(stats) => stats.counts.total,
+        Err(err) if err.is_rejection() => {
+            let message = format!(
+                "{} does not verify, not converted: {err}",
+                args.input.display()
+            );
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({ "verified": false, "error": message })
+                );
+            } else {
+                println!("rejected: {message}");
+            }
+            return Ok(ExitCode::from(1));
+        }
+        Err(err) => {
+            return Err(anyhow::Error::from(err).context(format!(
+                "{} cannot be verified, so it is not converted",
+                args.input.display()
+            )))
+        }
+    };
     let result = convert_file(&args.input, &args.output, to, &reference);
-    finish(result, false, |tree| {
+    finish(result, json, |tree| {
         let counts = tree.counts();
-        println!(
-            "wrote {} ({} format, {} nodes)",
-            args.output.display(),
-            to.name(),
-            counts.total
-        );
+        if json {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({
+                    "input": args.input.display().to_string(),
+                    "output": args.output.display().to_string(),
+                    "format": to.name(),
+                    "nodes_before": before,
+                    "nodes_after": counts.total,
+                    "verified": true,
+                }))?
+            );
+        } else {
+            println!(
+                "wrote {} ({} format, {} nodes)",
+                args.output.display(),
+                to.name(),
+                counts.total
+            );
+        }
         if to == Format::Reference
             && tree.prolog().is_empty()
             && !tree.root().same_position(&Position::start(tree.rules()))
