@@ -65,6 +65,8 @@ pub struct ProveArgs {
 
 pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let json_out = args.format == Format::Json;
+    // An output that cannot be written is refused before the leaves are re-solved.
+    antichess_io::check_target(&args.output)?;
     let mut book = open(&args.book)?;
     let root = book.root()?;
     if !root.status.is_win() {
