@@ -76,7 +76,7 @@ impl MoveValue {
         if self.conversion {
             1
         } else {
-            self.after.dtc + 1
+            self.after.dtc.saturating_add(1)
         }
     }
 

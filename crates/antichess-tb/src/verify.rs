@@ -158,7 +158,11 @@ fn expected_value(
             debug_assert_eq!(Material::from_board(child.board()), *material);
             stored(child.turn(), index.encode(child.board()))
         };
-        let plies = if conversion { 1 } else { after.dtc + 1 };
+        let plies = if conversion {
+            1
+        } else {
+            after.dtc.saturating_add(1)
+        };
         match -after.wdl {
             Wdl::Win => win = Some(win.map_or(plies, |w| w.min(plies))),
             Wdl::Draw => draw = true,

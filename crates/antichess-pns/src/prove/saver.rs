@@ -104,6 +104,16 @@ pub fn write_verified(
     output: &Path,
     oracle: &dyn LeafOracle,
 ) -> Result<ProofStats> {
+    // The file records the tables its tablebase leaves rely on (the oracle's).
+    let recorded;
+    let tree = if tree.counts().tablebase > 0 {
+        let mut t = tree.clone();
+        t.record_tables(oracle)?;
+        recorded = t;
+        &recorded
+    } else {
+        tree
+    };
     let mut pending = output.to_path_buf().into_os_string();
     pending.push(".unverified");
     let pending = PathBuf::from(pending);

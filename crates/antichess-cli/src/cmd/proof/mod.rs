@@ -200,16 +200,17 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let format = args.read.file_format(&args.file)?;
     // Tablebase leaves are judged by the tables of the proof's rule set: --tables, else
     // the default directory if it exists.
-    let rules = match format {
+    let header = match format {
         Format::Compact => {
             let mut file = std::io::BufReader::new(
                 std::fs::File::open(&args.file)
                     .with_context(|| format!("opening {}", args.file.display()))?,
             );
-            antichess_proof::CompactHeader::read(&mut file)?.rules
+            Some(antichess_proof::CompactHeader::read(&mut file)?)
         }
-        Format::Reference => reference.rules,
+        Format::Reference => None,
     };
+    let rules = header.as_ref().map_or(reference.rules, |h| h.rules);
     let dir = args
         .tables
         .clone()
@@ -227,6 +228,23 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         reference,
         ..VerifyOptions::default()
     };
+    // The tables the file records (version 2) against those given: the verdict is for
+    // the tables given, but the user is told when they are not the proof's.
+    let table_checks = header
+        .as_ref()
+        .filter(|h| h.version >= 2)
+        .map(|h| antichess_proof::compare_tables(&h.tables, oracle));
+    let json = args.read.json();
+    if !json {
+        for check in table_checks.iter().flatten() {
+            if check.status != antichess_proof::TableStatus::Same {
+                println!(
+                    "warning: {} (the verdict below is for the tables given)",
+                    check.describe()
+                );
+            }
+        }
+    }
     let bar = progress_bar(
         announced_nodes(&args.file, format, &options.reference),
         "verifying",
@@ -235,7 +253,19 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         bar.set_position(nodes);
     });
     bar.finish_and_clear();
-    let json = args.read.json();
+    if let (true, Err(err)) = (json, &result) {
+        if err.is_rejection() {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({
+                    "verified": false,
+                    "error": err.to_string(),
+                    "tables": table_checks,
+                }))?
+            );
+            return Ok(ExitCode::from(1));
+        }
+    }
     finish(result, json, |stats| {
         if json {
             let mut value = serde_json::to_value(&stats)?;
