@@ -23,14 +23,18 @@ use crate::bits::{index_width, BitError, BitReader, BitWriter};
 use crate::check::{check, At, Decoder, Item, Proof};
 use crate::position_id::{ordered_moves, units};
 use crate::stats::ProofStats;
+use crate::tables::{check_record, parse_record, write_records, TableRecord, RECORD_LEN};
 use crate::tree::{NodeKind, ProofCounts, ProofTree};
 use crate::walk::Visitor;
 use crate::ProofError;
 
 /// The first eight bytes of a compact proof file.
 pub const COMPACT_MAGIC: [u8; 8] = *b"ACPROOF\0";
-/// The version this program writes and reads.
-pub const COMPACT_VERSION: u16 = 1;
+/// The newest version, which this program writes when a proof records its tables;
+/// version 1 (no table list) is written otherwise, and both are read.
+pub const COMPACT_VERSION: u16 = 2;
+/// The first version with the list of tables the proof relies on.
+const TABLES_VERSION: u16 = 2;
 /// Bytes of the fixed part of the header (before the root FEN).
 const FIXED_HEADER: usize = 90;
 
@@ -55,6 +59,8 @@ pub struct CompactHeader {
     pub body_checksum: u64,
     /// Length of the header in bytes (the body starts here).
     pub header_len: u64,
+    /// The tables the tablebase leaves rely on (version 2; empty in version 1).
+    pub tables: Vec<TableRecord>,
 }
 
 impl CompactHeader {
@@ -92,6 +98,9 @@ impl CompactHeader {
         for m in &self.prolog {
             out.extend_from_slice(&m.bits().to_le_bytes());
         }
+        if self.version >= TABLES_VERSION {
+            write_records(&mut out, &self.tables);
+        }
         let checksum = xxh3_64(&out);
         out.extend_from_slice(&checksum.to_le_bytes());
         out
@@ -116,7 +125,7 @@ impl CompactHeader {
         let u64_at =
             |b: &[u8], at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
         let version = u16_at(&bytes, 8);
-        if version != COMPACT_VERSION {
+        if !(1..=COMPACT_VERSION).contains(&version) {
             return Err(ProofError::UnsupportedVersion {
                 found: version,
                 supported: COMPACT_VERSION,
@@ -132,18 +141,36 @@ impl CompactHeader {
             ));
         }
         let prolog_len = usize::from(u16_at(&rest, fen_len));
-        let mut tail = vec![0u8; 2 * prolog_len + 8];
+        // The prolog, then (version 2) the table count, the tables, then the checksum.
+        let has_tables = version >= TABLES_VERSION;
+        let count_len = if has_tables { 2 } else { 0 };
+        let mut tail = vec![0u8; 2 * prolog_len + count_len];
         let got = read_up_to(reader, &mut tail)?;
         let tail_at = (FIXED_HEADER + fen_len + 2) as u64;
         if got < tail.len() {
             return Err(ProofError::corrupt(
                 tail_at + got as u64,
-                "the file ends inside the header (prolog or header checksum)",
+                "the file ends inside the header (prolog or table count)",
+            ));
+        }
+        let table_count = if has_tables {
+            usize::from(u16_at(&tail, 2 * prolog_len))
+        } else {
+            0
+        };
+        let mut table_bytes = vec![0u8; table_count * RECORD_LEN + 8];
+        let got = read_up_to(reader, &mut table_bytes)?;
+        let tables_at = tail_at + tail.len() as u64;
+        if got < table_bytes.len() {
+            return Err(ProofError::corrupt(
+                tables_at + got as u64,
+                "the file ends inside the header (table list or header checksum)",
             ));
         }
         bytes.extend_from_slice(&rest);
-        bytes.extend_from_slice(&tail[..2 * prolog_len]);
-        let stored = u64_at(&tail, 2 * prolog_len);
+        bytes.extend_from_slice(&tail);
+        bytes.extend_from_slice(&table_bytes[..table_count * RECORD_LEN]);
+        let stored = u64_at(&table_bytes, table_count * RECORD_LEN);
         let computed = xxh3_64(&bytes);
         let header_len = bytes.len() as u64 + 8;
         if stored != computed {
@@ -211,6 +238,26 @@ impl CompactHeader {
             prolog.push(m);
         }
         check_prolog(&root, &prolog).map_err(|why| ProofError::corrupt(tail_at, why))?;
+        let mut tables: Vec<TableRecord> = Vec::with_capacity(table_count);
+        for i in 0..table_count {
+            let at = i * RECORD_LEN;
+            let offset = tables_at + at as u64;
+            let record = parse_record(&table_bytes[at..at + RECORD_LEN])
+                .map_err(|why| ProofError::corrupt(offset, why))?;
+            if tables
+                .last()
+                .is_some_and(|last| last.material >= record.material)
+            {
+                return Err(ProofError::corrupt(
+                    offset,
+                    format!(
+                        "table {} is out of order (the list is sorted by material, each once)",
+                        record.material
+                    ),
+                ));
+            }
+            tables.push(record);
+        }
         Ok(CompactHeader {
             version,
             rules,
@@ -223,6 +270,7 @@ impl CompactHeader {
             body_bits: u64_at(&bytes, 72),
             body_checksum: u64_at(&bytes, 80),
             header_len,
+            tables,
         })
     }
 }
@@ -383,8 +431,25 @@ fn encode(tree: &ProofTree, strict: bool) -> Result<Vec<u8>, ProofError> {
     })?;
     let body_bits = w.len_bits();
     let body = w.into_bytes();
+    if tree.tables().len() > usize::from(u16::MAX) {
+        return Err(ProofError::Unsupported(format!(
+            "cannot encode a table list of {} tables (at most 65535)",
+            tree.tables().len()
+        )));
+    }
+    for record in tree.tables() {
+        check_record(record).map_err(|why| {
+            ProofError::Unsupported(format!("cannot encode the table list: {why}"))
+        })?;
+    }
     let header = CompactHeader {
-        version: COMPACT_VERSION,
+        // Version 1 when there is no table list: such files stay readable by older
+        // programs, byte for byte as before.
+        version: if tree.tables().is_empty() {
+            1
+        } else {
+            TABLES_VERSION
+        },
         rules: tree.rules(),
         prover: tree.prover(),
         root: *tree.root(),
@@ -395,6 +460,7 @@ fn encode(tree: &ProofTree, strict: bool) -> Result<Vec<u8>, ProofError> {
         body_bits,
         body_checksum: xxh3_64(&body),
         header_len: 0,
+        tables: tree.tables().to_vec(),
     };
     if let Err(why) = check_prolog(tree.root(), tree.prolog()) {
         return Err(ProofError::Unsupported(format!(

@@ -121,7 +121,7 @@ impl fmt::Display for ProofError {
             ),
             ProofError::UnsupportedVersion { found, supported } => write!(
                 f,
-                "unsupported proof format version {found} (this program reads version {supported})"
+                "unsupported proof format version {found} (this program reads versions 1 to {supported})"
             ),
             ProofError::Corrupt { offset, message } => {
                 write!(f, "corrupt proof file at byte offset {offset}: {message}")

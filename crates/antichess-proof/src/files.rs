@@ -12,6 +12,7 @@ use crate::read_at::{PagedFile, ReadAt};
 use crate::reference::{
     encode_reference, read_reference, walk_reference, ByteOrder, ReferenceFile, ReferenceOptions,
 };
+use crate::tables::{compare_tables, unchecked_tables, TableRecord};
 use crate::walk::{CheckLeaves, CollectNodes, NoChecks, Visitor};
 use crate::{encode_compact, ProofError, ProofStats, ProofTree};
 
@@ -92,7 +93,7 @@ pub fn verify_compact<R: Read>(
         options.expand_tablebase_leaves,
         options.playout_depth_limit,
     ));
-    walk_compact(
+    let mut stats = walk_compact(
         CompactWalk {
             header: &header,
             visitor: &mut visitor,
@@ -100,7 +101,14 @@ pub fn verify_compact<R: Read>(
             file_bytes,
         },
         reader,
-    )
+    )?;
+    stats.tables = recorded_tables(&header).map(|tables| compare_tables(tables, oracle));
+    Ok(stats)
+}
+
+/// The table list of a compact header, if its version has one.
+fn recorded_tables(header: &CompactHeader) -> Option<&[TableRecord]> {
+    (header.version >= 2).then_some(header.tables.as_slice())
 }
 
 fn check_compact_length(header: &CompactHeader, len: u64) -> Result<(), ProofError> {
@@ -159,7 +167,9 @@ pub fn read_compact<R: Read>(mut reader: R) -> Result<ProofTree, ProofError> {
         },
         reader,
     )?;
-    ProofTree::from_parts(header.root, header.prover, header.prolog, visitor.0)
+    let mut tree = ProofTree::from_parts(header.root, header.prover, header.prolog, visitor.0)?;
+    tree.set_tables(header.tables);
+    Ok(tree)
 }
 
 fn open(path: &Path) -> Result<File, ProofError> {
@@ -233,7 +243,7 @@ pub fn stats_file(
             let mut reader = BufReader::with_capacity(1 << 16, open(path)?);
             let header = CompactHeader::read(&mut reader)?;
             check_compact_length(&header, len)?;
-            walk_compact(
+            let mut stats = walk_compact(
                 CompactWalk {
                     header: &header,
                     visitor: &mut visitor as &mut dyn Visitor,
@@ -241,7 +251,9 @@ pub fn stats_file(
                     file_bytes: Some(len),
                 },
                 reader,
-            )
+            )?;
+            stats.tables = recorded_tables(&header).map(unchecked_tables);
+            Ok(stats)
         }
         Format::Reference => {
             let paged = open_paged(path)?;
@@ -276,7 +288,10 @@ pub fn read_proof_file(
                 },
                 reader,
             )?;
-            ProofTree::from_parts(header.root, header.prover, header.prolog, visitor.0)
+            let mut tree =
+                ProofTree::from_parts(header.root, header.prover, header.prolog, visitor.0)?;
+            tree.set_tables(header.tables);
+            Ok(tree)
         }
         Format::Reference => {
             let paged = open_paged(path)?;

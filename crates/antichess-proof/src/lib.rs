@@ -44,6 +44,7 @@ mod position_id;
 mod read_at;
 mod reference;
 mod stats;
+mod tables;
 mod tree;
 mod walk;
 
@@ -65,4 +66,8 @@ pub use reference::{
     REFERENCE_MAX_NODES,
 };
 pub use stats::{ProofStats, RootMoveStats};
+pub use tables::{
+    compare_tables, hex_checksum, tables_used, unchecked_tables, TableCheck, TableRecord,
+    TableStatus,
+};
 pub use tree::{Node, NodeKind, ProofCounts, ProofTree};

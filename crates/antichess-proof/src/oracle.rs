@@ -15,6 +15,7 @@ use std::collections::HashSet;
 use antichess_core::{Color, Move, MoveList, Outcome, Position};
 
 use crate::position_id::{units, PositionId};
+use crate::tables::TableRecord;
 
 /// Value of a position for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -35,6 +36,20 @@ pub trait LeafOracle {
     /// A move that makes progress towards the win (e.g. shortest distance to conversion) in
     /// a won position, used by `--expand-tablebase-leaves`.
     fn best_move(&self, pos: &Position) -> Result<Option<Move>, String>;
+
+    /// The tables a probe of `pos` reads (material and file checksum), recorded in the
+    /// proof files written with this oracle (default: none known).
+    fn tables_read(&self, pos: &Position) -> Result<Vec<TableRecord>, String> {
+        let _ = pos;
+        Ok(Vec::new())
+    }
+
+    /// The checksum of the oracle's table of `material` (our notation, canonical):
+    /// `Ok(None)` if it has none, an error if it cannot open it (default: none).
+    fn table_checksum(&self, material: &str) -> Result<Option<u64>, String> {
+        let _ = material;
+        Ok(None)
+    }
 }
 
 /// The oracle without tables: covers nothing.
@@ -68,6 +83,15 @@ impl<O: LeafOracle> LeafOracle for Option<O> {
 
     fn best_move(&self, pos: &Position) -> Result<Option<Move>, String> {
         self.as_ref().map_or(Ok(None), |o| o.best_move(pos))
+    }
+
+    fn tables_read(&self, pos: &Position) -> Result<Vec<TableRecord>, String> {
+        self.as_ref().map_or(Ok(Vec::new()), |o| o.tables_read(pos))
+    }
+
+    fn table_checksum(&self, material: &str) -> Result<Option<u64>, String> {
+        self.as_ref()
+            .map_or(Ok(None), |o| o.table_checksum(material))
     }
 }
 
@@ -116,6 +140,41 @@ impl LeafOracle for TablebaseOracle<'_> {
             .first()
             .filter(|m| m.wdl_for_mover() == antichess_tb::Wdl::Win)
             .map(|m| m.mv))
+    }
+
+    /// The table of the position's material, or, with an en passant capture available,
+    /// those of the positions its captures lead to (as the probe resolves it).
+    fn tables_read(&self, pos: &Position) -> Result<Vec<TableRecord>, String> {
+        let mut out = Vec::new();
+        let mut stack = vec![*pos];
+        while let Some(pos) = stack.pop() {
+            if pos.us().is_empty() || pos.them().is_empty() {
+                continue;
+            }
+            if pos.ep_square().is_some() {
+                stack.extend(pos.legal_moves().iter().map(|&m| pos.play(m)));
+                continue;
+            }
+            let material = antichess_tb::Material::from_board(pos.board())
+                .canonical()
+                .0;
+            if let Some(table) = self.tablebase.table(&material).map_err(|e| e.to_string())? {
+                out.push(TableRecord {
+                    material: material.name(),
+                    checksum: table.header().checksum,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    fn table_checksum(&self, material: &str) -> Result<Option<u64>, String> {
+        let material: antichess_tb::Material = material.parse().map_err(|e| format!("{e}"))?;
+        Ok(self
+            .tablebase
+            .table(&material)
+            .map_err(|e| e.to_string())?
+            .map(|t| t.header().checksum))
     }
 }
 

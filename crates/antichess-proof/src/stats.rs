@@ -11,6 +11,7 @@ use std::fmt;
 use antichess_core::{Color, Move, Position};
 use serde::Serialize;
 
+use crate::tables::TableCheck;
 use crate::ProofCounts;
 
 /// Statistics of a whole proof.
@@ -40,6 +41,10 @@ pub struct ProofStats {
     /// One row per child of the root: for an opponent-to-move root every reply, for a
     /// prover root the chosen move.
     pub root_moves: Vec<RootMoveStats>,
+    /// The tables the file records that its tablebase leaves rely on, compared with the
+    /// tables given to the verifier (`not_checked` in statistics); `None` when the file
+    /// records none (compact version 1, the reference format).
+    pub tables: Option<Vec<TableCheck>>,
 }
 
 /// Statistics of the subtree below one root move.
@@ -152,6 +157,7 @@ impl StatsBuilder {
             unfolded_nodes: root_subtree.unfolded,
             file_bytes,
             root_moves: self.root_moves,
+            tables: None,
         }
     }
 }
@@ -182,6 +188,16 @@ impl fmt::Display for ProofStats {
                 f,
                 "file size:         {bytes} bytes ({per_node:.3} bytes/node)"
             )?;
+        }
+        if let Some(tables) = &self.tables {
+            if tables.is_empty() {
+                writeln!(f, "tables recorded:   none")?;
+            } else {
+                writeln!(f, "tables recorded:   {}", tables.len())?;
+                for table in tables {
+                    writeln!(f, "  {}", table.describe())?;
+                }
+            }
         }
         if !self.root_moves.is_empty() {
             writeln!(f)?;

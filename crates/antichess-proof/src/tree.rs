@@ -13,7 +13,9 @@
 use antichess_core::{Color, Move, Position, Rules};
 use serde::Serialize;
 
+use crate::oracle::LeafOracle;
 use crate::position_id::units;
+use crate::tables::TableRecord;
 use crate::ProofError;
 
 /// What a node of a proof is.
@@ -76,6 +78,8 @@ pub struct ProofTree {
     prover: Color,
     prolog: Vec<Move>,
     nodes: Vec<Node>,
+    /// The tables the tablebase leaves rely on (written in the compact header).
+    tables: Vec<TableRecord>,
 }
 
 impl ProofTree {
@@ -95,6 +99,7 @@ impl ProofTree {
             prover,
             prolog,
             nodes,
+            tables: Vec::new(),
         };
         tree.check_structure()?;
         Ok(tree)
@@ -111,6 +116,7 @@ impl ProofTree {
             prover,
             prolog,
             nodes,
+            tables: Vec::new(),
         }
     }
 
@@ -193,6 +199,31 @@ impl ProofTree {
     /// Sets the prolog (moves from the standard start position to the root).
     pub fn set_prolog(&mut self, prolog: Vec<Move>) {
         self.prolog = prolog;
+    }
+
+    /// The tables the tablebase leaves rely on, as recorded (empty if not known).
+    #[must_use]
+    pub fn tables(&self) -> &[TableRecord] {
+        &self.tables
+    }
+
+    /// Sets the recorded tables (sorted by material and deduplicated here).
+    pub fn set_tables(&mut self, mut tables: Vec<TableRecord>) {
+        tables.sort();
+        tables.dedup_by(|a, b| a.material == b.material);
+        self.tables = tables;
+    }
+
+    /// Records the tables that the tablebase leaves' probes read in `oracle` (the
+    /// tables the proof is written with), replacing any earlier record. A writer calls
+    /// this before writing, so that `proof verify` can tell when it is given other tables.
+    ///
+    /// # Errors
+    /// When the tree is malformed or the oracle fails.
+    pub fn record_tables(&mut self, oracle: &dyn LeafOracle) -> Result<(), ProofError> {
+        let tables = crate::tables::tables_used(self, oracle)?;
+        self.set_tables(tables);
+        Ok(())
     }
 
     /// The nodes in preorder.

@@ -55,7 +55,9 @@ pub enum BuildEvent {
 #[derive(Debug, Clone, Default)]
 pub struct BuildReport {
     pub built: Vec<(Material, GenStats, f64)>,
+    /// Tables of the plan already present (and valid): their number, and which.
     pub present: usize,
+    pub present_tables: Vec<Material>,
     pub positions: u64,
     pub seconds: f64,
 }
@@ -104,7 +106,9 @@ pub fn build(
         )));
     }
     let plan = dependencies(targets, options.rules);
-    std::fs::create_dir_all(&options.dir).map_err(|e| TbError::io(&options.dir, e))?;
+    if !crate::tablebase::existing_dir(&options.dir)? {
+        std::fs::create_dir_all(&options.dir).map_err(|e| TbError::io(&options.dir, e))?;
+    }
     let mut tb = Tablebase::open(&options.dir, options.rules)?;
     let mut report = BuildReport::default();
     let mut missing = Vec::new();
@@ -112,6 +116,7 @@ pub fn build(
         // Loading checks the header, the rules and the checksum.
         if tb.table(m)?.is_some() {
             report.present += 1;
+            report.present_tables.push(*m);
             progress(BuildEvent::Present(*m));
         } else {
             missing.push(*m);

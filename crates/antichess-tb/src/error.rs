@@ -24,6 +24,13 @@ pub enum TbError {
         found: String,
         expected: String,
     },
+    /// A table file whose header names another material than the one it was opened
+    /// for (a renamed or copied file).
+    WrongMaterial {
+        path: PathBuf,
+        found: String,
+        expected: String,
+    },
     /// No table covers a material.
     Missing { material: String, dir: PathBuf },
     /// A stored value disagrees with its successors (found by `verify`).
@@ -52,6 +59,17 @@ impl fmt::Display for TbError {
                 f,
                 "tablebase file {} was built for {found} rules, but {expected} rules were \
                  requested (use a separate --tables directory per rule set)",
+                path.display()
+            ),
+            TbError::WrongMaterial {
+                path,
+                found,
+                expected,
+            } => write!(
+                f,
+                "tablebase file {} holds the table of {found}, not of {expected}: it was \
+                 renamed or copied from another table (rebuild it with `antichess tb build \
+                 {expected}` after removing the file)",
                 path.display()
             ),
             TbError::Missing { material, dir } => {

@@ -1,6 +1,9 @@
 //! One table in memory: a file image (memory-mapped, or bytes for tests) with its parsed
 //! header and index. Construction checks the header, the section offsets and the
-//! checksum, so that reads afterwards cannot fail.
+//! checksum, so that reads afterwards cannot fail, and that the file is the table it is
+//! opened for: a table is always opened *as* a material under a rule set, and refused
+//! unless its header names exactly that material, rule set and format version (a renamed
+//! or copied file must not answer for another material).
 
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
@@ -11,6 +14,7 @@ use antichess_core::{Board, Color, Rules};
 
 use crate::format::{self, Header, DTC_BLOCK};
 use crate::index::TableIndex;
+use crate::material::Material;
 use crate::wdl::{Value, Wdl};
 use crate::TbError;
 
@@ -70,24 +74,51 @@ pub struct Table {
 }
 
 impl Table {
-    /// Memory-maps and checks a table file, which must be built for `rules`.
-    pub fn open(path: &Path, rules: Rules) -> Result<Table, TbError> {
-        let file = std::fs::File::open(path).map_err(|e| TbError::io(path, e))?;
+    /// Memory-maps and checks the table file of `material` (either orientation), which
+    /// must be built for `rules`.
+    pub fn open(path: &Path, material: &Material, rules: Rules) -> Result<Table, TbError> {
+        let file =
+            std::fs::File::open(path).map_err(|e| match std::fs::symlink_metadata(path) {
+                Ok(link) if link.file_type().is_symlink() => {
+                    crate::tablebase::unfollowable_link(path, &e)
+                }
+                _ => TbError::io(path, e),
+            })?;
         // Safety: the file is opened read-only and table files are never modified in place
         // (they are written under a temporary name and renamed); a concurrent truncation by
         // another program would be outside our control, as for any mmap user.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TbError::io(path, e))?;
-        Table::from_storage(path, Storage::Mapped(map), rules)
+        Table::from_storage(path, Storage::Mapped(map), material, rules)
     }
 
-    /// Checks a table held in memory (`path` is only used in messages).
-    pub fn from_bytes(path: &Path, bytes: Vec<u8>, rules: Rules) -> Result<Table, TbError> {
-        Table::from_storage(path, Storage::Owned(bytes), rules)
+    /// Checks a table of `material` held in memory (`path` is only used in messages).
+    pub fn from_bytes(
+        path: &Path,
+        bytes: Vec<u8>,
+        material: &Material,
+        rules: Rules,
+    ) -> Result<Table, TbError> {
+        Table::from_storage(path, Storage::Owned(bytes), material, rules)
     }
 
-    fn from_storage(path: &Path, storage: Storage, rules: Rules) -> Result<Table, TbError> {
+    fn from_storage(
+        path: &Path,
+        storage: Storage,
+        material: &Material,
+        rules: Rules,
+    ) -> Result<Table, TbError> {
         let bytes = storage.bytes();
+        // The format version is checked first, by the parser (a file of another version
+        // is refused naming both versions).
         let header = Header::parse(bytes, path)?;
+        let expected = material.canonical().0;
+        if header.material != expected {
+            return Err(TbError::WrongMaterial {
+                path: path.to_path_buf(),
+                found: header.material.name(),
+                expected: expected.name(),
+            });
+        }
         if header.rules != rules {
             return Err(TbError::WrongRules {
                 path: path.to_path_buf(),
@@ -188,6 +219,14 @@ impl Table {
         let at = self.header.wdl_offset + side.index() as u64 * self.header.wdl_len + idx / 4;
         let code = (self.bytes()[at as usize] >> (2 * (idx % 4))) & 3;
         Wdl::from_code(code).unwrap_or(Wdl::Draw)
+    }
+
+    /// The raw 2-bit WDL code of a position (0 loss, 1 draw, 2 win; 3 is invalid and
+    /// read as a draw by [`Table::wdl`]): for verification.
+    #[must_use]
+    pub fn wdl_code(&self, side: Color, idx: u64) -> u8 {
+        let at = self.header.wdl_offset + side.index() as u64 * self.header.wdl_len + idx / 4;
+        (self.bytes()[at as usize] >> (2 * (idx % 4))) & 3
     }
 
     /// WDL of a board (canonical colours).

@@ -23,6 +23,8 @@ use crate::TbError;
 
 #[derive(Debug)]
 struct Slot {
+    /// The material this slot answers for (canonical): its file is opened as this.
+    material: Material,
     path: PathBuf,
     table: OnceLock<Result<Table, TbError>>,
 }
@@ -74,7 +76,7 @@ impl MoveValue {
         if self.conversion {
             1
         } else {
-            self.after.dtc + 1
+            self.after.dtc.saturating_add(1)
         }
     }
 
@@ -98,6 +100,40 @@ pub struct Tablebase {
     slots: Vec<(Material, Slot)>,
     /// Material key in either orientation → (slot, colours swapped).
     by_key: KeyMap<(u32, bool)>,
+}
+
+/// Whether `dir` is an existing directory (`false`: nothing is there). A path that is
+/// something else, or a symbolic link that cannot be followed (a loop, or a link to
+/// nothing), is an error naming it (rather than the "File exists" that creating the
+/// directory would report).
+pub(crate) fn existing_dir(dir: &Path) -> Result<bool, TbError> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(true),
+        Ok(_) => Err(TbError::Io {
+            path: dir.to_path_buf(),
+            kind: std::io::ErrorKind::InvalidInput,
+            message: "not a directory (a tables directory was expected)".into(),
+        }),
+        Err(e) => match std::fs::symlink_metadata(dir) {
+            Ok(link) if link.file_type().is_symlink() => Err(unfollowable_link(dir, &e)),
+            _ if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+            _ => Err(TbError::io(dir, e)),
+        },
+    }
+}
+
+/// The error for a symbolic link that cannot be followed.
+pub(crate) fn unfollowable_link(path: &Path, e: &std::io::Error) -> TbError {
+    let what = if e.kind() == std::io::ErrorKind::NotFound {
+        "a symbolic link to nothing".to_string()
+    } else {
+        format!("a symbolic link that cannot be followed ({e}; a loop?)")
+    };
+    TbError::Io {
+        path: path.to_path_buf(),
+        kind: e.kind(),
+        message: what,
+    }
 }
 
 /// The material key of a board (see [`Material::key`]) without building a `Material`.
@@ -131,11 +167,10 @@ impl Tablebase {
     pub fn open(dir: &Path, rules: Rules) -> Result<Tablebase, TbError> {
         let mut tb = Tablebase::empty(rules);
         tb.dir = Some(dir.to_path_buf());
-        let entries = match std::fs::read_dir(dir) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(tb),
-            Err(e) => return Err(TbError::io(dir, e)),
-        };
+        if !existing_dir(dir)? {
+            return Ok(tb);
+        }
+        let entries = std::fs::read_dir(dir).map_err(|e| TbError::io(dir, e))?;
         let mut found = Vec::new();
         for entry in entries {
             let entry = entry.map_err(|e| TbError::io(dir, e))?;
@@ -181,6 +216,7 @@ impl Tablebase {
         self.add_slot(
             *material,
             Slot {
+                material: material.canonical().0,
                 path,
                 table: OnceLock::new(),
             },
@@ -191,6 +227,7 @@ impl Tablebase {
     pub fn add_table(&mut self, table: Table) {
         let material = table.header().material;
         let slot = Slot {
+            material,
             path: table.path().to_path_buf(),
             table: OnceLock::new(),
         };
@@ -240,7 +277,7 @@ impl Tablebase {
     fn load<'a>(&self, slot: &'a Slot) -> Result<&'a Table, TbError> {
         match slot
             .table
-            .get_or_init(|| Table::open(&slot.path, self.rules))
+            .get_or_init(|| Table::open(&slot.path, &slot.material, self.rules))
         {
             Ok(table) => Ok(table),
             Err(err) => Err(err.clone()),

@@ -1,8 +1,11 @@
-//! Verification of a stored table by a code path separate from the generator: every
-//! position is decoded, its legal moves are generated *forwards* and played, and its
-//! value is recomputed from its successors (this table for quiet moves, other tables
-//! through the probing code for conversions) and compared with what is stored, DTC
-//! included. Decoding is also checked against encoding.
+//! Verification of a stored table against the rules, by a code path separate from the
+//! generator: every position is decoded, its legal moves are generated *forwards* and
+//! played, and its value is recomputed from its successors (this table for quiet moves,
+//! the smaller tables through the probing code for captures and promotions; they must be
+//! present and open as the materials they are named for) or, without legal moves, from the
+//! rules' scoring, and compared with what is stored, DTC included. Decoding is also
+//! checked against encoding, stored codes must be valid (WDL code 3 is not) and draws
+//! must store DTC 0.
 //!
 //! Local consistency of WDL and DTC everywhere implies the table is right: by induction on
 //! the DTC, every decided position is decided correctly, and a position stored as a draw
@@ -35,6 +38,13 @@ pub fn verify_table(tb: &Tablebase, material: &Material) -> Result<VerifyReport,
     let index = table.index();
     let size = index.size();
     let dtc = [table.dtc_all(Color::White)?, table.dtc_all(Color::Black)?];
+    if table.header().material != material {
+        // `Tablebase::table` opens a file as the material asked for; this is a guard.
+        return Err(TbError::Verification {
+            table: material.name(),
+            reason: format!("the file holds the table of {}", table.header().material),
+        });
+    }
     let stored = |side: Color, idx: u64| -> Value {
         let wdl = table.wdl(side, idx);
         Value {
@@ -66,11 +76,20 @@ pub fn verify_table(tb: &Tablebase, material: &Material) -> Result<VerifyReport,
                     }
                     let pos = Position::from_board_unchecked(board, side, tb.rules());
                     let mut problem = None;
+                    let code = table.wdl_code(side, idx);
+                    let raw_dtc = dtc[side.index()][idx as usize];
                     if index.encode(&board) != idx {
                         problem = Some(format!(
                             "index {idx} decodes to {} which encodes to {}",
                             pos.fen(),
                             index.encode(&board)
+                        ));
+                    } else if code == 3 {
+                        problem = Some(format!("{}: invalid WDL code 3", pos.fen()));
+                    } else if code == 1 && raw_dtc != 0 {
+                        problem = Some(format!(
+                            "{}: stored draw with dtc {raw_dtc} (draws store 0)",
+                            pos.fen()
                         ));
                     } else {
                         let expected = expected_value(tb, &pos, &material, &stored)?;
@@ -135,10 +154,15 @@ fn expected_value(
         } else if child.ep_square().is_some() {
             tb.probe_required(&child)?
         } else {
+            // A quiet move keeps the material (the table was opened as `material`).
             debug_assert_eq!(Material::from_board(child.board()), *material);
             stored(child.turn(), index.encode(child.board()))
         };
-        let plies = if conversion { 1 } else { after.dtc + 1 };
+        let plies = if conversion {
+            1
+        } else {
+            after.dtc.saturating_add(1)
+        };
         match -after.wdl {
             Wdl::Win => win = Some(win.map_or(plies, |w| w.min(plies))),
             Wdl::Draw => draw = true,

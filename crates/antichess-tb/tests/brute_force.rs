@@ -266,7 +266,7 @@ fn corrupt_and_foreign_tables_are_refused() {
     let path = dir.join("KNvK.actb");
     let bytes = std::fs::read(&path).unwrap();
     let open = |bytes: Vec<u8>, rules| {
-        antichess_tb::Table::from_bytes(&path, bytes, rules)
+        antichess_tb::Table::from_bytes(&path, bytes, &material, rules)
             .map(|_| ())
             .unwrap_err()
             .to_string()

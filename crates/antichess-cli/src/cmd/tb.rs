@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use antichess_core::Position;
 use antichess_tb::format::MAX_UNITS;
+use antichess_tb::index::TableIndex;
 use antichess_tb::{
     build, table_stats, verify_table, BuildOptions, Material, MoveValue, TableStats, Tablebase, Wdl,
 };
@@ -39,6 +40,11 @@ pub struct BuildArgs {
     /// Build every table with at most this many units (pieces, kings included).
     #[arg(long, value_name = "N", conflicts_with = "signatures")]
     pub units: Option<u32>,
+
+    /// Output: text, or one JSON object with a row per table of the plan (material,
+    /// positions, "built" with its time or "present").
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
 
     #[command(flatten)]
     pub tables: TablesArgs,
@@ -82,8 +88,11 @@ pub struct StatsArgs {
     pub tables: TablesArgs,
 }
 
-/// Re-derive every stored value from its successors (a code path separate from the
-/// generator) and report disagreements.
+/// Check tables against the rules: every stored value (and DTC) is re-derived from its
+/// successors (this table for quiet moves, the smaller tables for captures and
+/// promotions, the rules' scoring without legal moves), by a code path separate from the
+/// generator, and disagreements are reported with a FEN. A file that is not the table of
+/// its name (a renamed or copied file) is refused. Exit code 1 if any table fails.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
     #[arg(value_name = "SIGNATURE", required_unless_present = "all")]
@@ -92,6 +101,11 @@ pub struct VerifyArgs {
     /// Verify every table in the directory.
     #[arg(long, conflicts_with = "signatures")]
     pub all: bool,
+
+    /// Output: text, or one JSON object with a row per table (material, positions,
+    /// status "ok", "mismatch" or "error", the first disagreements, seconds).
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
 
     #[command(flatten)]
     pub tables: TablesArgs,
@@ -129,7 +143,8 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         bail!("give signatures (e.g. KRkb) or --units N");
     }
     let dir = args.tables.dir();
-    let progress = BuildProgress::new(false);
+    let json = args.format == Format::Json;
+    let progress = BuildProgress::new(json);
     let options = BuildOptions {
         rules: args.tables.rules,
         dir: dir.clone(),
@@ -139,6 +154,40 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let report = build(&targets, &options, &|e| progress.event(e));
     progress.finish();
     let report = report?;
+    if json {
+        let mut rows: Vec<serde_json::Value> = report
+            .present_tables
+            .iter()
+            .map(|m| {
+                json!({
+                    "material": m.name(),
+                    "positions": 2 * TableIndex::new(m).size(),
+                    "status": "present",
+                })
+            })
+            .collect();
+        rows.extend(report.built.iter().map(|(m, stats, seconds)| {
+            json!({
+                "material": m.name(),
+                "positions": stats.positions,
+                "status": "built",
+                "seconds": seconds,
+            })
+        }));
+        println!(
+            "{}",
+            json!({
+                "dir": dir.display().to_string(),
+                "rules": args.tables.rules.to_string(),
+                "built": report.built.len(),
+                "present": report.present,
+                "positions": report.positions,
+                "seconds": report.seconds,
+                "tables": rows,
+            })
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     println!(
         "{} tables built, {} already present, in {} ({:.1} s, {} positions, {:.2} M positions/s)",
         report.built.len(),
@@ -367,22 +416,65 @@ fn run_verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     if materials.is_empty() {
         bail!("no tables in {}", dir.display());
     }
+    if let Some(m) = materials.iter().find(|m| !tb.contains(m)) {
+        bail!("no table for {} in {}", m.canonical().0, dir.display());
+    }
+    let json = args.format == Format::Json;
     let pool = rayon_pool(args.tables.threads)?;
     let mut failures = 0;
+    let mut rows = Vec::new();
     for m in materials {
-        let report = pool.install(|| verify_table(&tb, &m))?;
-        if report.mismatches == 0 {
-            println!("{m}: ok ({} positions)", report.positions);
-        } else {
-            failures += 1;
-            println!(
-                "{m}: {} of {} positions disagree with their successors",
-                report.mismatches, report.positions
-            );
-            for e in &report.examples {
-                println!("  {e}");
+        let start = std::time::Instant::now();
+        // A table that cannot be opened as its material (or whose smaller tables cannot)
+        // is a failure of this table; the others are still verified.
+        let result = pool.install(|| verify_table(&tb, &m));
+        let seconds = start.elapsed().as_secs_f64();
+        let name = m.canonical().0.name();
+        let row = match &result {
+            Ok(report) if report.mismatches == 0 => {
+                if !json {
+                    println!("{name}: ok ({} positions)", report.positions);
+                }
+                json!({ "material": name, "positions": report.positions, "status": "ok",
+                        "seconds": seconds })
             }
-        }
+            Ok(report) => {
+                failures += 1;
+                if !json {
+                    println!(
+                        "{name}: {} of {} positions disagree with their successors",
+                        report.mismatches, report.positions
+                    );
+                    for e in &report.examples {
+                        println!("  {e}");
+                    }
+                }
+                json!({ "material": name, "positions": report.positions, "status": "mismatch",
+                        "mismatches": report.mismatches, "examples": report.examples,
+                        "seconds": seconds })
+            }
+            Err(err) => {
+                failures += 1;
+                if !json {
+                    println!("{name}: error: {err}");
+                }
+                json!({ "material": name, "status": "error", "error": err.to_string(),
+                        "seconds": seconds })
+            }
+        };
+        rows.push(row);
+    }
+    if json {
+        println!(
+            "{}",
+            json!({
+                "dir": dir.display().to_string(),
+                "rules": args.tables.rules.to_string(),
+                "ok": failures == 0,
+                "failed": failures,
+                "tables": rows,
+            })
+        );
     }
     Ok(if failures == 0 {
         ExitCode::SUCCESS

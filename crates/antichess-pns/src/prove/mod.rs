@@ -291,6 +291,14 @@ fn output(
     start: Instant,
 ) -> Result<ProofOutcome> {
     let oracle = oracle(solver);
+    let mut tree = tree;
+    if !matches!(
+        options.output,
+        ProofOutput::None | ProofOutput::Memory { verify: false }
+    ) {
+        // The file records the tables its tablebase leaves rely on.
+        tree.record_tables(&oracle)?;
+    }
     let counts = tree.counts();
     let mut outcome = ProofOutcome {
         path: None,
@@ -379,8 +387,9 @@ pub fn write_proof_with_progress(
     path: &Path,
     progress: &mut dyn FnMut(&MinimizeProgress<'_>),
 ) -> Result<(WrittenProof, ProofTree)> {
-    let (tree, researched, minimized) =
+    let (mut tree, researched, minimized) =
         extract_minimized(solver, root, prolog, options, minimize, progress)?;
+    tree.record_tables(&oracle(solver))?;
     write_proof_file(&tree, path, Format::Compact, ByteOrder::Little)
         .map_err(|e| writing(path, e))?;
     let bytes = std::fs::metadata(path).map_or(0, |m| m.len());

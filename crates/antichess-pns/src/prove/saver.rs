@@ -109,6 +109,16 @@ pub fn write_verified(
     output: &Path,
     oracle: &dyn LeafOracle,
 ) -> Result<ProofStats> {
+    // The file records the tables its tablebase leaves rely on (the oracle's).
+    let recorded;
+    let tree = if tree.counts().tablebase > 0 {
+        let mut t = tree.clone();
+        t.record_tables(oracle)?;
+        recorded = t;
+        &recorded
+    } else {
+        tree
+    };
     let bytes = encode_compact(tree).map_err(PnsError::Proof)?;
     let io = |source: std::io::Error| PnsError::Io {
         context: "writing the proof".to_string(),

@@ -211,7 +211,8 @@ fn print_stats(stats: &ProofStats, json: bool) -> anyhow::Result<()> {
 fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let reference = args.read.reference.options()?;
     let format = args.read.file_format(&args.file)?;
-    let tablebase = verifier_tables(&args.file, format, &reference, args.tables.as_ref())?;
+    let (header, tablebase) =
+        verifier_tables(&args.file, format, &reference, args.tables.as_ref())?;
     let oracle: &dyn antichess_proof::LeafOracle = &tablebase
         .as_ref()
         .map(antichess_proof::TablebaseOracle::new);
@@ -220,6 +221,23 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         reference,
         ..VerifyOptions::default()
     };
+    // The tables the file records (version 2) against those given: the verdict is for
+    // the tables given, but the user is told when they are not the proof's.
+    let table_checks = header
+        .as_ref()
+        .filter(|h| h.version >= 2)
+        .map(|h| antichess_proof::compare_tables(&h.tables, oracle));
+    let json = args.read.json();
+    if !json {
+        for check in table_checks.iter().flatten() {
+            if check.status != antichess_proof::TableStatus::Same {
+                println!(
+                    "warning: {} (the verdict below is for the tables given)",
+                    check.describe()
+                );
+            }
+        }
+    }
     let bar = progress_bar(
         announced_nodes(&args.file, format, &options.reference),
         "verifying",
@@ -228,7 +246,19 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         bar.set_position(nodes);
     });
     bar.finish_and_clear();
-    let json = args.read.json();
+    if let (true, Err(err)) = (json, &result) {
+        if err.is_rejection() {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({
+                    "verified": false,
+                    "error": err.to_string(),
+                    "tables": table_checks,
+                }))?
+            );
+            return Ok(ExitCode::from(1));
+        }
+    }
     finish(result, json, |stats| {
         if json {
             let mut value = serde_json::to_value(&stats)?;
@@ -246,29 +276,37 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
 
 /// The tables that judge the tablebase leaves of the proof `file`: those of its rule set
 /// in `tables`, else in the default directory if it exists (`None`: no tables).
+/// The compact file's header (`None` for the reference format) and the tables that judge
+/// tablebase leaves: those of the proof's rule set, from `tables`, else the default
+/// directory if it exists.
 fn verifier_tables(
     file: &Path,
     format: Format,
     reference: &ReferenceOptions,
     tables: Option<&PathBuf>,
-) -> anyhow::Result<Option<antichess_tb::Tablebase>> {
-    let rules = match format {
+) -> anyhow::Result<(
+    Option<antichess_proof::CompactHeader>,
+    Option<antichess_tb::Tablebase>,
+)> {
+    let header = match format {
         Format::Compact => {
             let mut file = std::io::BufReader::new(
                 std::fs::File::open(file).with_context(|| format!("opening {}", file.display()))?,
             );
-            antichess_proof::CompactHeader::read(&mut file)?.rules
+            Some(antichess_proof::CompactHeader::read(&mut file)?)
         }
-        Format::Reference => reference.rules,
+        Format::Reference => None,
     };
+    let rules = header.as_ref().map_or(reference.rules, |h| h.rules);
     let dir = tables
         .cloned()
         .unwrap_or_else(|| crate::common::args::default_tables_dir(rules));
-    Ok(if tables.is_some() || dir.is_dir() {
+    let tablebase = if tables.is_some() || dir.is_dir() {
         Some(antichess_tb::Tablebase::open(&dir, rules)?)
     } else {
         None
-    })
+    };
+    Ok((header, tablebase))
 }
 
 fn stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
@@ -292,7 +330,7 @@ fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     // Only a proof that verifies is converted: the readers build a tree from what they
     // read, and would otherwise turn a file the verifier rejects into one it accepts.
     let format = detect_file_format(&args.input)?;
-    let tablebase = verifier_tables(&args.input, format, &reference, args.tables.as_ref())?;
+    let (_, tablebase) = verifier_tables(&args.input, format, &reference, args.tables.as_ref())?;
     let oracle: &dyn antichess_proof::LeafOracle = &tablebase
         .as_ref()
         .map(antichess_proof::TablebaseOracle::new);
