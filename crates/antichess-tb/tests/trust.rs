@@ -4,8 +4,8 @@
 //! recomputed) and a single flipped value (checksum recomputed) are reported.
 
 use antichess_core::{Color, Position, Rules};
-use antichess_tb::format::{checksum, file_name};
-use antichess_tb::{build, verify_table, BuildOptions, Material, Strategy, Table, Tablebase};
+use antichess_tb::format::{checksum, file_name, TableData};
+use antichess_tb::{build, verify_table, BuildOptions, Material, Strategy, Table, Tablebase, Wdl};
 use antichess_testkit::temp_dir;
 
 const RULES: Rules = Rules::INTERNATIONAL;
@@ -192,5 +192,44 @@ fn a_symlink_loop_as_the_tables_directory_is_named() {
         err.contains("KvK.actb") && err.contains("symbolic link"),
         "{err}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A forged DTC of 65535 (the largest a file can hold) on every decided position of K+R v K
+/// with White to move: the verifier reports it and a probe of Black's moves, which adds one
+/// ply to each, answers instead of overflowing.
+#[test]
+fn a_forged_largest_dtc_is_reported_without_overflow() {
+    let dir = tables("dtc-max");
+    let krk = dir.join(file_name(&material("KRk")));
+    let table = Table::open(&krk, &material("KRk"), RULES).unwrap();
+    let wdl = [Color::White, Color::Black].map(|side| {
+        table
+            .wdl_all(side)
+            .into_iter()
+            .map(Wdl::code)
+            .collect::<Vec<u8>>()
+    });
+    let mut dtc = [Color::White, Color::Black].map(|side| table.dtc_all(side).unwrap());
+    drop(table);
+    for (code, d) in wdl[0].iter().zip(dtc[0].iter_mut()) {
+        if *code != Wdl::Draw.code() {
+            *d = u16::MAX;
+        }
+    }
+    let data = TableData {
+        material: material("KRk"),
+        rules: RULES,
+        wdl,
+        dtc,
+    };
+    std::fs::write(&krk, data.to_bytes().unwrap()).unwrap();
+
+    let tb = Tablebase::open(&dir, RULES).unwrap();
+    let report = verify_table(&tb, &material("KRk")).unwrap();
+    assert!(report.mismatches >= 1, "{report:?}");
+    let pos = Position::from_fen("8/8/8/8/8/2k5/8/KR6 b - - 0 1", RULES).unwrap();
+    let moves = tb.probe_moves(&pos).unwrap();
+    assert!(!moves.is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
