@@ -320,6 +320,10 @@ impl Store for PostgresStore {
     fn location(&self) -> &str {
         &self.location
     }
+
+    fn integrity(&mut self, quick: bool) -> Result<crate::store::Integrity> {
+        crate::store::integrity::postgres(&mut self.client, quick, &self.location)
+    }
 }
 
 /// Claims through the write lock instead (`ANTICHESS_PG_SERIAL_CLAIMS=1`), to compare.

@@ -4,7 +4,9 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use crate::common::book::{find, line_text, open};
+use antichess_book::Book;
+
+use crate::common::book::{find, line_text};
 use crate::common::output::number;
 
 /// Queue a node to be searched (a leaf) or walked from (an inner node) before the normal
@@ -67,7 +69,7 @@ pub struct MarkArgs {
 }
 
 pub fn run_queue(args: &QueueArgs) -> anyhow::Result<ExitCode> {
-    let mut book = open(&args.book)?;
+    let mut book = Book::open_for_writing(&args.book)?;
     if args.clear {
         book.queue_clear()?;
         println!("queue cleared");
@@ -95,7 +97,7 @@ pub fn run_queue(args: &QueueArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run_pin(args: &PinArgs) -> anyhow::Result<ExitCode> {
-    let mut book = open(&args.book)?;
+    let mut book = Book::open_for_writing(&args.book)?;
     if args.clear {
         book.pin(None)?;
         println!("pin cleared: the walk starts at the root");
@@ -112,7 +114,7 @@ pub fn run_pin(args: &PinArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run_mark(args: &MarkArgs) -> anyhow::Result<ExitCode> {
-    let mut book = open(&args.book)?;
+    let mut book = Book::open_for_writing(&args.book)?;
     let node = find(&mut book, Some(&args.moves))?;
     let win = match args.as_ {
         MarkArg::Win => Some(true),

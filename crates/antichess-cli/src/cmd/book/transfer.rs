@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use antichess_book::{copy_book, export, import, redact};
+use antichess_book::{copy_book, export, import, redact, Book};
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -68,7 +68,7 @@ pub fn run_export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run_import(args: &ImportArgs) -> anyhow::Result<ExitCode> {
-    let mut book = open(&args.book)?;
+    let mut book = Book::open_for_writing(&args.book)?;
     let moves = match &args.moves {
         Some(text) => Some(moves_from_root(&book, Some(text))?),
         None => None,
