@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use antichess_core::{Position, Rules};
 
-use crate::error::{BookError, Result};
+use crate::error::Result;
 use crate::node::{Node, NodeId};
 use crate::store::Txn;
 
@@ -42,23 +42,25 @@ pub(crate) fn describe(txn: &mut dyn Txn, root: &Position, id: NodeId) -> String
     }
 }
 
-/// Checks that node `id`'s parents lead to a node without a parent, each node once: a
-/// cycle of parents or a missing parent is an error naming the node where it shows.
-pub(crate) fn reaches_root(txn: &mut dyn Txn, id: NodeId) -> Result<()> {
+/// Whether node `id`'s parents lead to a node without a parent, each node once: `Some`
+/// names a cycle of parents or a missing parent where it shows.
+pub(crate) fn cut_off(txn: &mut dyn Txn, id: NodeId) -> Result<Option<String>> {
     let mut seen = HashSet::new();
     let mut cur = id;
     loop {
         if !seen.insert(cur) {
-            return Err(BookError::Corrupt(format!(
-                "the parents of node {id} form a cycle through node {cur}, cut off from the root"
-            )));
+            return Ok(Some(if cur == id {
+                format!("node {id} is its own ancestor (a cycle of parents), cut off from the root")
+            } else {
+                format!("the parents of node {id} form a cycle through node {cur}, cut off from the root")
+            }));
         }
-        let node = txn.node(cur)?.ok_or_else(|| {
-            BookError::Corrupt(format!("node {cur}, above node {id}, is missing"))
-        })?;
+        let Some(node) = txn.node(cur)? else {
+            return Ok(Some(format!("node {cur}, above node {id}, is missing")));
+        };
         match node.parent {
             Some(p) => cur = p,
-            None => return Ok(()),
+            None => return Ok(None),
         }
     }
 }

@@ -278,8 +278,11 @@ fn claim_next(
     if let Some(p) = pin {
         // A pin cut off from the root (a cycle of parents) would send the walk round
         // the cycle.
-        crate::damage::reaches_root(&mut *store.read()?, p)
-            .map_err(|e| BookError::Corrupt(format!("the walk's pinned node {p}: {e}")))?;
+        if let Some(damage) = crate::damage::cut_off(&mut *store.read()?, p)? {
+            return Err(BookError::Corrupt(format!(
+                "the walk's pinned node {p}: {damage}"
+            )));
+        }
         starts.push(p);
     }
     starts.push(root.id);

@@ -48,7 +48,13 @@ pub(crate) fn sqlite(conn: &Connection, quick: bool) -> Integrity {
         });
     let problems = match rows {
         Ok(rows) if rows.len() == 1 && rows[0] == "ok" => Vec::new(),
-        Ok(rows) => rows.into_iter().map(|r| format!("SQLite: {r}")).collect(),
+        // A row may hold several lines, under a heading naming the database.
+        Ok(rows) => rows
+            .iter()
+            .flat_map(|r| r.lines())
+            .filter(|l| !l.starts_with("*** in database"))
+            .map(|l| format!("SQLite: {l}"))
+            .collect(),
         Err(e) => vec![format!("SQLite: the check stopped: {e}")],
     };
     Integrity { checked, problems }
