@@ -630,3 +630,37 @@ impl Txn for SqliteTxn<'_> {
         self.tx.commit().map_err(BookError::sql("committing"))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The immutable URI of a path with the characters a URI gives a meaning to (and a
+    /// space and a non-ASCII letter) opens that file, read-only.
+    #[test]
+    fn immutable_uri_opens_any_path() {
+        let dir = std::env::temp_dir().join(format!("antichess-uri-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a?b%20c#d é.book");
+        drop(SqliteStore::create(&path).unwrap());
+        let uri = immutable_uri(&path);
+        assert!(uri.ends_with("a%3Fb%2520c%23d %C3%A9.book?immutable=1"), "{uri}");
+        let conn = Connection::open_with_flags(
+            Path::new(&uri),
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
+        )
+        .unwrap();
+        check_format(&conn, &path).unwrap();
+        assert!(conn.execute("DELETE FROM meta", []).is_err());
+        drop(conn);
+        // The ordinary read-only open refuses writes too.
+        let mut store = SqliteStore::open_read_only(&path).unwrap();
+        let err = match store.write() {
+            Err(e) => e.to_string(),
+            Ok(mut txn) => txn.set_meta("x", "y").unwrap_err().to_string(),
+        };
+        assert!(err.contains("readonly"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
