@@ -680,7 +680,9 @@ fn check_damaged_lease(location: &str) {
     );
     let (_, problems) = book.check_all().unwrap();
     assert!(
-        problems.iter().any(|p| p.starts_with("node 1 (the root): claimed by elsewhere:1:0 until the year 287")),
+        problems.iter().any(
+            |p| p.starts_with("node 1 (the root): claimed by elsewhere:1:0 until the year 287")
+        ),
         "{location}: {problems:?}"
     );
     let stop = Arc::new(AtomicBool::new(false));
@@ -688,9 +690,13 @@ fn check_damaged_lease(location: &str) {
     opts.max_time = Some(Duration::from_secs(60));
     let start = Instant::now();
     let err = grow(location, None, &opts, &stop, &GrowStats::default()).unwrap_err();
-    assert!(start.elapsed() < Duration::from_secs(30), "{location}: waited");
     assert!(
-        err.to_string().contains("node 1 (the root): claimed by elsewhere:1:0"),
+        start.elapsed() < Duration::from_secs(30),
+        "{location}: waited"
+    );
+    assert!(
+        err.to_string()
+            .contains("node 1 (the root): claimed by elsewhere:1:0"),
         "{location}: {err}"
     );
 }

@@ -357,3 +357,63 @@ fn show_and_check_read_a_book_in_a_read_only_directory() {
     assert_eq!(entries, vec![std::ffi::OsString::from("b.book")]);
     assert_eq!(std::fs::read(&book).unwrap(), before);
 }
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let stdout = ok(args);
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"))
+}
+
+/// Issue 35's leftovers: `--format json` on the commands that change a book says what was
+/// done in one object.
+#[test]
+fn steering_and_transfer_commands_answer_json() {
+    let dir = temp("json-steer");
+    let book = dir.join("j.book");
+    let b = s(&book);
+    let v = json(&["book", "new", b, "--moves", "e3 Na6", "--format", "json"]);
+    assert_eq!(v["created"], true, "{v}");
+    assert_eq!(v["prover"], "white", "{v}");
+    assert_eq!(v["root"], 1, "{v}");
+    let mut args = vec!["book", "grow", b, "--searches", "3"];
+    args.extend(GROW);
+    ok(&args);
+    let v = json(&["book", "queue", b, "--moves", "Bxa6", "--format", "json"]);
+    assert_eq!(v["queued"]["id"], 2, "{v}");
+    assert_eq!(v["queue"].as_array().unwrap().len(), 1, "{v}");
+    let v = json(&["book", "queue", b, "--clear", "--format", "json"]);
+    assert_eq!(v["cleared"], true, "{v}");
+    assert_eq!(v["queue"].as_array().unwrap().len(), 0, "{v}");
+    let v = json(&["book", "pin", b, "--moves", "Bxa6", "--format", "json"]);
+    assert_eq!(v["pin"]["id"], 2, "{v}");
+    let v = json(&["book", "pin", b, "--clear", "--format", "json"]);
+    assert!(v["pin"].is_null(), "{v}");
+    let v = json(&[
+        "book", "mark", b, "--moves", "Bxa6", "--as", "loss", "--format", "json",
+    ]);
+    assert_eq!(v["node"]["marked"], true, "{v}");
+    assert_eq!(v["root"]["status"], "marked loss", "{v}");
+    assert_eq!(v["root"]["proof"], "inf", "{v}");
+    json(&[
+        "book", "mark", b, "--moves", "Bxa6", "--as", "none", "--format", "json",
+    ]);
+    let sub = dir.join("sub.book");
+    let v = json(&[
+        "book",
+        "export",
+        b,
+        "--moves",
+        "Bxa6",
+        "-o",
+        s(&sub),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["node"]["id"], 2, "{v}");
+    assert!(v["nodes"].as_u64().unwrap() > 1, "{v}");
+    let v = json(&["book", "import", b, s(&sub), "--format", "json"]);
+    assert!(v["kept"].as_u64().is_some(), "{v}");
+    let copy = dir.join("copy.book");
+    let v = json(&["book", "copy", b, s(&copy), "--format", "json"]);
+    assert!(v["nodes"].as_u64().unwrap() > 1, "{v}");
+    assert!(v["seconds"].as_f64().is_some(), "{v}");
+}

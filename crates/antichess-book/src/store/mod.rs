@@ -17,11 +17,12 @@
 //! dialects), [`row`] (the one Node ⇄ row mapping, with the rule for stored values that
 //! do not fit), [`claim`] (the one definition of a claimable leaf, in Rust and in SQL).
 //! [`sqlite`] and [`postgres`] only run SQL and move values between their driver and
-//! [`row`]; [`tls`] is the PostgreSQL store's TLS.
+//! [`row`]; [`connect`] is how the PostgreSQL store connects and [`tls`] its TLS.
 //!
 //! Times are milliseconds since the Unix epoch (`i64`), read from the worker's clock.
 
 pub mod claim;
+mod connect;
 pub mod integrity;
 pub mod postgres;
 pub(crate) mod row;

@@ -645,7 +645,10 @@ mod tests {
         let path = dir.join("a?b%20c#d é.book");
         drop(SqliteStore::create(&path).unwrap());
         let uri = immutable_uri(&path);
-        assert!(uri.ends_with("a%3Fb%2520c%23d %C3%A9.book?immutable=1"), "{uri}");
+        assert!(
+            uri.ends_with("a%3Fb%2520c%23d %C3%A9.book?immutable=1"),
+            "{uri}"
+        );
         let conn = Connection::open_with_flags(
             Path::new(&uri),
             OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
