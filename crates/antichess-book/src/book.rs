@@ -1,13 +1,16 @@
 //! [`Book`]: an open book — its metadata (root, prover, rules, the moves that led to the
-//! root), navigation (through [`crate::nav`]), and a person's steering: the queue, the pin,
-//! marks. Workers ([`crate::grow`]) and proof assembly ([`crate::prove`]) build on it.
+//! root), navigation (through [`crate::nav`]), a person's steering: the queue, the pin,
+//! marks, and the check of a book (the store's integrity, then the structure). Workers ([`crate::grow`]) and proof assembly ([`crate::prove`]) build on it.
 
 use antichess_core::{Color, Move, Position, Rules, UciMove};
 
 use crate::error::{BookError, Result};
 use crate::nav::{BookView, Reached};
 use crate::node::{Node, NodeId, Status};
-use crate::store::{create_store, open_store, redact, BookCounts, QueueEntry, SearchLog, Store};
+use crate::store::{
+    create_store, open_store, open_store_read_only, redact, BookCounts, Integrity, QueueEntry,
+    SearchLog, Store,
+};
 use crate::tree::{decide_leaf, propagate_up, recompute, same_position, settle, Changes};
 
 /// What a book is about.
@@ -85,7 +88,37 @@ impl Book {
 
     /// Opens an existing book.
     pub fn open(location: &str) -> Result<Book> {
-        let mut store = open_store(location)?;
+        Book::with_store(open_store(location)?, location)
+    }
+
+    /// Opens an existing book for reading only (see [`open_store_read_only`]): for
+    /// showing and checking, also a book in a file or directory this user may not write.
+    /// Its writing methods fail.
+    pub fn open_read_only(location: &str) -> Result<Book> {
+        Book::with_store(open_store_read_only(location)?, location)
+    }
+
+    /// Opens an existing book to write to it: as [`Book::open`], then the store's quick
+    /// integrity check ([`Store::integrity`]); a damaged book is refused
+    /// ([`BookError::Damaged`]) so that nothing is written on top of the damage.
+    pub fn open_for_writing(location: &str) -> Result<Book> {
+        let mut book = Book::open(location)?;
+        let integrity = book.store.integrity(true)?;
+        if !integrity.problems.is_empty() {
+            return Err(BookError::Damaged {
+                location: redact(location),
+                problems: integrity.problems,
+            });
+        }
+        Ok(book)
+    }
+
+    /// The store's own integrity check (`quick`: the short form writers run).
+    pub fn integrity(&mut self, quick: bool) -> Result<Integrity> {
+        self.store.integrity(quick)
+    }
+
+    fn with_store(mut store: Box<dyn Store>, location: &str) -> Result<Book> {
         let mut txn = store.read()?;
         let get = |txn: &mut Box<dyn crate::store::Txn + '_>, name: &str| -> Result<String> {
             txn.meta(name)?.ok_or_else(|| BookError::NotABook {
@@ -322,13 +355,44 @@ impl Book {
         self.node(id)
     }
 
-    /// Checks the book's structure: every expanded node has exactly its legal moves as
-    /// children, each child's position follows from its parent's, numbers agree with the
-    /// minimax, transpositions point to won nodes of the same position. Returns the
-    /// problems found (empty: the book is sound).
+    /// Checks the book: first the store's own integrity check (the full form of
+    /// [`Store::integrity`]: a damaged file is reported even where its rows still read
+    /// well), then the structure: the parent links (no node its own parent, no cycle, no
+    /// missing parent), no claim leased beyond [`crate::damage::MAX_LEASE`], every
+    /// expanded node has exactly its legal moves as children, each child's position
+    /// follows from its parent's, numbers agree with the minimax, transpositions point to
+    /// won nodes of the same position. Returns what the integrity check covered and the
+    /// problems found (none: the book is sound).
+    pub fn check_all(&mut self) -> Result<(Integrity, Vec<String>)> {
+        let integrity = self.store.integrity(false)?;
+        let mut problems = integrity.problems.clone();
+        match self.check() {
+            Ok(found) => problems.extend(found),
+            // Rows the integrity check already found damaged may not even read.
+            Err(e) if !problems.is_empty() => problems.push(format!("reading the nodes: {e}")),
+            Err(e) => return Err(e),
+        }
+        Ok((integrity, problems))
+    }
+
+    /// The structure part of [`Book::check_all`] (without the store's integrity check).
     pub fn check(&mut self) -> Result<Vec<String>> {
         let rules = self.meta.rules;
         let nodes = self.all_nodes()?;
+        let mut problems = crate::damage::parent_problems(&nodes);
+        {
+            let mut txn = self.store.read()?;
+            let now = txn.clock_ms()?;
+            let claims = txn.claims()?;
+            for (id, problem) in
+                crate::damage::lease_problems(&claims, now, crate::damage::MAX_LEASE)
+            {
+                problems.push(format!(
+                    "{}: {problem}",
+                    crate::damage::describe(&mut *txn, &self.root, id)
+                ));
+            }
+        }
         let by_id: std::collections::HashMap<NodeId, &Node> =
             nodes.iter().map(|n| (n.id, n)).collect();
         let mut children: std::collections::HashMap<NodeId, Vec<&Node>> = Default::default();
@@ -337,7 +401,6 @@ impl Book {
                 children.entry(p).or_default().push(n);
             }
         }
-        let mut problems = Vec::new();
         let roots = nodes.iter().filter(|n| n.parent.is_none()).count();
         if roots != 1 {
             problems.push(format!("{roots} roots"));
@@ -384,9 +447,22 @@ impl Book {
                         .collect();
                     let c = crate::node::combine(n.prover_to_move, &list);
                     if (c.proof, c.disproof, c.status) != (n.proof, n.disproof, n.status) {
+                        let num = |v: u32| {
+                            if v == crate::node::INF {
+                                "inf".to_string()
+                            } else {
+                                v.to_string()
+                            }
+                        };
                         problems.push(format!(
                             "node {}: numbers {}/{} {} but its children give {}/{} {}",
-                            n.id, n.proof, n.disproof, n.status, c.proof, c.disproof, c.status
+                            n.id,
+                            num(n.proof),
+                            num(n.disproof),
+                            n.status,
+                            num(c.proof),
+                            num(c.disproof),
+                            c.status
                         ));
                     }
                 }

@@ -22,6 +22,11 @@ pub enum BookError {
     Input(String),
     /// The book's content is inconsistent (a corrupt row, a bad FEN or move in a node).
     Corrupt(String),
+    /// The store's own integrity check failed (a damaged file): a writer refuses it.
+    Damaged {
+        location: String,
+        problems: Vec<String>,
+    },
     /// The book cannot do this yet (e.g. prove an unproven root).
     NotReady(String),
     /// Building, writing or verifying the proof failed.
@@ -136,6 +141,15 @@ impl fmt::Display for BookError {
             | BookError::Proof(m)
             | BookError::Interrupted(m) => f.write_str(m),
             BookError::Corrupt(m) => write!(f, "corrupt book: {m}"),
+            BookError::Damaged { location, problems } => {
+                const SHOWN: usize = 3;
+                write!(f, "{location} is damaged, so nothing was written to it: ")?;
+                f.write_str(&problems[..problems.len().min(SHOWN)].join("; "))?;
+                if problems.len() > SHOWN {
+                    write!(f, "; and {} more", problems.len() - SHOWN)?;
+                }
+                f.write_str(" (`antichess book check` reports everything)")
+            }
             BookError::Sql { context, source } => write!(f, "{context}: {source}"),
             BookError::Postgres { context, source } => {
                 write!(f, "{context}: {}", pg_message(source))

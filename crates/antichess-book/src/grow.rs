@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use antichess_pns::{SearchOptions, Solver};
 use antichess_tb::Tablebase;
 
+use crate::damage::{diagnose_stall, MAX_LEASE};
 use crate::error::{BookError, Result};
 use crate::expand::{apply, expand_leaf, Applied};
 use crate::node::NodeId;
@@ -275,6 +276,13 @@ fn claim_next(
     }
     let mut starts = Vec::new();
     if let Some(p) = pin {
+        // A pin cut off from the root (a cycle of parents) would send the walk round
+        // the cycle.
+        if let Some(damage) = crate::damage::cut_off(&mut *store.read()?, p)? {
+            return Err(BookError::Corrupt(format!(
+                "the walk's pinned node {p}: {damage}"
+            )));
+        }
         starts.push(p);
     }
     starts.push(root.id);
@@ -330,6 +338,8 @@ struct Run<'a> {
     start: Instant,
     rules: antichess_core::Rules,
     prover: antichess_core::Color,
+    /// The root position (to name damaged nodes by their line).
+    root: antichess_core::Position,
 }
 
 impl Run<'_> {
@@ -413,6 +423,30 @@ impl Run<'_> {
         }
     }
 
+    /// Why no leaf could be claimed: damage named by [`diagnose_stall`], or `None`.
+    fn stalled(&self, store: &mut dyn Store) -> Result<Option<String>> {
+        let mut txn = store.read()?;
+        let now = txn.clock_ms()?;
+        let Some(root) = txn.root()? else {
+            return Ok(Some("the book has no root".into()));
+        };
+        if !root.is_open() {
+            return Ok(None);
+        }
+        let mut starts = Vec::new();
+        starts.extend(crate::nav::pinned(&mut *txn)?);
+        starts.extend(txn.queue()?.into_iter().map(|q| q.node));
+        starts.push(root.id);
+        diagnose_stall(
+            &mut *txn,
+            self.rules,
+            &self.root,
+            &starts,
+            now,
+            MAX_LEASE.max(self.options.lease),
+        )
+    }
+
     fn worker(&self, index: usize) -> Result<GrowEnd> {
         let mut store = WorkerStore {
             store: open_store(self.location)?,
@@ -449,6 +483,14 @@ impl Run<'_> {
                 }
                 Claimed::Busy => {
                     self.unreserve();
+                    // Busy, or is the book damaged where the walk goes? (Waiting would
+                    // then be for ever.)
+                    if let Some(damage) = self.with_store(&mut store, |s| self.stalled(s))? {
+                        return Err(BookError::Corrupt(format!(
+                            "{damage}; `antichess book check {}` reports everything",
+                            crate::store::redact(self.location)
+                        )));
+                    }
                     std::thread::sleep(Duration::from_millis(100));
                     continue;
                 }
@@ -545,8 +587,16 @@ pub fn grow(
     stop: &Arc<AtomicBool>,
     stats: &GrowStats,
 ) -> Result<GrowEnd> {
-    let book = crate::Book::open(location)?;
+    if options.lease > MAX_LEASE {
+        return Err(BookError::Input(format!(
+            "a lease of {} days is longer than the longest a worker takes ({} days)",
+            options.lease.as_secs() / 86_400,
+            MAX_LEASE.as_secs() / 86_400
+        )));
+    }
+    let book = crate::Book::open_for_writing(location)?;
     let meta = book.meta().clone();
+    let root = *book.root_position();
     drop(book);
     let mut store = open_store(location)?;
     release_dead_claims(&mut *store)?;
@@ -562,6 +612,7 @@ pub fn grow(
         start: Instant::now(),
         rules: meta.rules,
         prover: meta.prover,
+        root,
     };
     let workers = options.workers.max(1);
     let results: Vec<Result<GrowEnd>> = std::thread::scope(|scope| {

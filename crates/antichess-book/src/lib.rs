@@ -12,7 +12,8 @@
 //! Modules: [`node`] (numbers, status, minimax), [`store`] (the storage trait, the
 //! shared schema, row mapping and claim rule, and its two implementations,
 //! [`store::sqlite`] and [`store::postgres`]), [`nav`] (navigation over the store: a node
-//! by its line, the line to a node, the pin), [`book`] (opening, steering), [`expand`]
+//! by its line, the line to a node, the pin), [`book`] (opening, steering, checking), [`damage`] (damaged rows: what `book check`
+//! reports and why a worker finds nothing to claim), [`expand`]
 //! (searching a leaf and writing the result), [`select`] (the walk), [`grow`] (workers),
 //! [`prove`] (proof assembly), [`transfer`] (export and import of subtrees). The file layout is documented
 //! in `docs/formats/book.md`.
@@ -20,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod book;
+pub mod damage;
 mod error;
 pub mod expand;
 pub mod grow;
@@ -40,8 +42,8 @@ pub use node::{Node, NodeId, Status, INF};
 pub use prove::{assemble_proof, prove_to_file, ProveEvent, ProveOptions, ProveReport, Verified};
 pub use select::{Rng, Selection};
 pub use store::{
-    create_store, now_ms, open_store, redact, remove_store, BookCounts, Location, PostgresStore,
-    QueueEntry, SearchLog, SqliteStore, Store, Txn,
+    create_store, now_ms, open_store, open_store_read_only, redact, remove_store, BookCounts,
+    Integrity, Location, PostgresStore, QueueEntry, SearchLog, SqliteStore, Store, Txn,
 };
 pub use transfer::{copy_book, export, import, CopyReport, ImportReport};
 pub use tree::{same_position, NewChild};

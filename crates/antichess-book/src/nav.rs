@@ -57,7 +57,14 @@ pub fn line_to(txn: &mut dyn Txn, root: &Position, id: NodeId) -> Result<Vec<Mov
     let mut cur = txn
         .node(id)?
         .ok_or_else(|| BookError::Input(format!("there is no node {id} in the book")))?;
+    let mut seen = std::collections::HashSet::new();
     while let Some(parent) = cur.parent {
+        if !seen.insert(cur.id) {
+            return Err(BookError::Corrupt(format!(
+                "the parents of node {id} form a cycle (through node {}), cut off from the root",
+                cur.id
+            )));
+        }
         ucis.push(cur.uci.clone().unwrap_or_default());
         cur = txn
             .node(parent)?

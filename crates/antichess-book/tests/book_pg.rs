@@ -654,3 +654,77 @@ fn pg_tls_modes_encrypt_and_check_the_certificate() {
         "client certificate",
     );
 }
+
+/// Runs SQL on a book with the store's own driver, behind the book's back.
+fn behind_the_back(location: &str, sql: &str) {
+    if location.starts_with("postgres") {
+        let mut client = postgres::Client::connect(location, postgres::NoTls).unwrap();
+        client.batch_execute(sql).unwrap();
+    } else {
+        let conn = rusqlite::Connection::open(location).unwrap();
+        conn.execute_batch(sql).unwrap();
+    }
+}
+
+/// `check_all` runs the store's integrity check first and says what it covered; a claim
+/// leased until the year 287,000 is reported by the check, and `grow` stops naming the
+/// node instead of waiting for the lease.
+fn check_damaged_lease(location: &str) {
+    let mut book = new_book(location, "e3 Na6");
+    let (integrity, problems) = book.check_all().unwrap();
+    assert!(problems.is_empty(), "{location}: {problems:?}");
+    assert!(integrity.problems.is_empty(), "{location}: {integrity:?}");
+    behind_the_back(
+        location,
+        "UPDATE nodes SET claimed_by = 'elsewhere:1:0', lease_until = 9000000000000000",
+    );
+    let (_, problems) = book.check_all().unwrap();
+    assert!(
+        problems.iter().any(
+            |p| p.starts_with("node 1 (the root): claimed by elsewhere:1:0 until the year 287")
+        ),
+        "{location}: {problems:?}"
+    );
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut opts = options(1000, 2);
+    opts.max_time = Some(Duration::from_secs(60));
+    let start = Instant::now();
+    let err = grow(location, None, &opts, &stop, &GrowStats::default()).unwrap_err();
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{location}: waited"
+    );
+    assert!(
+        err.to_string()
+            .contains("node 1 (the root): claimed by elsewhere:1:0"),
+        "{location}: {err}"
+    );
+}
+
+#[test]
+fn pg_and_sqlite_check_the_store_and_stop_on_a_damaged_lease() {
+    let dir = temp("damaged-lease");
+    let sqlite = dir.join("b.book").display().to_string();
+    check_damaged_lease(&sqlite);
+    let mut book = Book::open(&sqlite).unwrap();
+    assert_eq!(
+        book.integrity(false).unwrap().checked,
+        "SQLite's PRAGMA integrity_check"
+    );
+    let Some(server) = pg_server::server() else {
+        eprintln!("skipped the PostgreSQL part: no PostgreSQL binaries");
+        return;
+    };
+    let url = server.url("damaged_lease");
+    check_damaged_lease(&url);
+    let mut book = Book::open(&url).unwrap();
+    let without = book.integrity(false).unwrap();
+    assert!(without.problems.is_empty(), "{without:?}");
+    assert!(without.checked.contains("were not verified"), "{without:?}");
+    behind_the_back(&url, "CREATE EXTENSION IF NOT EXISTS amcheck");
+    let with = book.integrity(false).unwrap();
+    assert!(with.problems.is_empty(), "{with:?}");
+    assert!(with.checked.contains("bt_index_check"), "{with:?}");
+    // The quick form (the writers') checks index validity only.
+    assert!(!book.integrity(true).unwrap().checked.contains("amcheck"));
+}

@@ -17,17 +17,20 @@
 //! dialects), [`row`] (the one Node ⇄ row mapping, with the rule for stored values that
 //! do not fit), [`claim`] (the one definition of a claimable leaf, in Rust and in SQL).
 //! [`sqlite`] and [`postgres`] only run SQL and move values between their driver and
-//! [`row`]; [`tls`] is the PostgreSQL store's TLS.
+//! [`row`]; [`connect`] is how the PostgreSQL store connects and [`tls`] its TLS.
 //!
 //! Times are milliseconds since the Unix epoch (`i64`), read from the worker's clock.
 
 pub mod claim;
+mod connect;
+pub mod integrity;
 pub mod postgres;
 pub(crate) mod row;
 pub(crate) mod schema;
 pub mod sqlite;
 mod tls;
 
+pub use integrity::Integrity;
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 
@@ -57,6 +60,9 @@ pub trait Store: Send {
     }
     /// Where the store is (as given to [`open_store`]).
     fn location(&self) -> &str;
+    /// The database's own integrity check (see [`integrity`]): `quick` is the form the
+    /// writers run before they write, the full one is `book check`'s.
+    fn integrity(&mut self, quick: bool) -> Result<Integrity>;
 }
 
 /// A queued node: searched (or walked from) before the normal selection.
@@ -284,6 +290,16 @@ pub fn redact(location: &str) -> String {
 pub fn open_store(location: &str) -> Result<Box<dyn Store>> {
     match Location::parse(location) {
         Location::Sqlite(path) => Ok(Box::new(SqliteStore::open(&path)?)),
+        Location::Postgres(url) => Ok(Box::new(PostgresStore::open(&url)?)),
+    }
+}
+
+/// Opens an existing book's store for reading only: a SQLite file is opened read-only
+/// (so that a book in a read-only file or directory can be shown and checked); a
+/// PostgreSQL store is opened as by [`open_store`] (its read transactions are read-only).
+pub fn open_store_read_only(location: &str) -> Result<Box<dyn Store>> {
+    match Location::parse(location) {
+        Location::Sqlite(path) => Ok(Box::new(SqliteStore::open_read_only(&path)?)),
         Location::Postgres(url) => Ok(Box::new(PostgresStore::open(&url)?)),
     }
 }

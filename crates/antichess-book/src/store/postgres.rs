@@ -1,6 +1,6 @@
 //! The PostgreSQL store: a book in a PostgreSQL database, for workers on many machines
-//! (`postgres://user@host/db`). It owns the connection (URL, password from the URL or
-//! `PGPASSWORD`, timeouts, TLS as libpq's `sslmode`: [`crate::store::tls`]), the checks
+//! (`postgres://user@host/db`). It owns the connection (made as [`crate::store::connect`]
+//! says: URL, password, timeouts, TLS as libpq's `sslmode`), the checks
 //! that a database holds a book, and the three kinds of transaction (the schema and the
 //! row mapping are shared with SQLite: [`crate::store::schema`], [`crate::store::row`]):
 //!
@@ -22,17 +22,15 @@
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
-use std::time::Duration;
 
 use postgres::binary_copy::BinaryCopyInWriter;
-use postgres::error::SqlState;
 use postgres::types::{ToSql, Type};
-use postgres::{Client, Config, Row, Statement};
-use tokio_postgres_rustls::MakeRustlsConnect;
+use postgres::{Client, Row, Statement};
 
 use crate::error::{BookError, Result};
 use crate::node::{Node, NodeId};
 use crate::store::claim::{claimable_sql, leased_sql, OPEN_LEAF_SQL};
+use crate::store::connect::{config, connect_error, create_database, missing_database};
 use crate::store::row::{
     node_from_row, node_row, search_from_row, search_row, Value, NODE_COLUMNS, SEARCH_COLUMNS,
 };
@@ -50,11 +48,6 @@ fn sql() -> &'static Statements {
 /// The key of the transaction-scoped advisory lock every write transaction takes first.
 pub const WRITE_LOCK: i64 = 0x616e_7469_626f_6f6b;
 
-/// Session settings: a client that vanishes inside a transaction (lost network) loses
-/// its locks after a minute; a writer waits at most ten minutes for the write lock.
-const SESSION: &str = "SET idle_in_transaction_session_timeout = '60s'; \
-    SET lock_timeout = '600s'";
-
 /// A book in a PostgreSQL database.
 pub struct PostgresStore {
     client: Client,
@@ -70,63 +63,6 @@ impl std::fmt::Debug for PostgresStore {
             .field("location", &self.location)
             .finish_non_exhaustive()
     }
-}
-
-/// How to connect: the driver's settings and the TLS connector.
-#[derive(Clone)]
-struct Connection {
-    config: Config,
-    tls: MakeRustlsConnect,
-}
-
-impl Connection {
-    fn connect(&self) -> std::result::Result<Client, postgres::Error> {
-        let mut client = self.config.connect(self.tls.clone())?;
-        client.batch_execute(SESSION)?;
-        Ok(client)
-    }
-}
-
-/// The connection settings of a URL: the password from `PGPASSWORD` if the URL has none,
-/// a connect timeout and TCP keepalives unless the URL sets them, TLS as its `sslmode` and
-/// `sslrootcert` say ([`crate::store::tls`]).
-fn config(url: &str) -> Result<Connection> {
-    let shown = redact(url);
-    let (url, tls) = crate::store::tls::take_settings(url, &shown)?;
-    let mut config: Config = url.parse().map_err(|e| {
-        BookError::Input(format!(
-            "{shown} is not a valid PostgreSQL URL: {}",
-            crate::error::pg_message(&e)
-        ))
-    })?;
-    if config.get_password().is_none() {
-        if let Ok(password) = std::env::var("PGPASSWORD") {
-            config.password(password);
-        }
-    }
-    if config.get_connect_timeout().is_none() {
-        config.connect_timeout(Duration::from_secs(20));
-    }
-    config.keepalives(true);
-    config.keepalives_idle(Duration::from_secs(60));
-    if config.get_application_name().is_none() {
-        config.application_name("antichess");
-    }
-    let tls = tls.connector(&mut config, &shown)?;
-    Ok(Connection { config, tls })
-}
-
-fn missing_database(e: &postgres::Error) -> bool {
-    e.code() == Some(&SqlState::INVALID_CATALOG_NAME)
-}
-
-fn connect_error(shown: &str) -> impl FnOnce(postgres::Error) -> BookError {
-    BookError::pg(format!("cannot connect to the PostgreSQL database {shown}"))
-}
-
-/// `name` as a quoted SQL identifier.
-fn quote_ident(name: &str) -> String {
-    format!("\"{}\"", name.replace('"', "\"\""))
 }
 
 /// Which of the book's tables and sequences exist in the database.
@@ -269,31 +205,6 @@ impl PostgresStore {
     }
 }
 
-fn create_database(connection: &Connection, shown: &str) -> Result<()> {
-    let Some(name) = connection.config.get_dbname().map(str::to_string) else {
-        return Err(BookError::Input(format!(
-            "{shown} names no database: write postgres://user@host/DATABASE"
-        )));
-    };
-    let mut admin = connection.clone();
-    admin.config.dbname("postgres");
-    let cannot = |source| {
-        BookError::Postgres {
-        context: format!(
-            "the database of {shown} does not exist and could not be created (create it with `createdb {name}`)"
-        ),
-        source,
-    }
-    };
-    let mut client = admin.connect().map_err(cannot)?;
-    match client.batch_execute(&format!("CREATE DATABASE {}", quote_ident(&name))) {
-        Ok(()) => Ok(()),
-        // Created meanwhile by someone else.
-        Err(e) if e.code() == Some(&SqlState::DUPLICATE_DATABASE) => Ok(()),
-        Err(e) => Err(cannot(e)),
-    }
-}
-
 impl Store for PostgresStore {
     fn read(&mut self) -> Result<Box<dyn Txn + '_>> {
         self.begin(
@@ -319,6 +230,10 @@ impl Store for PostgresStore {
 
     fn location(&self) -> &str {
         &self.location
+    }
+
+    fn integrity(&mut self, quick: bool) -> Result<crate::store::Integrity> {
+        crate::store::integrity::postgres(&mut self.client, quick, &self.location)
     }
 }
 

@@ -59,42 +59,100 @@ fn not_a_book(path: &Path, e: &dyn std::fmt::Display) -> BookError {
     }
 }
 
+/// Refuses a path that is missing or a directory.
+fn existing_file(path: &Path) -> Result<()> {
+    if !path.exists() {
+        return Err(BookError::Missing(path.display().to_string()));
+    }
+    if path.is_dir() {
+        return Err(not_a_book(path, &"it is a directory"));
+    }
+    Ok(())
+}
+
+/// Checks that an open file holds a book of this format version.
+fn check_format(conn: &Connection, path: &Path) -> Result<()> {
+    let get = |name: &str| -> Result<Option<String>> {
+        conn.query_row("SELECT value FROM meta WHERE name = ?1", [name], |r| {
+            r.get(0)
+        })
+        .optional()
+        .map_err(|e| not_a_book(path, &e))
+    };
+    if get("format")?.as_deref() != Some(FORMAT_NAME) {
+        return Err(not_a_book(path, &"no book metadata in the file"));
+    }
+    let version = get("version")?;
+    if version.as_deref() != Some(&FORMAT_VERSION.to_string()) {
+        return Err(BookError::Version {
+            location: path.display().to_string(),
+            found: version.unwrap_or_else(|| "(none)".into()),
+        });
+    }
+    Ok(())
+}
+
+/// A `file:` URI of a path that opens it immutable (no locks, no `-wal`/`-shm` files):
+/// the characters a URI gives a meaning to are %-escaped.
+fn immutable_uri(path: &Path) -> String {
+    let mut uri = String::from("file:");
+    for &b in path.as_os_str().as_encoded_bytes() {
+        if b.is_ascii() && !matches!(b, b'%' | b'?' | b'#' | 0) {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri.push_str("?immutable=1");
+    uri
+}
+
 impl SqliteStore {
     /// Opens an existing book file (never creates one).
     pub fn open(path: &Path) -> Result<SqliteStore> {
-        if !path.exists() {
-            return Err(BookError::Missing(path.display().to_string()));
-        }
-        if path.is_dir() {
-            return Err(not_a_book(path, &"it is a directory"));
-        }
+        existing_file(path)?;
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .map_err(|e| not_a_book(path, &e))?;
         configure(&conn, path)?;
-        let format: Option<String> = conn
-            .query_row("SELECT value FROM meta WHERE name = 'format'", [], |r| {
-                r.get(0)
-            })
-            .optional()
-            .map_err(|e| not_a_book(path, &e))?;
-        if format.as_deref() != Some(FORMAT_NAME) {
-            return Err(not_a_book(path, &"no book metadata in the file"));
-        }
-        let version: Option<String> = conn
-            .query_row("SELECT value FROM meta WHERE name = 'version'", [], |r| {
-                r.get(0)
-            })
-            .optional()
-            .map_err(|e| not_a_book(path, &e))?;
-        if version.as_deref() != Some(&FORMAT_VERSION.to_string()) {
-            return Err(BookError::Version {
-                location: path.display().to_string(),
-                found: version.unwrap_or_else(|| "(none)".into()),
-            });
-        }
+        check_format(&conn, path)?;
+        Ok(SqliteStore {
+            conn,
+            location: path.display().to_string(),
+        })
+    }
+
+    /// Opens an existing book file for reading only (`SQLITE_OPEN_READ_ONLY`): a book in
+    /// a file or directory this user may not write can be shown and checked. A book in
+    /// WAL mode needs its `-shm` file, which SQLite cannot create in a read-only
+    /// directory; the file is then opened `immutable` (no locks: a process writing the
+    /// book at the same time, which the directory's permissions make unlikely, would not
+    /// be seen). Writing through the store fails.
+    pub fn open_read_only(path: &Path) -> Result<SqliteStore> {
+        existing_file(path)?;
+        let read_only = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let open = |target: &Path, flags: OpenFlags| -> Result<Connection> {
+            let conn =
+                Connection::open_with_flags(target, flags).map_err(|e| not_a_book(path, &e))?;
+            conn.busy_timeout(BUSY_TIMEOUT)
+                .map_err(BookError::sql(format!("opening {}", path.display())))?;
+            check_format(&conn, path)?;
+            Ok(conn)
+        };
+        let conn = match open(path, read_only) {
+            Ok(conn) => conn,
+            Err(BookError::NotABook { reason, .. })
+                if reason.contains("unable to open") || reason.contains("readonly") =>
+            {
+                open(
+                    Path::new(&immutable_uri(path)),
+                    read_only | OpenFlags::SQLITE_OPEN_URI,
+                )?
+            }
+            Err(e) => return Err(e),
+        };
         Ok(SqliteStore {
             conn,
             location: path.display().to_string(),
@@ -161,6 +219,10 @@ impl Store for SqliteStore {
 
     fn location(&self) -> &str {
         &self.location
+    }
+
+    fn integrity(&mut self, quick: bool) -> Result<crate::store::Integrity> {
+        Ok(crate::store::integrity::sqlite(&self.conn, quick))
     }
 }
 
@@ -566,5 +628,42 @@ impl Txn for SqliteTxn<'_> {
 
     fn commit(self: Box<Self>) -> Result<()> {
         self.tx.commit().map_err(BookError::sql("committing"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The immutable URI of a path with the characters a URI gives a meaning to (and a
+    /// space and a non-ASCII letter) opens that file, read-only.
+    #[test]
+    fn immutable_uri_opens_any_path() {
+        let dir = std::env::temp_dir().join(format!("antichess-uri-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a?b%20c#d é.book");
+        drop(SqliteStore::create(&path).unwrap());
+        let uri = immutable_uri(&path);
+        assert!(
+            uri.ends_with("a%3Fb%2520c%23d %C3%A9.book?immutable=1"),
+            "{uri}"
+        );
+        let conn = Connection::open_with_flags(
+            Path::new(&uri),
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI,
+        )
+        .unwrap();
+        check_format(&conn, &path).unwrap();
+        assert!(conn.execute("DELETE FROM meta", []).is_err());
+        drop(conn);
+        // The ordinary read-only open refuses writes too.
+        let mut store = SqliteStore::open_read_only(&path).unwrap();
+        let err = match store.write() {
+            Err(e) => e.to_string(),
+            Ok(mut txn) => txn.set_meta("x", "y").unwrap_err().to_string(),
+        };
+        assert!(err.contains("readonly"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -15,8 +15,10 @@ use std::process::ExitCode;
 use antichess_book::{redact, Book};
 use antichess_core::{Color, Move};
 use clap::{Args, Subcommand};
+use serde_json::json;
 
 use crate::common::args::PositionArgs;
+use crate::common::output::Format;
 use crate::common::parse::parse_color;
 
 mod grow;
@@ -59,6 +61,9 @@ pub struct NewArgs {
     /// The side whose win the book is to prove (default: the side to move at the root).
     #[arg(long, value_parser = parse_color)]
     pub prover: Option<Color>,
+    /// Output format: text, or a JSON object saying what was done.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
 }
 
 pub fn run(command: &BookCommand) -> anyhow::Result<ExitCode> {
@@ -87,6 +92,21 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     };
     let prover = args.prover.unwrap_or(pos.turn());
     let mut book = Book::create(&args.book, &pos, prover, prolog)?;
+    let root = book.root()?;
+    if args.format == Format::Json {
+        println!(
+            "{}",
+            json!({
+                "book": redact(&args.book),
+                "created": true,
+                "root_fen": pos.fen(),
+                "rules": pos.rules().to_string(),
+                "prover": prover.name(),
+                "root": root.id,
+            })
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     println!(
         "created {}: root {} ({} rules), proving a win for {}",
         redact(&args.book),
@@ -94,7 +114,6 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
         pos.rules(),
         prover
     );
-    let root = book.root()?;
     println!(
         "root node {} (a leaf: run `antichess book grow {}`)",
         root.id,

@@ -3,11 +3,11 @@
 
 use std::process::ExitCode;
 
-use antichess_book::{redact, Node};
+use antichess_book::{redact, Book, Node};
 use clap::Args;
 use serde_json::json;
 
-use crate::common::book::{find, line_text, open, ratio_text};
+use crate::common::book::{find, line_text, ratio_text};
 use crate::common::output::{json_number, number, Format};
 
 /// Show a node (default: the root) and its children with numbers, ratio, status and
@@ -24,10 +24,14 @@ pub struct ShowArgs {
     pub format: Format,
 }
 
-/// Check a book's structure (children are the legal moves, numbers agree with the
-/// minimax, transpositions point to won twins). Exit code 1 if anything is wrong.
+/// Check a book: first the store's own integrity check (SQLite's `PRAGMA
+/// integrity_check`; PostgreSQL's index and constraint state, and `amcheck` if
+/// installed), then its structure (parent links, leases, children are the legal moves,
+/// numbers agree with the minimax, transpositions point to won twins). Exit code 1 if
+/// anything is wrong. Opens the book read-only.
 ///
-/// In JSON: `book`, `sound`, `nodes` and `problems` (one text per problem).
+/// In JSON: `book`, `sound`, `nodes`, `integrity_check` (what it covered) and `problems`
+/// (one text per problem).
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     pub book: String,
@@ -56,7 +60,7 @@ fn node_json(parent: Option<&antichess_core::Position>, n: &Node) -> serde_json:
 }
 
 pub fn run_show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
-    let mut book = open(&args.book)?;
+    let mut book = Book::open_read_only(&args.book)?;
     let node = find(&mut book, args.moves.as_deref())?;
     let pos = book.position(&node)?;
     let mut children = book.children(node.id)?;
@@ -162,9 +166,10 @@ pub fn run_show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
-    let mut book = open(&args.book)?;
-    let problems = book.check()?;
-    let counts = book.counts()?;
+    let mut book = Book::open_read_only(&args.book)?;
+    let (integrity, problems) = book.check_all()?;
+    // A damaged file may not count.
+    let nodes = book.counts().ok().map(|c| c.nodes);
     let code = if problems.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -176,20 +181,34 @@ pub fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
             json!({
                 "book": redact(&args.book),
                 "sound": problems.is_empty(),
-                "nodes": counts.nodes,
+                "nodes": nodes,
+                "integrity_check": integrity.checked,
                 "problems": problems,
             })
         );
         return Ok(code);
     }
+    println!(
+        "integrity: {}: {}",
+        integrity.checked,
+        if integrity.problems.is_empty() {
+            "ok"
+        } else {
+            "FAILED"
+        }
+    );
+    let nodes = nodes.map_or_else(|| "nodes unknown".into(), |n| format!("{n} nodes"));
     if problems.is_empty() {
-        println!("{}: sound ({} nodes)", redact(&args.book), counts.nodes);
-        Ok(ExitCode::SUCCESS)
+        println!("{}: sound ({nodes})", redact(&args.book));
     } else {
         for p in &problems {
             println!("{p}");
         }
-        println!("{}: {} problem(s)", redact(&args.book), problems.len());
-        Ok(ExitCode::from(1))
+        println!(
+            "{}: {} problem(s) ({nodes})",
+            redact(&args.book),
+            problems.len()
+        );
     }
+    Ok(code)
 }

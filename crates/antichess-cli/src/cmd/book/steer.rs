@@ -3,9 +3,12 @@
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
+use serde_json::json;
 
-use crate::common::book::{find, line_text, open};
-use crate::common::output::number;
+use antichess_book::{redact, Book};
+
+use crate::common::book::{find, line_text};
+use crate::common::output::{json_number, number, Format};
 
 /// Queue a node to be searched (a leaf) or walked from (an inner node) before the normal
 /// selection; or list or clear the queue.
@@ -20,6 +23,9 @@ pub struct QueueArgs {
     /// Empty the queue.
     #[arg(long, conflicts_with = "moves")]
     pub clear: bool,
+    /// Output format: text, or a JSON object saying what was done.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
 }
 
 /// Pin the walk's start to a node, or --clear the pin (the walk starts at the root).
@@ -38,6 +44,9 @@ pub struct PinArgs {
 
     #[arg(long, conflicts_with = "moves")]
     pub clear: bool,
+    /// Output format: text, or a JSON object saying what was done.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -64,25 +73,56 @@ pub struct MarkArgs {
     /// Your judgement of the node, from the side of the book's prover.
     #[arg(long = "as", value_enum)]
     pub as_: MarkArg,
+    /// Output format: text, or a JSON object saying what was done.
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+/// A node as JSON: its id and its line from the root.
+fn node_json(book: &mut Book, id: i64) -> anyhow::Result<serde_json::Value> {
+    Ok(json!({ "id": id, "line": line_text(book, id)? }))
 }
 
 pub fn run_queue(args: &QueueArgs) -> anyhow::Result<ExitCode> {
-    let mut book = open(&args.book)?;
+    let json_out = args.format == Format::Json;
+    let mut book = Book::open_for_writing(&args.book)?;
+    let mut queued = None;
     if args.clear {
         book.queue_clear()?;
-        println!("queue cleared");
-        return Ok(ExitCode::SUCCESS);
-    }
-    if let Some(moves) = &args.moves {
+        if !json_out {
+            println!("queue cleared");
+            return Ok(ExitCode::SUCCESS);
+        }
+    } else if let Some(moves) = &args.moves {
         let node = find(&mut book, Some(moves))?;
         book.queue_push(node.id)?;
-        println!(
-            "queued node {}: {}",
-            node.id,
-            line_text(&mut book, node.id)?
-        );
+        if !json_out {
+            println!(
+                "queued node {}: {}",
+                node.id,
+                line_text(&mut book, node.id)?
+            );
+        }
+        queued = Some(node.id);
     }
     let queue = book.queue()?;
+    if json_out {
+        let queued = queued.map(|id| node_json(&mut book, id)).transpose()?;
+        let entries = queue
+            .iter()
+            .map(|q| node_json(&mut book, q.node))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        println!(
+            "{}",
+            json!({
+                "book": redact(&args.book),
+                "cleared": args.clear,
+                "queued": queued,
+                "queue": entries,
+            })
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     println!(
         "queue: {} entr{}",
         queue.len(),
@@ -95,24 +135,32 @@ pub fn run_queue(args: &QueueArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub fn run_pin(args: &PinArgs) -> anyhow::Result<ExitCode> {
-    let mut book = open(&args.book)?;
-    if args.clear {
+    let mut book = Book::open_for_writing(&args.book)?;
+    let pinned = if args.clear {
         book.pin(None)?;
-        println!("pin cleared: the walk starts at the root");
+        None
     } else {
         let node = find(&mut book, args.moves.as_deref())?;
         book.pin(Some(node.id))?;
-        println!(
-            "the walk starts at node {}: {}",
-            node.id,
-            line_text(&mut book, node.id)?
-        );
+        Some(node.id)
+    };
+    if args.format == Format::Json {
+        let pin = pinned.map(|id| node_json(&mut book, id)).transpose()?;
+        println!("{}", json!({ "book": redact(&args.book), "pin": pin }));
+        return Ok(ExitCode::SUCCESS);
+    }
+    match pinned {
+        None => println!("pin cleared: the walk starts at the root"),
+        Some(id) => println!(
+            "the walk starts at node {id}: {}",
+            line_text(&mut book, id)?
+        ),
     }
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn run_mark(args: &MarkArgs) -> anyhow::Result<ExitCode> {
-    let mut book = open(&args.book)?;
+    let mut book = Book::open_for_writing(&args.book)?;
     let node = find(&mut book, Some(&args.moves))?;
     let win = match args.as_ {
         MarkArg::Win => Some(true),
@@ -121,6 +169,24 @@ pub fn run_mark(args: &MarkArgs) -> anyhow::Result<ExitCode> {
     };
     let node = book.mark(node.id, win)?;
     let root = book.root()?;
+    if args.format == Format::Json {
+        let mut marked = node_json(&mut book, node.id)?;
+        marked["status"] = json!(node.status.name());
+        marked["marked"] = json!(node.marked);
+        println!(
+            "{}",
+            json!({
+                "book": redact(&args.book),
+                "node": marked,
+                "root": {
+                    "status": root.status.name(),
+                    "proof": json_number(root.proof),
+                    "disproof": json_number(root.disproof),
+                },
+            })
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     println!(
         "node {} ({}) is now {}; root: {} (proof {}, disproof {})",
         node.id,
