@@ -24,20 +24,15 @@ use crate::node::{Node, NodeId};
 use crate::store::Txn;
 
 /// How the walk picks a child.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum Selection {
     /// At random, with weight `(best / number) ^ exponent`, `number` being the child's
     /// proof number at the prover's nodes and its disproof number at the opponent's, and
     /// `best` the smallest such number among the open children.
     Weighted { exponent: f64 },
-    /// The most proving child.
+    /// The most proving child (the default).
+    #[default]
     MostProving,
-}
-
-impl Default for Selection {
-    fn default() -> Selection {
-        Selection::MostProving
-    }
 }
 
 /// A small xorshift64* generator (selection needs no more).
