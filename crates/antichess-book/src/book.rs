@@ -252,6 +252,12 @@ impl Book {
         self.store.read()?.search_log()
     }
 
+    /// The materials the book's searches met without a table, most positions first (see
+    /// [`crate::tables`]).
+    pub fn missing_tables(&mut self) -> Result<Vec<antichess_pns::MissingTable>> {
+        crate::tables::missing_tables(&mut *self.store.read()?)
+    }
+
     /// Every node of the book.
     pub fn all_nodes(&mut self) -> Result<Vec<Node>> {
         self.store.read()?.all_nodes()

@@ -5,7 +5,7 @@
 //! nodes from one search). Writing the result is [`apply`]'s job, in one transaction.
 
 use antichess_core::{Color, Move, Outcome, Position};
-use antichess_pns::{Progress, SearchOptions, SearchStatus, Solver};
+use antichess_pns::{MissingTable, Progress, SearchOptions, SearchStatus, Solver};
 use antichess_tb::Wdl;
 
 use crate::error::{BookError, Result};
@@ -40,6 +40,8 @@ pub struct Expansion {
     pub outcome: LeafOutcome,
     /// Positions the search evaluated (0 if decided without a search).
     pub nodes: u64,
+    /// Materials the search met without a table (see [`crate::tables`]).
+    pub missing_tables: Vec<MissingTable>,
 }
 
 impl Expansion {
@@ -100,6 +102,7 @@ pub fn expand_leaf(
         return Expansion {
             outcome: LeafOutcome::Decided(status),
             nodes: 0,
+            missing_tables: Vec::new(),
         };
     }
     let result = solver.search(pos, options, progress);
@@ -146,6 +149,7 @@ pub fn expand_leaf(
             children,
         },
         nodes: result.nodes,
+        missing_tables: result.missing_tables,
     }
 }
 
@@ -221,6 +225,8 @@ pub fn apply(
     prover: Color,
 ) -> Result<Applied> {
     let seq = next_counter(txn, "event_seq")?;
+    // The search happened whatever becomes of its result.
+    crate::tables::record_missing(txn, &expansion.missing_tables)?;
     let mut node = txn
         .node(id)?
         .ok_or_else(|| BookError::Corrupt(format!("node {id} is missing")))?;

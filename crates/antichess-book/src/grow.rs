@@ -506,6 +506,7 @@ impl Run<'_> {
                     .max(Duration::from_millis(10))
             });
             search.tablebase_units = self.options.tablebase_units;
+            search.record_missing_units = crate::tables::RECORD_UNITS;
             search.lone_bishop_rule = self.options.lone_bishop_rule;
             search.epsilon = self.options.epsilon;
             search.interrupt = Some(Arc::clone(self.stop));

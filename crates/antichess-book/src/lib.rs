@@ -30,6 +30,7 @@ pub mod node;
 pub mod prove;
 pub mod select;
 pub mod store;
+pub mod tables;
 pub mod transfer;
 mod tree;
 

@@ -287,6 +287,7 @@ fn leases_block_other_workers_until_they_expire() {
     let expansion = Expansion {
         outcome: LeafOutcome::Decided(Status::Win),
         nodes: 0,
+        missing_tables: Vec::new(),
     };
     let applied = apply(
         &mut *txn,
@@ -380,7 +381,11 @@ fn fake_expand(location: &str, book: &mut Book, line: &str, outcome: Option<Stat
     let mut txn = store.write().unwrap();
     assert!(txn.claim(node.id, "t:1:0", 0, i64::MAX).unwrap(), "{line}");
     let log = txn.log_start(node.id, "t:1:0", 0, 0).unwrap();
-    let expansion = Expansion { outcome, nodes: 1 };
+    let expansion = Expansion {
+        outcome,
+        nodes: 1,
+        missing_tables: Vec::new(),
+    };
     let applied = apply(
         &mut *txn,
         node.id,

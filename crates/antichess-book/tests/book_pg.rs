@@ -351,6 +351,7 @@ fn pg_leases_block_until_they_expire_and_claims_skip_locked_rows() {
     let expansion = Expansion {
         outcome: LeafOutcome::Decided(Status::Win),
         nodes: 0,
+        missing_tables: Vec::new(),
     };
     let applied = apply(
         &mut *txn,

@@ -11,6 +11,7 @@
 mod checkpoint;
 mod error;
 pub mod minimize;
+mod missing;
 pub mod prove;
 mod search;
 mod tt;
@@ -24,6 +25,7 @@ pub use minimize::{
     extract_minimized, extract_proof, minimize_proof, MinimizeOptions, MinimizeProgress,
     MinimizeReport, PoolReport, ProofPool, GLOBAL_CHOICE,
 };
+pub use missing::MissingTable;
 pub use prove::{
     finish_proof, prove_position, write_proof, write_proof_with_progress, ProofOutcome,
     ProofOutput, ProveEvent, ProveOptions, SolveReport, Solved, WrittenProof,

@@ -37,6 +37,7 @@ use std::time::{Duration, Instant};
 use antichess_core::{Bitboard, Color, Move, Outcome, Position, Role};
 use antichess_tb::{Tablebase, Wdl};
 
+use crate::missing::{MissingCounter, MissingTable, MissingTotals};
 use crate::tt::{TranspositionTable, TtEntry};
 
 /// An infinite proof or disproof number: the other side is solved.
@@ -121,8 +122,13 @@ pub struct SearchOptions {
     pub epsilon: f64,
     /// Apply the lone opposite-bishop rule.
     pub lone_bishop_rule: bool,
-    /// Probe tablebases for positions with at most this many units (0 = never).
+    /// Probe tablebases for positions with at most this many units (0 = never); a
+    /// position whose material has no table is searched on (see
+    /// [`Tablebase::max_units`]).
     pub tablebase_units: u32,
+    /// Count the positions of every material of at most this many units that no table
+    /// covers (0 = never), reported in [`SearchResult::missing_tables`].
+    pub record_missing_units: u32,
     /// Set from outside (e.g. on Ctrl-C) to stop the search as if its budget ran out.
     pub interrupt: Option<Arc<AtomicBool>>,
 }
@@ -139,6 +145,7 @@ impl SearchOptions {
             epsilon: 0.25,
             lone_bishop_rule: true,
             tablebase_units: 0,
+            record_missing_units: 0,
             interrupt: None,
         }
     }
@@ -198,6 +205,9 @@ pub struct SearchResult {
     /// Nodes expanded (children generated).
     pub expansions: u64,
     pub elapsed: Duration,
+    /// Materials met without a table (up to `record_missing_units` units), most
+    /// positions first.
+    pub missing_tables: Vec<MissingTable>,
 }
 
 /// Progress reported while searching (about once a second).
@@ -219,6 +229,7 @@ pub(crate) struct Shared<'a> {
     stop: AtomicBool,
     nodes: AtomicU64,
     expansions: AtomicU64,
+    missing: Mutex<MissingTotals>,
     start: Instant,
     /// Where the search threads meet to grow the table.
     gate: Mutex<Gate>,
@@ -300,6 +311,7 @@ pub(crate) struct Worker<'s, 'a> {
     nodes: u64,
     flushed: u64,
     expansions: u64,
+    missing: MissingCounter,
     next_check: u64,
     /// Budget tests since the last check: the budget is also checked every
     /// [`CHECK_EVERY_CALLS`] tests, so a search that walks the table without evaluating new
@@ -312,6 +324,7 @@ pub(crate) struct Worker<'s, 'a> {
 
 impl Drop for Worker<'_, '_> {
     fn drop(&mut self) {
+        self.missing.drain_into(&self.shared.missing);
         if self.counted {
             let mut gate = self
                 .shared
@@ -334,6 +347,7 @@ impl<'s, 'a> Worker<'s, 'a> {
             nodes: 0,
             flushed: 0,
             expansions: 0,
+            missing: MissingCounter::default(),
             next_check: 1024,
             calls: 0,
             counted: false,
@@ -421,7 +435,8 @@ impl<'s, 'a> Worker<'s, 'a> {
             };
         }
         let units = pos.board().occupied().count();
-        if units <= self.shared.options.tablebase_units {
+        let options = &self.shared.options;
+        if units <= options.tablebase_units {
             if let Some(tb) = self.shared.tablebase {
                 if let Ok(Some(wdl)) = tb.probe_wdl(pos) {
                     let prover_wins = if pos.turn() == prover {
@@ -432,6 +447,14 @@ impl<'s, 'a> Worker<'s, 'a> {
                     return if prover_wins { win } else { fail };
                 }
             }
+        }
+        if units <= options.record_missing_units
+            && !self
+                .shared
+                .tablebase
+                .is_some_and(|tb| tb.has_table_for(pos.board()))
+        {
+            self.missing.record(pos.board());
         }
         if pos.halfmoves() > 0 && self.repeats(pos) {
             return fail;
@@ -800,6 +823,7 @@ impl<'a> Solver<'a> {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             expansions: AtomicU64::new(0),
+            missing: Mutex::new(MissingTotals::default()),
             start: Instant::now(),
             gate: Mutex::new(Gate::default()),
             gate_open: Condvar::new(),
@@ -861,6 +885,11 @@ impl<'a> Solver<'a> {
     }
 
     fn result(&self, root: &Position, shared: &Shared<'_>) -> SearchResult {
+        let missing_tables = shared
+            .missing
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .sorted();
         let mut worker = Worker::new(shared, 0);
         let key = worker.root_key(root);
         let mut kids = Vec::new();
@@ -895,6 +924,7 @@ impl<'a> Solver<'a> {
             nodes: shared.nodes.load(Relaxed),
             expansions: shared.expansions.load(Relaxed),
             elapsed: shared.start.elapsed(),
+            missing_tables,
         }
     }
 
@@ -910,7 +940,7 @@ impl<'a> Solver<'a> {
         prover: Color,
     ) -> Option<NodeNumbers> {
         let mut options = SearchOptions::new(prover);
-        options.tablebase_units = self.tablebase.map_or(0, |tb| tb.complete_units());
+        options.tablebase_units = self.tablebase.map_or(0, Tablebase::max_units);
         let shared = self.shared_for(root, options);
         let mut worker = Worker::new(&shared, 0);
         let mut pos = *root;

@@ -104,12 +104,13 @@ pub struct TablebaseOracle<'a> {
 }
 
 impl<'a> TablebaseOracle<'a> {
-    /// The oracle covering the materials of up to `complete_units()` units of `tablebase`.
+    /// The oracle covering every table of `tablebase` (up to its `max_units()` units; a
+    /// material without a table answers nothing).
     #[must_use]
     pub fn new(tablebase: &'a antichess_tb::Tablebase) -> TablebaseOracle<'a> {
         TablebaseOracle {
             tablebase,
-            units: tablebase.complete_units(),
+            units: tablebase.max_units(),
         }
     }
 }

@@ -26,6 +26,6 @@ pub use generate::{generate, GenEvent, GenStats, Strategy};
 pub use material::Material;
 pub use stats::{table_stats, SideStats, TableStats};
 pub use table::Table;
-pub use tablebase::{MoveValue, Tablebase};
+pub use tablebase::{board_key, MoveValue, Tablebase};
 pub use verify::{verify_table, VerifyReport};
 pub use wdl::{Value, Wdl};

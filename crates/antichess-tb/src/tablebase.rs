@@ -138,7 +138,8 @@ pub(crate) fn unfollowable_link(path: &Path, e: &std::io::Error) -> TbError {
 
 /// The material key of a board (see [`Material::key`]) without building a `Material`.
 #[inline]
-fn board_key(board: &Board) -> u64 {
+#[must_use]
+pub fn board_key(board: &Board) -> u64 {
     let mut key = 0u64;
     for color in Color::ALL {
         let ours = board.by_color(color);
@@ -257,6 +258,22 @@ impl Tablebase {
         let mut out: Vec<Material> = self.slots.iter().map(|(m, _)| *m).collect();
         crate::material::sort_for_building(&mut out);
         out
+    }
+
+    /// The most units of any table present (0 if none): the search probes every position
+    /// of at most this many units whose material has a table, and searches on where it has
+    /// none. A set need not be complete: a table is built after every table its captures
+    /// and promotions lead to, so each table present answers on its own.
+    #[must_use]
+    pub fn max_units(&self) -> u32 {
+        self.slots.iter().map(|(m, _)| m.units()).max().unwrap_or(0)
+    }
+
+    /// Whether a table file for the material of `board` (either orientation) is present.
+    #[must_use]
+    #[inline]
+    pub fn has_table_for(&self, board: &Board) -> bool {
+        self.by_key.contains_key(&board_key(board))
     }
 
     /// The largest `n` such that every material of at most `n` units is present (0 if

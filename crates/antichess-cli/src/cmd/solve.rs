@@ -119,6 +119,9 @@ pub struct SolveArgs {
     pub format: Format,
 }
 
+/// `solve` reports the materials of at most this many units it met without a table.
+const MISSING_TABLE_UNITS: u32 = 5;
+
 fn print_text(s: &Solved) {
     let r = &s.result;
     println!("position: {} ({} rules)", s.pos.fen(), s.pos.rules());
@@ -182,6 +185,23 @@ fn print_text(s: &Solved) {
             antichess_core::pgn::format_moves(&s.pos, &s.main_line)
         );
     }
+    if !r.missing_tables.is_empty() {
+        let top: Vec<String> = r
+            .missing_tables
+            .iter()
+            .take(8)
+            .map(|m| format!("{} {}", m.material, m.positions))
+            .collect();
+        println!(
+            "met without a table (positions): {}{}",
+            top.join(", "),
+            if r.missing_tables.len() > 8 {
+                ", …"
+            } else {
+                ""
+            }
+        );
+    }
     if let Some(peak) = peak_memory() {
         println!("peak memory: {:.0} MB", peak as f64 / 1e6);
     }
@@ -226,7 +246,8 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         bail!("--epsilon {}: must be a number >= 0", args.epsilon);
     }
     options.epsilon = args.epsilon;
-    options.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::complete_units);
+    options.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::max_units);
+    options.record_missing_units = MISSING_TABLE_UNITS;
     // Ctrl-C stops the search as if its budget ran out (the numbers are printed and the
     // checkpoint saved), or the proof's minimisation as if its time were up (the proof is
     // written); a second Ctrl-C exits at once.

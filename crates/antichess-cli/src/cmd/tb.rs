@@ -41,6 +41,15 @@ pub struct BuildArgs {
     #[arg(long, value_name = "N", conflicts_with = "signatures")]
     pub units: Option<u32>,
 
+    /// Build the materials a book's searches met most without a table (`antichess book
+    /// tables BOOK` lists them): the first --top of them, with their dependencies.
+    #[arg(long, value_name = "BOOK", conflicts_with_all = ["signatures", "units"])]
+    pub from_book: Option<String>,
+
+    /// With --from-book: how many of its materials, most met first.
+    #[arg(long, value_name = "N", default_value_t = 10, requires = "from_book")]
+    pub top: usize,
+
     /// Output: text, or one JSON object with a row per table of the plan (material,
     /// positions, "built" with its time or "present").
     #[arg(long, value_enum, default_value = "text")]
@@ -138,9 +147,15 @@ fn targets(signatures: &[String], units: Option<u32>) -> anyhow::Result<Vec<Mate
 }
 
 fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
-    let targets = targets(&args.signatures, args.units)?;
+    let targets = match &args.from_book {
+        Some(book) => crate::common::book::missing_materials(book, args.top, args.tables.rules)?,
+        None => targets(&args.signatures, args.units)?,
+    };
     if targets.is_empty() {
-        bail!("give signatures (e.g. KRkb) or --units N");
+        if let Some(book) = &args.from_book {
+            bail!("the book {book} records no material met without a table (its searches record those of at most 5 units)");
+        }
+        bail!("give signatures (e.g. KRkb), --units N or --from-book BOOK");
     }
     let dir = args.tables.dir();
     let json = args.format == Format::Json;

@@ -22,6 +22,32 @@ pub fn open(location: &str) -> anyhow::Result<Book> {
     Ok(Book::open(location)?)
 }
 
+/// The first `top` materials a book's searches met most without a table (for `tb build
+/// --from-book`); the book's rule set must be `rules`.
+pub fn missing_materials(
+    location: &str,
+    top: usize,
+    rules: antichess_core::Rules,
+) -> anyhow::Result<Vec<antichess_tb::Material>> {
+    let mut book = Book::open_read_only(location)?;
+    if book.meta().rules != rules {
+        anyhow::bail!(
+            "the book {location} is for the rules {}, the tables for {rules}: give --rules {}",
+            book.meta().rules,
+            book.meta().rules
+        );
+    }
+    book.missing_tables()?
+        .into_iter()
+        .take(top)
+        .map(|m| {
+            m.material
+                .parse::<antichess_tb::Material>()
+                .with_context(|| format!("material {:?} recorded in the book", m.material))
+        })
+        .collect()
+}
+
 /// The moves `text` from the book's root.
 pub fn moves_from_root(book: &Book, text: Option<&str>) -> anyhow::Result<Vec<Move>> {
     match text {

@@ -48,6 +48,9 @@ pub struct SolveReport {
     pub verified: Option<bool>,
     /// The proof and the verifier's verdict on it (`null`: no proof).
     pub proof_tree: Option<ProofTreeReport>,
+    /// Materials the search met without a table, most positions first (empty unless the
+    /// search recorded them: `record_missing_units`).
+    pub missing_tables: Vec<crate::MissingTable>,
 }
 
 /// A root move of a [`SolveReport`].
@@ -114,6 +117,7 @@ impl SolveReport {
                 verified: p.verified(),
                 error: p.rejection().map(ToString::to_string),
             }),
+            missing_tables: r.missing_tables.clone(),
         }
     }
 }

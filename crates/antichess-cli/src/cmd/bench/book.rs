@@ -63,7 +63,7 @@ pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
     )?;
     let units = tablebase
         .as_ref()
-        .map_or(0, antichess_tb::Tablebase::complete_units);
+        .map_or(0, antichess_tb::Tablebase::max_units);
     let dir = std::env::temp_dir().join(format!("antichess-bench-book-{}", std::process::id()));
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let json = args.format == Format::Json;

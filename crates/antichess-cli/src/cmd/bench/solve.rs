@@ -127,7 +127,7 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
     )?;
     let units = tablebase
         .as_ref()
-        .map_or(0, antichess_tb::Tablebase::complete_units);
+        .map_or(0, antichess_tb::Tablebase::max_units);
     let (proof_dir, temporary) = match &args.proof_dir {
         Some(dir) => (dir.clone(), false),
         None => (

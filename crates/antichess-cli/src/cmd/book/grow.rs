@@ -166,7 +166,7 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
         },
         tablebase_units: tablebase
             .as_ref()
-            .map_or(0, antichess_tb::Tablebase::complete_units),
+            .map_or(0, antichess_tb::Tablebase::max_units),
         lone_bishop_rule: !args.no_bishop_rule,
         epsilon: args.epsilon,
         retry: args.retry,

@@ -3,7 +3,8 @@
 //! it (queue, pin, mark), cut subtrees out and splice them back, copy it between stores,
 //! and turn a solved book into a verified proof file. The logic lives in `antichess-book`;
 //! one module per group of subcommands: [`grow`], [`show`] (show, check), [`steer`]
-//! (queue, pin, mark), [`transfer`] (export, import, copy), [`prove`].
+//! (queue, pin, mark), [`transfer`] (export, import, copy), [`prove`], [`tables`] (the
+//! materials its searches met without a table).
 //!
 //! A book is named by a location: a file path (a SQLite book) or a `postgres://` URL (a
 //! PostgreSQL database, for workers on many machines); every command takes either.
@@ -25,12 +26,14 @@ mod grow;
 mod prove;
 mod show;
 mod steer;
+mod tables;
 mod transfer;
 
 use grow::GrowArgs;
 use prove::ProveArgs;
 use show::{CheckArgs, ShowArgs};
 use steer::{MarkArgs, PinArgs, QueueArgs};
+use tables::TablesArgs;
 use transfer::{CopyArgs, ExportArgs, ImportArgs};
 
 #[derive(Debug, Subcommand)]
@@ -46,6 +49,7 @@ pub enum BookCommand {
     Copy(CopyArgs),
     Prove(ProveArgs),
     Check(CheckArgs),
+    Tables(TablesArgs),
 }
 
 /// Create a book rooted at a position (given by --fen and/or --moves from the start).
@@ -79,6 +83,7 @@ pub fn run(command: &BookCommand) -> anyhow::Result<ExitCode> {
         BookCommand::Copy(args) => transfer::run_copy(args),
         BookCommand::Prove(args) => prove::run_prove(args),
         BookCommand::Check(args) => show::run_check(args),
+        BookCommand::Tables(args) => tables::run_tables(args),
     }
 }
 

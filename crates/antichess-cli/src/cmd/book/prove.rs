@@ -94,7 +94,7 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         leaf_nodes: args.leaf_nodes,
         tablebase_units: tablebase
             .as_ref()
-            .map_or(0, antichess_tb::Tablebase::complete_units),
+            .map_or(0, antichess_tb::Tablebase::max_units),
         lone_bishop_rule: !args.no_bishop_rule,
         minimize: args.minimize,
         minimize_work: None,

@@ -217,7 +217,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         others.push(other);
     }
     let mut search = SearchOptions::new(tree.prover());
-    search.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::complete_units);
+    search.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::max_units);
     let solver = Solver::try_new(args.hash, tablebase.as_ref())?;
     // With a work budget and no --time, no time limit.
     let time = match (args.time, args.work.nodes) {

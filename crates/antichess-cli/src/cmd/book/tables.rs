@@ -1,0 +1,113 @@
+//! `antichess book tables`: the materials of at most 5 units the book's searches met
+//! without a table, most positions first, each marked present or missing in a tables
+//! directory, with the disk the present ones take. `antichess tb build --from-book BOOK`
+//! builds the first of them; the book's next searches use them.
+
+use std::process::ExitCode;
+
+use antichess_book::Book;
+use antichess_tb::Material;
+use clap::Args;
+use serde_json::json;
+
+use crate::common::args::default_tables_dir;
+use crate::common::output::Format;
+
+/// List the materials (at most 5 units) the book's searches met without a table, most
+/// positions first, and whether a table for each is in the tables directory now.
+///
+/// In JSON: `book`, `tables` (the directory), and `materials`: one object per material
+/// with `material`, `units`, `positions` (evaluated by the book's searches while it had no
+/// table), `table` ("present" or "missing") and `bytes` (the file's size, present ones).
+#[derive(Debug, Args)]
+pub struct TablesArgs {
+    pub book: String,
+
+    /// Directory of table files (default: that of the book's rule set,
+    /// ~/.cache/antichess/tables/<rules>).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<std::path::PathBuf>,
+
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+pub fn run_tables(args: &TablesArgs) -> anyhow::Result<ExitCode> {
+    let mut book = Book::open_read_only(&args.book)?;
+    let rules = book.meta().rules;
+    let dir = args
+        .tables
+        .clone()
+        .unwrap_or_else(|| default_tables_dir(rules));
+    let missing = book.missing_tables()?;
+    let rows: Vec<(String, u32, u64, Option<u64>)> = missing
+        .iter()
+        .map(|m| {
+            let bytes = m.material.parse::<Material>().ok().and_then(|mat| {
+                let (canonical, _) = mat.canonical();
+                std::fs::metadata(dir.join(antichess_tb::format::file_name(&canonical)))
+                    .ok()
+                    .map(|meta| meta.len())
+            });
+            (m.material.clone(), m.units, m.positions, bytes)
+        })
+        .collect();
+    if args.format == Format::Json {
+        let materials: Vec<_> = rows
+            .iter()
+            .map(|(material, units, positions, bytes)| {
+                json!({
+                    "material": material,
+                    "units": units,
+                    "positions": positions,
+                    "table": if bytes.is_some() { "present" } else { "missing" },
+                    "bytes": bytes,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            json!({
+                "book": antichess_book::redact(&args.book),
+                "tables": dir.display().to_string(),
+                "materials": materials,
+            })
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    if rows.is_empty() {
+        println!("The book's searches met no material of at most 5 units without a table.");
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "Materials the book's searches met without a table (tables: {}):",
+        dir.display()
+    );
+    println!(
+        "  {:<10} {:>5} {:>16}  {:<8} {:>12}",
+        "material", "units", "positions", "table", "bytes"
+    );
+    for (material, units, positions, bytes) in &rows {
+        println!(
+            "  {:<10} {:>5} {:>16}  {:<8} {:>12}",
+            material,
+            units,
+            positions,
+            if bytes.is_some() {
+                "present"
+            } else {
+                "missing"
+            },
+            bytes.map_or_else(String::new, |b| b.to_string())
+        );
+    }
+    let present: Vec<u64> = rows.iter().filter_map(|r| r.3).collect();
+    println!(
+        "{} of {} present ({} bytes); `antichess tb build --from-book {} --top N` builds the first N.",
+        present.len(),
+        rows.len(),
+        present.iter().sum::<u64>(),
+        args.book
+    );
+    Ok(ExitCode::SUCCESS)
+}
