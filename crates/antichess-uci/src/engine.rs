@@ -29,6 +29,12 @@ use crate::UciError;
 /// Stack of the search thread (the proof height walk recurses once per ply).
 const SEARCH_STACK: usize = 64 << 20;
 
+/// The alpha-beta table's share of `Hash` (half, at most 1 GB: its slots are written when
+/// made, unlike df-pn's table, which is touched only as it fills).
+fn alpha_beta_bytes(hash_mb: usize) -> usize {
+    ((hash_mb << 20) / 2).min(1 << 30)
+}
+
 /// The engine's name, printed after `uci`.
 pub const NAME: &str = concat!("antichess ", env!("CARGO_PKG_VERSION"));
 
@@ -119,7 +125,7 @@ impl Engine {
             proofs_loaded: None,
             tablebase: None,
             tables_loaded: None,
-            alpha_beta: Arc::new(Mutex::new(AlphaBeta::new((hash << 20) / 2))),
+            alpha_beta: Arc::new(Mutex::new(AlphaBeta::new(alpha_beta_bytes(hash)))),
             alpha_beta_mb: hash,
             search: None,
         }
@@ -302,7 +308,7 @@ impl Engine {
                 .alpha_beta
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner) =
-                AlphaBeta::new((self.alpha_beta_mb << 20) / 2);
+                AlphaBeta::new(alpha_beta_bytes(self.alpha_beta_mb));
         }
     }
 

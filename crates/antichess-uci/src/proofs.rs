@@ -130,7 +130,10 @@ impl ProofSet {
                 }
                 Err(message) => errors.push(UciError::Load {
                     what: "proof".into(),
-                    message,
+                    // The explorer's wording, for the engine's options.
+                    message: message
+                        .replace("the server uses", "the engine uses")
+                        .replace("(--rules)", "(options Rules and UCI_Variant)"),
                 }),
             }
         }

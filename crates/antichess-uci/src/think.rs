@@ -55,7 +55,8 @@ pub struct Task {
 /// df-pn searches larger than this are not turned into proofs to measure a distance.
 const EXTRACT_MAX_NODES: u64 = 300_000;
 
-/// How long to think, from the `go` parameters: (soft, hard) limits. `None`: no time limit.
+/// How long to think, from the `go` parameters. `None`: no time limit (infinite, ponder, or
+/// only depth, nodes or mate limits).
 #[must_use]
 pub fn time_budget(go: &GoParams, turn: Color, overhead: Duration) -> Option<Duration> {
     if go.infinite || go.ponder {
@@ -68,11 +69,12 @@ pub fn time_budget(go: &GoParams, turn: Color, overhead: Duration) -> Option<Dur
                 .max(Duration::from_millis(1)),
         );
     }
-    let (time, inc) = match turn {
-        Color::White => (go.wtime, go.winc),
-        Color::Black => (go.btime, go.binc),
+    let (time, inc, other) = match turn {
+        Color::White => (go.wtime, go.winc, go.btime),
+        Color::Black => (go.btime, go.binc, go.wtime),
     };
-    let time = Duration::from_millis(time?);
+    // A GUI that sends only the other side's clock still means a timed game.
+    let time = Duration::from_millis(time.or(other)?);
     let inc = Duration::from_millis(inc.unwrap_or(0));
     let usable = time.saturating_sub(overhead);
     let moves_left = go.movestogo.unwrap_or(30).clamp(1, 60);
@@ -220,7 +222,7 @@ impl Task {
             options.max_nodes = match (self.go.nodes, self.go.depth, budget) {
                 (Some(n), _, _) => Some((n / share as u64).max(1)),
                 (None, Some(d), None) => Some(5_000 * u64::from(d.min(20))),
-                (None, None, None) => Some(2_000_000),
+                (None, None, None) => Some(500_000),
                 _ => None,
             };
             let solver = match Solver::try_new(
@@ -392,4 +394,64 @@ pub fn tree_height(nodes: &[antichess_proof::Node]) -> Option<u32> {
         }
     }
     height.first().copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use antichess_core::Rules;
+    use antichess_proof::{build_proof, ProofSource, ProverChoice};
+
+    /// Plays the first legal move.
+    struct FirstMove;
+    impl ProofSource for FirstMove {
+        fn prover_choice(&mut self, pos: &Position) -> Result<ProverChoice, String> {
+            Ok(ProverChoice::Play(pos.legal_moves()[0]))
+        }
+    }
+
+    #[test]
+    fn the_height_of_a_proof() {
+        // White's knight must take a3 (1 ply); then Black, without pieces, has won.
+        let root =
+            Position::from_fen("8/8/8/8/8/p7/8/1N6 w - - 0 1", Rules::INTERNATIONAL).unwrap();
+        let tree = build_proof(root, Color::Black, &mut FirstMove).unwrap();
+        assert_eq!(tree_height(tree.nodes()), Some(1));
+        let nodes = [antichess_proof::Node {
+            mv: None,
+            kind: NodeKind::Tablebase,
+        }];
+        assert_eq!(tree_height(&nodes), None);
+    }
+
+    #[test]
+    fn time_budgets() {
+        let overhead = Duration::from_millis(50);
+        let go = |text: &str| match crate::protocol::parse(text).unwrap() {
+            crate::protocol::Command::Go(go) => go,
+            _ => unreachable!(),
+        };
+        let ms = |d: Option<Duration>| d.map(|d| d.as_millis());
+        assert_eq!(
+            ms(time_budget(&go("go movetime 300"), Color::White, overhead)),
+            Some(250)
+        );
+        assert_eq!(
+            ms(time_budget(&go("go infinite"), Color::White, overhead)),
+            None
+        );
+        assert_eq!(
+            ms(time_budget(&go("go depth 4"), Color::White, overhead)),
+            None
+        );
+        // 1 s + 0.1 s: (1000 - 50) / 31 + 75 = 105 ms.
+        let clock = go("go wtime 1000 btime 1000 winc 100 binc 100");
+        assert_eq!(ms(time_budget(&clock, Color::Black, overhead)), Some(105));
+        // Never more than a third of what is left, even with a large increment.
+        let short = go("go wtime 200 btime 200 winc 1000 binc 1000");
+        assert_eq!(ms(time_budget(&short, Color::White, overhead)), Some(50));
+        // No time left: the least.
+        let none = go("go wtime 0 btime 0");
+        assert_eq!(ms(time_budget(&none, Color::White, overhead)), Some(1));
+    }
 }
