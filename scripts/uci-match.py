@@ -134,9 +134,9 @@ def proved(args):
     total = wins = 0
     for name, fen, prover in roots:
         prover_color = chess.WHITE if prover == "white" else chess.BLACK
-        opponents = [(f"random {s}", "random", s) for s in range(1, args.random_games + 1)]
-        opponents.append(("itself, searching", "search", 0))
-        opponents.append(("itself, with the proofs", "proofs", 0))
+        opponents = [(f"random mover (seed {s})", "random", s) for s in range(1, args.random_games + 1)]
+        opponents.append(("antichess uci, without the proofs (searching)", "search", 0))
+        opponents.append(("antichess uci, with the proofs (longest resistance)", "proofs", 0))
         for label, kind, seed in opponents:
             main = chess.engine.SimpleEngine.popen_uci(engine_cmd(args.engine, args.proofs))
             other = "random"
