@@ -482,4 +482,32 @@ mod tests {
         );
         assert!(out.contains("bestmove 0000"), "{out}");
     }
+
+    #[test]
+    fn plays_the_table_move_where_tables_cover_the_position() {
+        use antichess_tb::{build, BuildOptions, Material, Strategy};
+        let dir = std::env::temp_dir().join(format!("antichess-uci-tables-{}", std::process::id()));
+        let options = BuildOptions {
+            rules: Rules::INTERNATIONAL,
+            dir: dir.clone(),
+            threads: 1,
+            strategy: Strategy::default(),
+        };
+        let material: Material = "KNk".parse().unwrap();
+        build(&[material], &options, &|_| {}).unwrap();
+        let fen = "8/8/8/3k4/8/8/8/KN6 w - - 0 1";
+        let out = session(&format!(
+            "setoption name Tables value {}\nsetoption name Proofs value\nposition fen {fen}\ngo movetime 1000\n",
+            dir.display()
+        ));
+        let tb = Tablebase::open(&dir, Rules::INTERNATIONAL).unwrap();
+        let pos = Position::from_fen(fen, Rules::INTERNATIONAL).unwrap();
+        let best = tb.probe_moves(&pos).unwrap()[0];
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(out.contains("info string tablebase: "), "{out}");
+        assert!(
+            out.contains(&format!("bestmove {}", best.mv.to_uci())),
+            "{best:?}: {out}"
+        );
+    }
 }

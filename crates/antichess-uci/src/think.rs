@@ -177,7 +177,10 @@ impl Task {
 
     fn table_move(&self, moves: &[Move]) -> Option<Move> {
         let tb = self.tablebase.as_deref()?;
-        if self.pos.board().occupied().count() > tb.complete_units().max(1) + 1 {
+        // The largest table there is bounds what can be covered (a missing table makes
+        // the probe fail, and the search decides).
+        let largest = tb.materials().iter().map(|m| m.units()).max().unwrap_or(0);
+        if self.pos.board().occupied().count() > largest {
             return None;
         }
         let values = tb.probe_moves(&self.pos).ok()?;
