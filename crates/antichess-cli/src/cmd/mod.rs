@@ -9,3 +9,4 @@ pub mod proof;
 pub mod serve;
 pub mod solve;
 pub mod tb;
+pub mod uci;

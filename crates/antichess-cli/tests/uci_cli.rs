@@ -1,0 +1,88 @@
+//! `antichess uci` driven by a real client: python-chess's `chess.engine` (and plain pipes
+//! where python-chess hides what is checked). Each test runs one script of `tests/uci/`
+//! against the built binary with the shipped proofs:
+//!
+//! - `proved_game.py`: a full game from 1. e3 g6, won against a random mover by following
+//!   `proofs/e3-g6.proof` (mate scores from the proof);
+//! - `random_games.py`: legal moves in every position of random games (international and
+//!   FICS rules, with and without proofs; node, depth and time budgets);
+//! - `stop_infinite.py`: `stop` during `go infinite` (no `bestmove` before it);
+//! - `time_control.py`: a game at 1 s + 0.1 s per move, no clock falls to zero;
+//! - `bad_input.py`: bad commands, illegal moves, malformed FENs, bad options and random
+//!   garbage get an `info string` naming them; the engine stays alive and exits with 0.
+//!
+//! Needs `python3` with the `chess` package (`.ci/run` installs it). Outside CI a missing
+//! python-chess skips the tests with a message; under CI (`CI=true`) it is a failure.
+
+use std::process::Command;
+
+const SCRIPTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/uci");
+const PROOFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../proofs");
+
+/// Whether python-chess can be used; panics under CI when it cannot.
+fn python_chess() -> bool {
+    let probe = Command::new("python3")
+        .args(["-c", "import chess.engine, chess.variant"])
+        .output();
+    if probe.is_ok_and(|o| o.status.success()) {
+        return true;
+    }
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    assert!(
+        !ci,
+        "python3 with python-chess is required under CI (pip install chess)"
+    );
+    eprintln!("skipping: python3 with python-chess not found (pip install chess)");
+    false
+}
+
+/// Runs `tests/uci/<script>` on the binary; fails with its output unless it exits with 0.
+fn script(name: &str) {
+    if !python_chess() {
+        return;
+    }
+    let out = Command::new("python3")
+        .arg(format!("{SCRIPTS}/{name}"))
+        .arg(env!("CARGO_BIN_EXE_antichess"))
+        .arg(PROOFS)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "{name} failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    assert!(
+        stdout.contains("all checks passed"),
+        "{name}:\n{stdout}\n{stderr}"
+    );
+    eprintln!("{name}:\n{stdout}");
+}
+
+#[test]
+fn a_proved_line_is_won_against_a_random_mover() {
+    script("proved_game.py");
+}
+
+#[test]
+fn every_move_of_random_games_is_legal() {
+    script("random_games.py");
+}
+
+#[test]
+fn stop_ends_go_infinite() {
+    script("stop_infinite.py");
+}
+
+#[test]
+fn the_time_control_is_respected() {
+    script("time_control.py");
+}
+
+#[test]
+fn bad_input_is_named_and_the_engine_survives() {
+    script("bad_input.py");
+}

@@ -1,0 +1,513 @@
+//! [`Engine`]: the state between commands (options, the game, the loaded proofs and
+//! tables, the search thread) and what each command does; [`run`], the command loop.
+//!
+//! The loop reads lines on the calling thread; `go` starts a search thread, so that
+//! `isready`, `stop` and `quit` are answered while it thinks. Proofs and tables are
+//! (re)loaded when an option that names them or the rules changed, at the next `isready`
+//! or `go`. Nothing a GUI sends stops the engine: a bad line gets an `info string` that
+//! names it, and even an internal error (a panic) in a command or a search is reported
+//! the same way (a search that fails still answers `bestmove`).
+
+use std::io::BufRead;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+
+use antichess_core::{Game, Move, Position, Rules};
+use antichess_tb::Tablebase;
+
+use crate::options::Options;
+use crate::output::Output;
+use crate::proofs::{default_proofs_path, ProofSet};
+use crate::protocol::{parse, Command, GoParams, Start};
+use crate::search::AlphaBeta;
+use crate::think::Task;
+use crate::UciError;
+
+/// Stack of the search thread (the proof height walk recurses once per ply).
+const SEARCH_STACK: usize = 64 << 20;
+
+/// The alpha-beta table's share of `Hash` (half, at most 1 GB: its slots are written when
+/// made, unlike df-pn's table, which is touched only as it fills).
+fn alpha_beta_bytes(hash_mb: usize) -> usize {
+    ((hash_mb << 20) / 2).min(1 << 30)
+}
+
+/// The engine's name, printed after `uci`.
+pub const NAME: &str = concat!("antichess ", env!("CARGO_PKG_VERSION"));
+
+/// The engine between commands.
+#[derive(Debug)]
+pub struct Engine {
+    out: Output,
+    options: Options,
+    default_proofs: String,
+    /// The last `position` command (replayed when the rules change).
+    start: Start,
+    moves: Vec<String>,
+    game: Game,
+    proofs: Arc<Mutex<ProofSet>>,
+    /// What the proofs were loaded from, and for which rules.
+    proofs_loaded: Option<(String, Rules)>,
+    tablebase: Option<Arc<Tablebase>>,
+    tables_loaded: Option<(String, Rules)>,
+    alpha_beta: Arc<Mutex<AlphaBeta>>,
+    alpha_beta_mb: usize,
+    /// The running search: its thread, its stop flag, and whether it waits for `stop`.
+    search: Option<(JoinHandle<()>, Arc<AtomicBool>, bool)>,
+}
+
+/// Reads commands from `input` until `quit` or its end, writing to `output`.
+///
+/// # Errors
+/// Reading the input failed.
+pub fn run(
+    input: impl BufRead,
+    output: impl std::io::Write + Send + 'static,
+) -> std::io::Result<()> {
+    run_with_options(input, output, &[])
+}
+
+/// [`run`], with first values for options (`(name, value)`, as `setoption` takes them; a
+/// bad one is reported as an `info string` like any `setoption`).
+///
+/// # Errors
+/// Reading the input failed.
+pub fn run_with_options(
+    input: impl BufRead,
+    output: impl std::io::Write + Send + 'static,
+    options: &[(String, String)],
+) -> std::io::Result<()> {
+    let mut engine = Engine::new(Output::new(output));
+    for (name, value) in options {
+        if let Err(e) = engine.options.set(name, Some(value)) {
+            engine.info_string(&e.to_string());
+        }
+    }
+    let mut input = input;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
+        }
+        // Not UTF-8 is garbage like any other.
+        let line = String::from_utf8_lossy(&buf);
+        if !engine.handle(&line) {
+            engine.stop_search();
+            return Ok(());
+        }
+    }
+    // The end of the input: a search with limits finishes (so that `echo "go depth 5" |
+    // antichess uci` prints its move); an infinite one is stopped.
+    engine.finish_search();
+    Ok(())
+}
+
+impl Engine {
+    #[must_use]
+    pub fn new(out: Output) -> Engine {
+        let default_proofs = default_proofs_path()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let options = Options::new(default_proofs.clone());
+        let hash = options.hash_mb;
+        Engine {
+            out,
+            options,
+            default_proofs,
+            start: Start::StartPos,
+            moves: Vec::new(),
+            game: Game::new(Position::start(Rules::INTERNATIONAL)),
+            proofs: Arc::new(Mutex::new(ProofSet::default())),
+            proofs_loaded: None,
+            tablebase: None,
+            tables_loaded: None,
+            alpha_beta: Arc::new(Mutex::new(AlphaBeta::new(alpha_beta_bytes(hash)))),
+            alpha_beta_mb: hash,
+            search: None,
+        }
+    }
+
+    fn info_string(&self, text: &str) {
+        // One line per message: a newline in it would start a bogus command for the GUI.
+        let text = text.replace(['\n', '\r'], " ");
+        self.out.line(&format!("info string {text}"));
+    }
+
+    /// Handles one line; `false` after `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        match catch_unwind(AssertUnwindSafe(|| self.handle_inner(line))) {
+            Ok(go_on) => go_on,
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<String>()
+                    .map(String::as_str)
+                    .or_else(|| panic.downcast_ref::<&str>().copied())
+                    .unwrap_or("unknown");
+                self.info_string(&format!("internal error on '{}': {message}", line.trim()));
+                true
+            }
+        }
+    }
+
+    fn handle_inner(&mut self, line: &str) -> bool {
+        let command = match parse(line) {
+            Ok(c) => c,
+            Err(e) => {
+                self.info_string(&e.to_string());
+                return true;
+            }
+        };
+        self.reap_search();
+        match command {
+            Command::Empty | Command::Debug(_) | Command::PonderHit => {}
+            Command::Uci => {
+                self.out.line(&format!("id name {NAME}"));
+                self.out.line("id author antichess developers");
+                for line in self.options.declarations(&self.default_proofs) {
+                    self.out.line(&line);
+                }
+                self.out.line("uciok");
+            }
+            Command::IsReady => {
+                self.prepare();
+                self.out.line("readyok");
+            }
+            Command::SetOption { name, value } => {
+                if self.search.is_some() {
+                    self.stop_search();
+                }
+                if let Err(e) = self.options.set(&name, value.as_deref()) {
+                    self.info_string(&e.to_string());
+                }
+            }
+            Command::UciNewGame => {
+                self.stop_search();
+                self.alpha_beta
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clear();
+                self.start = Start::StartPos;
+                self.moves.clear();
+                self.game = Game::new(Position::start(self.options.rules));
+            }
+            Command::Position { start, moves } => {
+                self.stop_search();
+                self.set_position(start, moves);
+            }
+            Command::Go(go) => self.go(go),
+            Command::Stop => self.stop_search(),
+            Command::Quit => return false,
+        }
+        true
+    }
+
+    /// Sets up the game from `position`; a bad FEN keeps the previous position, an illegal
+    /// move stops the list there. Both are reported.
+    fn set_position(&mut self, start: Start, moves: Vec<String>) {
+        let rules = self.options.rules;
+        let start_pos = match &start {
+            Start::StartPos => Position::start(rules),
+            Start::Fen(fen) => match Position::from_fen(fen, rules) {
+                Ok(p) => p,
+                Err(e) => {
+                    let error = UciError::BadFen {
+                        fen: fen.clone(),
+                        message: e.to_string(),
+                    };
+                    self.info_string(&format!("{error}; the position is unchanged"));
+                    return;
+                }
+            },
+        };
+        let mut game = Game::new(start_pos);
+        let mut played = Vec::new();
+        for token in &moves {
+            let pos = *game.position();
+            match pos.parse_uci(token) {
+                Ok(m) => {
+                    game.play_unchecked(m);
+                    played.push(token.clone());
+                }
+                Err(e) => {
+                    let error = UciError::IllegalMove {
+                        token: token.clone(),
+                        fen: pos.fen(),
+                        message: e.to_string(),
+                    };
+                    self.info_string(&format!(
+                        "{error}; the moves after it are ignored, the position is the one before it"
+                    ));
+                    break;
+                }
+            }
+        }
+        self.start = start;
+        self.moves = played;
+        self.game = game;
+    }
+
+    /// Loads proofs and tables and sizes the alpha-beta table as the options say, if they
+    /// changed.
+    fn prepare(&mut self) {
+        let rules = self.options.rules;
+        if self.game.start().rules() != rules {
+            let (start, moves) = (self.start.clone(), std::mem::take(&mut self.moves));
+            self.set_position(start, moves);
+        }
+        let proofs = (self.options.proofs.clone(), rules);
+        if self.proofs_loaded.as_ref() != Some(&proofs) {
+            let set = if proofs.0.is_empty() {
+                ProofSet::default()
+            } else {
+                let (set, errors) = ProofSet::load(&PathBuf::from(&proofs.0), rules);
+                for e in errors {
+                    self.info_string(&e.to_string());
+                }
+                if !set.is_empty() {
+                    self.info_string(&format!(
+                        "proofs loaded ({rules} rules): {}",
+                        set.names().join(", ")
+                    ));
+                }
+                set
+            };
+            *self.proofs.lock().unwrap_or_else(PoisonError::into_inner) = set;
+            self.proofs_loaded = Some(proofs);
+        }
+        let tables = (self.options.tables.clone(), rules);
+        if self.tables_loaded.as_ref() != Some(&tables) {
+            self.tablebase = None;
+            if !tables.0.is_empty() {
+                match Tablebase::open(&PathBuf::from(&tables.0), rules) {
+                    Ok(tb) => {
+                        self.info_string(&format!(
+                            "tables loaded from {}: complete up to {} units",
+                            tables.0,
+                            tb.complete_units()
+                        ));
+                        self.tablebase = Some(Arc::new(tb));
+                    }
+                    Err(e) => {
+                        let error = UciError::Load {
+                            what: format!("tables {}", tables.0),
+                            message: e.to_string(),
+                        };
+                        self.info_string(&error.to_string());
+                    }
+                }
+            }
+            self.tables_loaded = Some(tables);
+        }
+        if self.alpha_beta_mb != self.options.hash_mb {
+            self.alpha_beta_mb = self.options.hash_mb;
+            *self
+                .alpha_beta
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) =
+                AlphaBeta::new(alpha_beta_bytes(self.alpha_beta_mb));
+        }
+    }
+
+    fn go(&mut self, go: GoParams) {
+        self.stop_search();
+        self.prepare();
+        let pos = *self.game.position();
+        let mut searchmoves = Vec::new();
+        for token in &go.searchmoves {
+            match pos.parse_uci(token) {
+                Ok(m) => searchmoves.push(m),
+                Err(e) => self.info_string(&format!("go searchmoves: '{token}' is ignored: {e}")),
+            }
+        }
+        let keys = self.game.keys();
+        let stop = Arc::new(AtomicBool::new(false));
+        let fallback: Option<Move> = pos.legal_moves().first().copied();
+        let task = Task {
+            pos,
+            game_keys: keys[..keys.len() - 1].to_vec(),
+            go,
+            searchmoves,
+            hash_bytes: self.options.hash_mb << 20,
+            threads: self.options.threads,
+            move_overhead: self.options.move_overhead,
+            tablebase: self.tablebase.clone(),
+            proofs: Arc::clone(&self.proofs),
+            alpha_beta: Arc::clone(&self.alpha_beta),
+            stop: Arc::clone(&stop),
+            out: self.out.clone(),
+        };
+        let out = self.out.clone();
+        let waits = task.go.infinite || task.go.ponder;
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || {
+                if let Err(panic) = catch_unwind(AssertUnwindSafe(|| task.run())) {
+                    let message = panic
+                        .downcast_ref::<String>()
+                        .map(String::as_str)
+                        .or_else(|| panic.downcast_ref::<&str>().copied())
+                        .unwrap_or("unknown");
+                    out.line(&format!(
+                        "info string internal error in the search: {message}"
+                    ));
+                    let m = fallback.map_or_else(|| "0000".to_string(), |m| m.to_uci());
+                    out.line(&format!("bestmove {m}"));
+                }
+            });
+        match spawned {
+            Ok(handle) => self.search = Some((handle, stop, waits)),
+            Err(e) => {
+                self.info_string(&format!("cannot start the search thread: {e}"));
+                let m = fallback.map_or_else(|| "0000".to_string(), |m| m.to_uci());
+                self.out.line(&format!("bestmove {m}"));
+            }
+        }
+    }
+
+    /// Joins a search thread that has finished by itself.
+    fn reap_search(&mut self) {
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|(h, _, _)| h.is_finished())
+        {
+            if let Some((h, _, _)) = self.search.take() {
+                let _ = h.join();
+            }
+        }
+    }
+
+    /// Stops the search (it prints its `bestmove`) and waits for it.
+    fn stop_search(&mut self) {
+        if let Some((handle, stop, _)) = self.search.take() {
+            stop.store(true, Relaxed);
+            let _ = handle.join();
+        }
+    }
+
+    /// Waits for a search with limits to end; stops one that waits for `stop`.
+    fn finish_search(&mut self) {
+        if let Some((handle, stop, waits)) = self.search.take() {
+            if waits {
+                stop.store(true, Relaxed);
+            }
+            let _ = handle.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// A writer into a shared buffer.
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+    impl Write for Buffer {
+        fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(data);
+            Ok(data.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(input: &str) -> String {
+        let buffer = Buffer::default();
+        run(input.as_bytes(), buffer.clone()).unwrap();
+        let bytes = buffer.0.lock().unwrap().clone();
+        String::from_utf8(bytes).unwrap()
+    }
+
+    #[test]
+    fn answers_uci_and_isready() {
+        let out = session("uci\nisready\nquit\n");
+        assert!(out.contains("id name antichess"), "{out}");
+        assert!(out.contains("option name UCI_Variant type combo"), "{out}");
+        assert!(out.contains("uciok\n"), "{out}");
+        assert!(out.contains("readyok\n"), "{out}");
+    }
+
+    #[test]
+    fn plays_a_legal_move_within_a_node_budget() {
+        let out = session("setoption name Proofs value <empty>\nposition startpos moves e2e3 b7b5\ngo nodes 3000\n");
+        let best = out
+            .lines()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .expect("a bestmove");
+        assert_eq!(best, "f1b5", "the capture is forced: {out}");
+    }
+
+    #[test]
+    fn garbage_gets_an_info_string_and_the_engine_goes_on() {
+        let input = "flurb\nposition fen not/a/fen w - - 0 1\nposition startpos moves e2e4 e7e5\n\
+                     position startpos moves e2e3 e7e5 e1e3\ngo depth 1 sideways\n\
+                     setoption name Hash value big\n\u{0}\u{7f}\u{ff}\ngo depth 2\n";
+        let out = session(input);
+        for expected in [
+            "info string unknown command 'flurb'",
+            "info string malformed FEN 'not/a/fen w - - 0 1'",
+            "info string illegal move 'e1e3'",
+            "unknown parameter 'sideways'",
+            "option 'Hash': 'big' is not a whole number",
+        ] {
+            assert!(out.contains(expected), "{expected}: {out}");
+        }
+        // e2e4 is legal: the position is after 1. e3 e5 (e1e3 is refused), White to move.
+        let best = out
+            .lines()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .unwrap();
+        let pos = ["e2e3", "e7e5"]
+            .iter()
+            .fold(Position::start(Rules::INTERNATIONAL), |p, m| {
+                p.play(p.parse_uci(m).unwrap())
+            });
+        assert!(pos.is_legal(pos.parse_uci(best).unwrap()), "{best}");
+    }
+
+    #[test]
+    fn a_finished_game_answers_bestmove_0000() {
+        let out = session("position fen 8/8/8/8/8/8/8/1N6 b - - 0 1\ngo movetime 10\n");
+        assert!(
+            out.contains("no legal move: the game is over (the side to move has won)"),
+            "{out}"
+        );
+        assert!(out.contains("bestmove 0000"), "{out}");
+    }
+
+    #[test]
+    fn plays_the_table_move_where_tables_cover_the_position() {
+        use antichess_tb::{build, BuildOptions, Material, Strategy};
+        let dir = std::env::temp_dir().join(format!("antichess-uci-tables-{}", std::process::id()));
+        let options = BuildOptions {
+            rules: Rules::INTERNATIONAL,
+            dir: dir.clone(),
+            threads: 1,
+            strategy: Strategy::default(),
+        };
+        let material: Material = "KNk".parse().unwrap();
+        build(&[material], &options, &|_| {}).unwrap();
+        let fen = "8/8/8/3k4/8/8/8/KN6 w - - 0 1";
+        let out = session(&format!(
+            "setoption name Tables value {}\nsetoption name Proofs value\nposition fen {fen}\ngo movetime 1000\n",
+            dir.display()
+        ));
+        let tb = Tablebase::open(&dir, Rules::INTERNATIONAL).unwrap();
+        let pos = Position::from_fen(fen, Rules::INTERNATIONAL).unwrap();
+        let best = tb.probe_moves(&pos).unwrap()[0];
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(out.contains("info string tablebase: "), "{out}");
+        assert!(
+            out.contains(&format!("bestmove {}", best.mv.to_uci())),
+            "{best:?}: {out}"
+        );
+    }
+}

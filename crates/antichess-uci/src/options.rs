@@ -1,0 +1,171 @@
+//! The engine's UCI options: their declarations (printed after `uci`) and `setoption`.
+//!
+//! | option | type | meaning |
+//! |---|---|---|
+//! | `UCI_Variant` | combo `antichess`, `giveaway`, `suicide` | antichess and giveaway: the international rules (lichess); suicide: the FICS rules |
+//! | `Rules` | combo of the suite's rule sets | any rule set (`international`, `fics`, `joint`, `vinciperdi`, `pritchard`); the last of `UCI_Variant` and `Rules` set wins |
+//! | `Hash` | spin, MB | memory of the searches: half for df-pn, half for the alpha-beta table |
+//! | `Threads` | spin | threads of the df-pn search (the alpha-beta search uses one) |
+//! | `Tables` | string | a directory of tablebase files (`antichess tb build`); empty: none |
+//! | `Proofs` | string | a proof file or a directory of `*.proof` files; empty: none. Default: see `crate::proofs` |
+//! | `Move Overhead` | spin, ms | time kept back from every move for the GUI and the pipe |
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use antichess_core::Rules;
+
+use crate::UciError;
+
+/// The values of the options.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    pub rules: Rules,
+    /// The `UCI_Variant` last set (shown in the declaration as its default).
+    pub variant: String,
+    pub hash_mb: usize,
+    pub threads: usize,
+    /// Tables directory (empty: none).
+    pub tables: String,
+    /// Proof file or directory (empty: none).
+    pub proofs: String,
+    pub move_overhead: Duration,
+}
+
+pub const MAX_HASH_MB: usize = 65_536;
+pub const MAX_THREADS: usize = 256;
+pub const MAX_OVERHEAD_MS: u64 = 5_000;
+
+impl Options {
+    /// The defaults; `proofs` is the default proofs location (empty if none was found).
+    #[must_use]
+    pub fn new(proofs: String) -> Options {
+        Options {
+            rules: Rules::INTERNATIONAL,
+            variant: "antichess".into(),
+            hash_mb: 16,
+            threads: 1,
+            tables: String::new(),
+            proofs,
+            move_overhead: Duration::from_millis(50),
+        }
+    }
+
+    /// The `option` lines printed after `uci`.
+    #[must_use]
+    pub fn declarations(&self, default_proofs: &str) -> Vec<String> {
+        let empty = |s: &str| {
+            if s.is_empty() {
+                "<empty>".to_string()
+            } else {
+                s.to_string()
+            }
+        };
+        vec![
+            "option name UCI_Variant type combo default antichess var antichess var giveaway var suicide"
+                .to_string(),
+            "option name Rules type combo default international var international var fics var joint var vinciperdi var pritchard"
+                .to_string(),
+            format!("option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"),
+            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+            "option name Tables type string default <empty>".to_string(),
+            format!("option name Proofs type string default {}", empty(default_proofs)),
+            format!("option name Move Overhead type spin default 50 min 0 max {MAX_OVERHEAD_MS}"),
+        ]
+    }
+
+    /// Applies `setoption name <name> value <value>`.
+    ///
+    /// # Errors
+    /// An unknown option, or a value it does not take; the message names both.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), UciError> {
+        let bad = |message: String| UciError::BadOption {
+            name: name.to_string(),
+            message,
+        };
+        let value = value.map(str::trim).unwrap_or("");
+        let number = |max: u64| -> Result<u64, UciError> {
+            let v: u64 = value
+                .parse()
+                .map_err(|_| bad(format!("'{value}' is not a whole number")))?;
+            if v > max {
+                return Err(bad(format!("{v} is above the largest value, {max}")));
+            }
+            Ok(v)
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "uci_variant" => {
+                self.rules = match value.to_ascii_lowercase().as_str() {
+                    "antichess" | "giveaway" => Rules::INTERNATIONAL,
+                    "suicide" => Rules::FICS,
+                    _ => {
+                        return Err(bad(format!(
+                            "unknown variant '{value}' (antichess, giveaway or suicide)"
+                        )))
+                    }
+                };
+                self.variant = value.to_ascii_lowercase();
+            }
+            "rules" => {
+                self.rules = Rules::from_str(value).map_err(|e| bad(e.to_string()))?;
+            }
+            "hash" => self.hash_mb = number(MAX_HASH_MB as u64)?.max(1) as usize,
+            "threads" => self.threads = number(MAX_THREADS as u64)?.max(1) as usize,
+            "move overhead" => {
+                self.move_overhead = Duration::from_millis(number(MAX_OVERHEAD_MS)?);
+            }
+            "tables" => self.tables = empty_value(value),
+            "proofs" => self.proofs = empty_value(value),
+            // Options GUIs send to every engine; nothing to do.
+            "ponder" | "uci_analysemode" | "uci_chess960" | "multipv" => {}
+            _ => return Err(bad("no such option".into())),
+        }
+        Ok(())
+    }
+}
+
+/// `<empty>` (the UCI convention) and an empty value mean none.
+fn empty_value(value: &str) -> String {
+    if value == "<empty>" {
+        String::new()
+    } else {
+        value.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variants_and_rules() {
+        let mut o = Options::new(String::new());
+        o.set("UCI_Variant", Some("suicide")).unwrap();
+        assert_eq!(o.rules, Rules::FICS);
+        o.set("uci_variant", Some("giveaway")).unwrap();
+        assert_eq!(o.rules, Rules::INTERNATIONAL);
+        o.set("Rules", Some("pritchard")).unwrap();
+        assert_eq!(o.rules, Rules::PRITCHARD);
+        o.set("Move Overhead", Some("120")).unwrap();
+        assert_eq!(o.move_overhead, Duration::from_millis(120));
+        o.set("Proofs", Some("<empty>")).unwrap();
+        assert!(o.proofs.is_empty());
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        let mut o = Options::new(String::new());
+        let cases = [
+            ("UCI_Variant", "crazyhouse", "unknown variant 'crazyhouse'"),
+            ("Hash", "lots", "'lots' is not a whole number"),
+            ("Threads", "100000", "above the largest value"),
+            ("Rules", "chess", "chess"),
+            ("Colour", "blue", "option 'Colour': no such option"),
+        ];
+        for (name, value, expected) in cases {
+            let message = o.set(name, Some(value)).unwrap_err().to_string();
+            assert!(message.contains(expected), "{name} {value}: {message}");
+        }
+        assert_eq!(o, Options::new(String::new()));
+    }
+}

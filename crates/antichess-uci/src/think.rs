@@ -1,0 +1,460 @@
+//! One `go`: how the engine chooses its move, in this order.
+//!
+//! 1. **A loaded proof** that has the position: the proof's move for the prover, the reply
+//!    with the largest subtree for the opponent (`score mate ±N` with N the proof's bound,
+//!    see `crate::proofs`).
+//! 2. **The tablebases**, when they cover the position and every move's result: the best
+//!    move by the table (the fastest win by distance to conversion, a draw when there is no
+//!    win, the slowest loss). Reported as `score cp ±(20000 - plies to conversion)` (DTC is
+//!    not a distance to mate) or `cp 0`.
+//! 3. **A search** within the time given: df-pn (`antichess-pns`) looks for a forced win of
+//!    the side to move (a quarter of the time), then of the opponent (a tenth); a proved
+//!    win is played (`score mate N`, N measured on the extracted proof when it is small and
+//!    has no tablebase leaf); a proved loss makes the engine play the move that resists
+//!    longest (most work for the prover); root moves the opponent's search proved losing
+//!    are left out of the rest. The alpha-beta search (`crate::search`) then chooses among
+//!    the remaining moves with the rest of the time. Its scores are `cp` only (a game end
+//!    it sees is `cp ±(30000 - plies)`, a table value `cp ±(20000 - plies)`): a mate score
+//!    is kept for what a proof or df-pn proved.
+//!
+//! Every step says where the move came from in an `info string`.
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use antichess_core::{Color, Move, Outcome, Position};
+use antichess_pns::{extract_proof, SearchOptions, SearchStatus, Solver};
+use antichess_proof::NodeKind;
+use antichess_tb::{Tablebase, Wdl};
+
+use crate::output::Output;
+use crate::proofs::ProofSet;
+use crate::protocol::GoParams;
+use crate::search::{AlphaBeta, Limits, TB_WIN};
+
+/// Everything one `go` needs, handed to the search thread.
+#[derive(Debug)]
+pub struct Task {
+    pub pos: Position,
+    /// Keys of the game's positions before `pos`.
+    pub game_keys: Vec<u64>,
+    pub go: GoParams,
+    /// Root moves allowed (`searchmoves`; empty: all).
+    pub searchmoves: Vec<Move>,
+    pub hash_bytes: usize,
+    pub threads: usize,
+    pub move_overhead: Duration,
+    pub tablebase: Option<Arc<Tablebase>>,
+    pub proofs: Arc<Mutex<ProofSet>>,
+    pub alpha_beta: Arc<Mutex<AlphaBeta>>,
+    pub stop: Arc<AtomicBool>,
+    pub out: Output,
+}
+
+/// df-pn searches larger than this are not turned into proofs to measure a distance.
+const EXTRACT_MAX_NODES: u64 = 300_000;
+
+/// How long to think, from the `go` parameters. `None`: no time limit (infinite, ponder, or
+/// only depth, nodes or mate limits).
+#[must_use]
+pub fn time_budget(go: &GoParams, turn: Color, overhead: Duration) -> Option<Duration> {
+    if go.infinite || go.ponder {
+        return None;
+    }
+    if let Some(ms) = go.movetime {
+        return Some(
+            Duration::from_millis(ms)
+                .saturating_sub(overhead)
+                .max(Duration::from_millis(1)),
+        );
+    }
+    let (time, inc, other) = match turn {
+        Color::White => (go.wtime, go.winc, go.btime),
+        Color::Black => (go.btime, go.binc, go.wtime),
+    };
+    // A GUI that sends only the other side's clock still means a timed game.
+    let time = Duration::from_millis(time.or(other)?);
+    let inc = Duration::from_millis(inc.unwrap_or(0));
+    let usable = time.saturating_sub(overhead);
+    let moves_left = go.movestogo.unwrap_or(30).clamp(1, 60);
+    let target = usable / (moves_left + 1) + inc * 3 / 4;
+    Some(target.min(usable / 3).max(Duration::from_millis(1)))
+}
+
+impl Task {
+    /// Chooses a move and prints `bestmove` (after `stop` when searching infinitely).
+    pub fn run(self) {
+        let start = Instant::now();
+        let best = self.choose(start);
+        if self.go.infinite || self.go.ponder {
+            while !self.stop.load(Relaxed) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        match best {
+            Some(m) => self.out.line(&format!("bestmove {}", m.to_uci())),
+            None => self.out.line("bestmove 0000"),
+        }
+    }
+
+    fn info_string(&self, text: &str) {
+        self.out.line(&format!("info string {text}"));
+    }
+
+    fn root_moves(&self) -> Vec<Move> {
+        let legal = self.pos.legal_moves();
+        let chosen: Vec<Move> = self
+            .searchmoves
+            .iter()
+            .copied()
+            .filter(|m| legal.contains(m))
+            .collect();
+        if chosen.is_empty() {
+            legal.to_vec()
+        } else {
+            chosen
+        }
+    }
+
+    fn choose(&self, start: Instant) -> Option<Move> {
+        let pos = self.pos;
+        let moves = self.root_moves();
+        if moves.is_empty() {
+            let result = match pos.outcome() {
+                Some(Outcome::Win(c)) if c == pos.turn() => "the side to move has won",
+                Some(Outcome::Draw) => "drawn",
+                _ => "the side to move has lost",
+            };
+            self.info_string(&format!("no legal move: the game is over ({result})"));
+            return None;
+        }
+        if let Some(m) = self.proof_move(&moves) {
+            return Some(m);
+        }
+        if let Some(m) = self.table_move(&moves) {
+            return Some(m);
+        }
+        if moves.len() == 1 && !self.go.infinite && !self.go.ponder {
+            self.out.line(&format!(
+                "info depth 1 score cp 0 nodes 0 time 0 pv {}",
+                moves[0].to_uci()
+            ));
+            self.info_string("search: the only legal move");
+            return Some(moves[0]);
+        }
+        Some(self.search(start, moves))
+    }
+
+    fn proof_move(&self, moves: &[Move]) -> Option<Move> {
+        let mut proofs = self.proofs.lock().unwrap_or_else(PoisonError::into_inner);
+        let hit = proofs.choose(&self.pos)?;
+        if !moves.contains(&hit.mv) {
+            return None;
+        }
+        let score = match hit.moves_to_end {
+            Some(n) if hit.winning => format!("mate {n}"),
+            Some(n) => format!("mate -{n}"),
+            None if hit.winning => format!("cp {TB_WIN}"),
+            None => format!("cp -{TB_WIN}"),
+        };
+        self.out.line(&format!(
+            "info depth 1 score {score} nodes {} time 0 pv {}",
+            hit.nodes,
+            hit.mv.to_uci()
+        ));
+        let role = if hit.winning {
+            "the prover's move"
+        } else {
+            "the opponent's longest resistance"
+        };
+        self.info_string(&format!(
+            "proof {}: {role} ({} nodes below)",
+            hit.proof, hit.nodes
+        ));
+        Some(hit.mv)
+    }
+
+    fn table_move(&self, moves: &[Move]) -> Option<Move> {
+        let tb = self.tablebase.as_deref()?;
+        // The largest table there is bounds what can be covered (a missing table makes
+        // the probe fail, and the search decides).
+        let largest = tb.materials().iter().map(|m| m.units()).max().unwrap_or(0);
+        if self.pos.board().occupied().count() > largest {
+            return None;
+        }
+        let values = tb.probe_moves(&self.pos).ok()?;
+        let best = values.iter().find(|v| moves.contains(&v.mv))?;
+        let plies = best.plies_to_conversion();
+        let (score, what) = match best.wdl_for_mover() {
+            Wdl::Win => (TB_WIN - i32::from(plies), "win"),
+            Wdl::Draw => (0, "draw"),
+            Wdl::Loss => (-(TB_WIN - i32::from(plies)), "loss"),
+        };
+        self.out.line(&format!(
+            "info depth 1 score cp {score} nodes {} time 0 pv {}",
+            values.len(),
+            best.mv.to_uci()
+        ));
+        let distance = if what == "draw" {
+            String::new()
+        } else {
+            format!(", {plies} plies to conversion")
+        };
+        self.info_string(&format!("tablebase: {what}{distance}"));
+        Some(best.mv)
+    }
+
+    fn search(&self, start: Instant, mut moves: Vec<Move>) -> Move {
+        let budget = time_budget(&self.go, self.pos.turn(), self.move_overhead);
+        let deadline = budget.map(|b| start + b);
+        let us = self.pos.turn();
+        // df-pn for each side, with a share of the time or of the nodes.
+        for (prover, share) in [(us, 4), (us.other(), 10)] {
+            if self.stop.load(Relaxed) {
+                break;
+            }
+            let mut options = SearchOptions::new(prover);
+            options.threads = self.threads.max(1);
+            options.interrupt = Some(Arc::clone(&self.stop));
+            options.tablebase_units = self
+                .tablebase
+                .as_deref()
+                .map_or(0, Tablebase::complete_units);
+            options.max_time = budget.map(|b| b / share);
+            options.max_nodes = match (self.go.nodes, self.go.depth, budget) {
+                (Some(n), _, _) => Some((n / share as u64).max(1)),
+                (None, Some(d), None) => Some(5_000 * u64::from(d.min(20))),
+                (None, None, None) => Some(500_000),
+                _ => None,
+            };
+            let solver = match Solver::try_new(
+                (self.hash_bytes / 2).max(1 << 20),
+                self.tablebase.as_deref(),
+            ) {
+                Ok(s) => s,
+                Err(e) => {
+                    self.info_string(&format!("df-pn skipped: {e}"));
+                    break;
+                }
+            };
+            let result = solver.search(&self.pos, &options, &mut |_| {});
+            let nps = nps(result.nodes, result.elapsed);
+            let side = if prover == us { "us" } else { "the opponent" };
+            self.out.line(&format!(
+                "info string df-pn for {side}: {} in {} nodes, {} ms",
+                result.status.name(),
+                result.nodes,
+                result.elapsed.as_millis()
+            ));
+            if result.status != SearchStatus::Proved {
+                if prover != us {
+                    // Root moves after which the opponent's win is proved.
+                    let lost: Vec<Move> = result
+                        .moves
+                        .iter()
+                        .filter(|n| n.proof == 0)
+                        .map(|n| n.mv)
+                        .collect();
+                    if !lost.is_empty() && lost.len() < moves.len() {
+                        moves.retain(|m| !lost.contains(m));
+                        self.info_string(&format!(
+                            "df-pn: {} moves proved losing left out",
+                            lost.len()
+                        ));
+                    }
+                }
+                continue;
+            }
+            let distance = if result.nodes <= EXTRACT_MAX_NODES {
+                extract_proof(&solver, &self.pos, &[], &options)
+                    .ok()
+                    .and_then(|(tree, _)| tree_height(tree.nodes()))
+            } else {
+                None
+            };
+            let (m, score) = if prover == us {
+                let m = result
+                    .moves
+                    .iter()
+                    .filter(|n| n.proof == 0 && moves.contains(&n.mv))
+                    .min_by_key(|n| n.work)
+                    .map(|n| n.mv);
+                let score = distance.map_or(format!("cp {TB_WIN}"), |h| {
+                    format!("mate {}", h.div_ceil(2))
+                });
+                (m, score)
+            } else {
+                let m = result
+                    .moves
+                    .iter()
+                    .filter(|n| moves.contains(&n.mv))
+                    .max_by_key(|n| n.work)
+                    .map(|n| n.mv);
+                let score = distance.map_or(format!("cp -{TB_WIN}"), |h| {
+                    format!("mate -{}", h.div_ceil(2))
+                });
+                (m, score)
+            };
+            let Some(m) = m else { continue };
+            self.out.line(&format!(
+                "info depth 1 score {score} nodes {} nps {nps} time {} pv {}",
+                result.nodes,
+                start.elapsed().as_millis(),
+                m.to_uci()
+            ));
+            let what = if prover == us {
+                "a forced win, proved by df-pn"
+            } else {
+                "a forced loss, proved by df-pn: the longest resistance"
+            };
+            self.info_string(what);
+            return m;
+        }
+        let limits = Limits {
+            deadline,
+            nodes: self.go.nodes.map(|n| (n * 5 / 8).max(1)),
+            depth: self.go.depth.or(self.go.mate.map(|m| m.saturating_mul(2))),
+            stop: Some(Arc::clone(&self.stop)),
+        };
+        let mut ab = self
+            .alpha_beta
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let out = &self.out;
+        let result = ab.search(
+            &self.pos,
+            &self.game_keys,
+            &moves,
+            self.tablebase.as_deref(),
+            limits,
+            &mut |it| {
+                out.line(&format!(
+                    "info depth {} seldepth {} score cp {} nodes {} nps {} time {} pv {}",
+                    it.depth,
+                    it.seldepth,
+                    it.score,
+                    it.nodes,
+                    nps(it.nodes, it.elapsed),
+                    start.elapsed().as_millis(),
+                    it.pv
+                        .iter()
+                        .map(|m| m.to_uci())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                ));
+            },
+        );
+        let Some(it) = result else {
+            return moves[0];
+        };
+        self.info_string(&format!(
+            "alpha-beta search: depth {}, {} nodes",
+            it.depth, it.nodes
+        ));
+        it.pv.first().copied().unwrap_or(moves[0])
+    }
+}
+
+fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let ms = elapsed.as_millis().max(1) as u64;
+    nodes.saturating_mul(1000) / ms
+}
+
+/// The height in plies of a proof tree held as preorder nodes (references count with
+/// their target's height); `None` if it has a tablebase leaf.
+#[must_use]
+pub fn tree_height(nodes: &[antichess_proof::Node]) -> Option<u32> {
+    let n = nodes.len();
+    let mut height = vec![0u32; n];
+    // (node, children left, tallest child so far)
+    let mut open: Vec<(usize, u32, u32)> = Vec::new();
+    for (i, node) in nodes.iter().enumerate() {
+        let children = match node.kind {
+            NodeKind::Prover => 1,
+            NodeKind::Opponent { children } => u32::from(children),
+            NodeKind::Tablebase => return None,
+            _ => 0,
+        };
+        if children > 0 {
+            open.push((i, children, 0));
+            continue;
+        }
+        let mut value = match node.kind {
+            NodeKind::Reference { target } => *height.get(target as usize)?,
+            _ => 0,
+        };
+        height[i] = value;
+        while let Some(top) = open.last_mut() {
+            top.1 -= 1;
+            top.2 = top.2.max(value + 1);
+            if top.1 > 0 {
+                break;
+            }
+            let (j, _, h) = open.pop()?;
+            height[j] = h;
+            value = h;
+        }
+    }
+    height.first().copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use antichess_core::Rules;
+    use antichess_proof::{build_proof, ProofSource, ProverChoice};
+
+    /// Plays the first legal move.
+    struct FirstMove;
+    impl ProofSource for FirstMove {
+        fn prover_choice(&mut self, pos: &Position) -> Result<ProverChoice, String> {
+            Ok(ProverChoice::Play(pos.legal_moves()[0]))
+        }
+    }
+
+    #[test]
+    fn the_height_of_a_proof() {
+        // White's knight must take a3 (1 ply); then Black, without pieces, has won.
+        let root =
+            Position::from_fen("8/8/8/8/8/p7/8/1N6 w - - 0 1", Rules::INTERNATIONAL).unwrap();
+        let tree = build_proof(root, Color::Black, &mut FirstMove).unwrap();
+        assert_eq!(tree_height(tree.nodes()), Some(1));
+        let nodes = [antichess_proof::Node {
+            mv: None,
+            kind: NodeKind::Tablebase,
+        }];
+        assert_eq!(tree_height(&nodes), None);
+    }
+
+    #[test]
+    fn time_budgets() {
+        let overhead = Duration::from_millis(50);
+        let go = |text: &str| match crate::protocol::parse(text).unwrap() {
+            crate::protocol::Command::Go(go) => go,
+            _ => unreachable!(),
+        };
+        let ms = |d: Option<Duration>| d.map(|d| d.as_millis());
+        assert_eq!(
+            ms(time_budget(&go("go movetime 300"), Color::White, overhead)),
+            Some(250)
+        );
+        assert_eq!(
+            ms(time_budget(&go("go infinite"), Color::White, overhead)),
+            None
+        );
+        assert_eq!(
+            ms(time_budget(&go("go depth 4"), Color::White, overhead)),
+            None
+        );
+        // 1 s + 0.1 s: (1000 - 50) / 31 + 75 = 105 ms.
+        let clock = go("go wtime 1000 btime 1000 winc 100 binc 100");
+        assert_eq!(ms(time_budget(&clock, Color::Black, overhead)), Some(105));
+        // Never more than a third of what is left, even with a large increment.
+        let short = go("go wtime 200 btime 200 winc 1000 binc 1000");
+        assert_eq!(ms(time_budget(&short, Color::White, overhead)), Some(50));
+        // No time left: the least.
+        let none = go("go wtime 0 btime 0");
+        assert_eq!(ms(time_budget(&none, Color::White, overhead)), Some(1));
+    }
+}

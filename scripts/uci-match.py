@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""Strength benchmark of `antichess uci` (issue 38 item 3), with python-chess.
+
+Two parts:
+
+  proved    From the root of every proof in --proofs (a directory of *.proof files; their
+            root and prover are read with `antichess proof stats --format json`), the
+            engine plays the prover against (1) a random mover, --random-games games with
+            seeds 1.., and (2) itself: a second `antichess uci` without proofs (it searches)
+            and a third with the proofs (it plays the longest resistance in the proof).
+            Every game must be won by the prover.
+
+  match     Games from a set of varied openings (each played twice, colours swapped)
+            against a baseline engine at equal time (--movetime ms per move, or
+            --clock s and --inc s). The baseline is any UCI engine that speaks antichess
+            (e.g. Fairy-Stockfish, built from the pyffish sdist: see docs/benchmarks.md),
+            or "random" (a random mover).
+
+Prints the results; --pgn-dir keeps every game as PGN. Example:
+
+  scripts/uci-match.py --engine target/release/antichess proved --pgn-dir /tmp/games
+  scripts/uci-match.py --engine target/release/antichess match \\
+      --baseline /tmp/fairy-stockfish --movetime 200 --pgn-dir /tmp/games
+"""
+
+import argparse
+import datetime
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+import chess
+import chess.engine
+import chess.pgn
+import chess.variant
+
+OPENINGS = [
+    "e2e3 b7b5",
+    "e2e3 e7e6",
+    "e2e4 b7b5",
+    "g2g3 e7e6",
+    "b2b3 e7e6",
+    "c2c4 g7g5",
+    "d2d3 e7e6",
+    "g1h3 g7g5",
+    "a2a3 b7b6",
+    "c2c3 b7b6",
+    "e2e3 c7c5",
+    "b2b4 e7e6",
+]
+
+
+def engine_cmd(binary, proofs):
+    return [binary, "uci", "--proofs", proofs]
+
+
+def play_game(board, white, black, limit_for, max_plies, rng=None):
+    """Plays from `board`; white/black are engines or "random". Returns (board, info)."""
+    comments = {}
+    while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
+        player = white if board.turn == chess.WHITE else black
+        if player == "random":
+            move = rng.choice(sorted(board.legal_moves, key=lambda m: m.uci()))
+        else:
+            limit = limit_for(board)
+            result = player.play(board, limit, info=chess.engine.INFO_BASIC | chess.engine.INFO_SCORE)
+            move = result.move
+            if move not in board.legal_moves:
+                raise SystemExit(f"illegal move {move} in {board.fen()}")
+            text = []
+            if "score" in result.info:
+                text.append(str(result.info["score"].white()))
+            if "string" in result.info:
+                text.append(result.info["string"])
+            comments[board.ply()] = " ".join(text)
+        board.push(move)
+    return board, comments
+
+
+def to_pgn(board, comments, headers):
+    game = chess.pgn.Game.from_board(board)
+    for k, v in headers.items():
+        game.headers[k] = v
+    start_ply = board.root().ply()
+    for i, node in enumerate(game.mainline()):
+        c = comments.get(start_ply + i)
+        if c:
+            node.comment = c
+    if board.is_game_over(claim_draw=True):
+        game.headers["Result"] = board.result(claim_draw=True)
+    else:
+        game.headers["Result"] = "*"
+    return str(game)
+
+
+def outcome_of(board):
+    if not board.is_game_over(claim_draw=True):
+        return None
+    return board.outcome(claim_draw=True).winner
+
+
+def proof_roots(binary, proofs_dir):
+    roots = []
+    for name in sorted(os.listdir(proofs_dir)):
+        if not name.endswith(".proof"):
+            continue
+        path = os.path.join(proofs_dir, name)
+        out = subprocess.run([binary, "proof", "stats", path, "--format", "json"],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            print(f"{name}: cannot read: {out.stderr.strip()}")
+            continue
+        stats = json.loads(out.stdout)
+        if stats.get("rules") != "international":
+            print(f"{name}: {stats.get('rules')} rules, skipped")
+            continue
+        roots.append((name, stats["root_fen"], stats["prover"]))
+    return roots
+
+
+def save(pgn_dir, name, text):
+    if pgn_dir:
+        os.makedirs(pgn_dir, exist_ok=True)
+        with open(os.path.join(pgn_dir, name), "w") as f:
+            f.write(text + "\n")
+
+
+def proved(args):
+    roots = proof_roots(args.engine, args.proofs)
+    limit = chess.engine.Limit(time=args.movetime / 1000)
+    total = wins = 0
+    for name, fen, prover in roots:
+        prover_color = chess.WHITE if prover == "white" else chess.BLACK
+        opponents = [(f"random mover (seed {s})", "random", s) for s in range(1, args.random_games + 1)]
+        opponents.append(("antichess uci, without the proofs (searching)", "search", 0))
+        opponents.append(("antichess uci, with the proofs (longest resistance)", "proofs", 0))
+        for label, kind, seed in opponents:
+            main = chess.engine.SimpleEngine.popen_uci(engine_cmd(args.engine, args.proofs))
+            other = "random"
+            if kind == "search":
+                other = chess.engine.SimpleEngine.popen_uci(engine_cmd(args.engine, ""))
+            elif kind == "proofs":
+                other = chess.engine.SimpleEngine.popen_uci(engine_cmd(args.engine, args.proofs))
+            board = chess.variant.AntichessBoard(fen)
+            white, black = (main, other) if prover_color == chess.WHITE else (other, main)
+            rng = random.Random(seed)
+            board, comments = play_game(board, white, black, lambda b: limit, args.max_plies, rng)
+            for e in (main, other):
+                if e != "random":
+                    e.quit()
+            won = outcome_of(board) == prover_color
+            total += 1
+            wins += won
+            print(f"{name} ({prover}) vs {label}: {'won' if won else 'NOT WON ' + board.result(claim_draw=True)} in {board.ply()} plies")
+            headers = {
+                "Event": f"antichess uci from {name}",
+                "Date": datetime.date.today().strftime("%Y.%m.%d"),
+                "White": "antichess uci" if prover_color == chess.WHITE else label,
+                "Black": "antichess uci" if prover_color == chess.BLACK else label,
+                "Variant": "Antichess",
+            }
+            stem = name.removesuffix(".proof")
+            save(args.pgn_dir, f"{stem}-vs-{kind}{seed or ''}.pgn", to_pgn(board, comments, headers))
+    print(f"proved lines: {wins}/{total} games won by the prover")
+    return wins == total
+
+
+def match(args):
+    if args.movetime:
+        fixed = chess.engine.Limit(time=args.movetime / 1000)
+    else:
+        fixed = None
+    rng = random.Random(args.seed)
+    score = {"win": 0, "draw": 0, "loss": 0, "unfinished": 0}
+    games = 0
+    for i, opening in enumerate(OPENINGS[: args.openings]):
+        for ours in (chess.WHITE, chess.BLACK):
+            main = chess.engine.SimpleEngine.popen_uci(engine_cmd(args.engine, args.proofs))
+            if args.baseline == "random":
+                base = "random"
+            else:
+                base = chess.engine.SimpleEngine.popen_uci(args.baseline)
+                base.configure({k: v for k, v in [("Threads", 1)] if k in base.options})
+            board = chess.variant.AntichessBoard()
+            for m in opening.split():
+                board.push_uci(m)
+            clocks = {chess.WHITE: args.clock, chess.BLACK: args.clock}
+
+            def limit_for(b):
+                if fixed is not None:
+                    return fixed
+                return chess.engine.Limit(white_clock=clocks[chess.WHITE], black_clock=clocks[chess.BLACK],
+                                          white_inc=args.inc, black_inc=args.inc)
+
+            white, black = (main, base) if ours == chess.WHITE else (base, main)
+            comments = {}
+            while not board.is_game_over(claim_draw=True) and board.ply() < args.max_plies:
+                player = white if board.turn == chess.WHITE else black
+                if player == "random":
+                    move = rng.choice(sorted(board.legal_moves, key=lambda m: m.uci()))
+                else:
+                    started = time.monotonic()
+                    result = player.play(board, limit_for(board), info=chess.engine.INFO_SCORE)
+                    spent = time.monotonic() - started
+                    if fixed is None:
+                        clocks[board.turn] -= spent
+                        if clocks[board.turn] <= 0:
+                            break
+                        clocks[board.turn] += args.inc
+                    move = result.move
+                    if player is main and "string" in result.info:
+                        comments[board.ply()] = result.info["string"]
+                board.push(move)
+            for e in (main, base):
+                if e != "random":
+                    e.quit()
+            games += 1
+            flagged = fixed is None and min(clocks.values()) <= 0
+            if flagged:
+                loser = chess.WHITE if clocks[chess.WHITE] <= 0 else chess.BLACK
+                key = "loss" if loser == ours else "win"
+                result_text = "0-1" if loser == chess.WHITE else "1-0"
+            elif board.is_game_over(claim_draw=True):
+                winner = board.outcome(claim_draw=True).winner
+                key = "draw" if winner is None else ("win" if winner == ours else "loss")
+                result_text = board.result(claim_draw=True)
+            else:
+                key = "unfinished"
+                result_text = "*"
+            score[key] += 1
+            side = "White" if ours == chess.WHITE else "Black"
+            print(f"opening {opening} as {side}: {key} ({result_text}, {board.ply()} plies{', on time' if flagged else ''})")
+            headers = {
+                "Event": "antichess uci against a baseline",
+                "Date": datetime.date.today().strftime("%Y.%m.%d"),
+                "White": "antichess uci" if ours == chess.WHITE else os.path.basename(args.baseline),
+                "Black": "antichess uci" if ours == chess.BLACK else os.path.basename(args.baseline),
+                "Variant": "Antichess",
+            }
+            text = to_pgn(board, comments, headers)
+            if result_text != "*":
+                text = text.replace('[Result "*"]', f'[Result "{result_text}"]')
+            save(args.pgn_dir, f"match-{i + 1:02d}-{side.lower()}.pgn", text)
+    points = score["win"] + score["draw"] / 2
+    print(f"match: {games} games, +{score['win']} ={score['draw']} -{score['loss']} "
+          f"({score['unfinished']} unfinished): {points}/{games} for antichess uci")
+    return True
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--engine", default="target/release/antichess", help="the antichess binary")
+    p.add_argument("--proofs", default="proofs", help="proofs directory (default: proofs)")
+    p.add_argument("--pgn-dir", help="write every game here as PGN")
+    p.add_argument("--max-plies", type=int, default=400, help="cut a game after this many plies")
+    sub = p.add_subparsers(dest="part", required=True)
+    a = sub.add_parser("proved", help="from every proof's root, against a random mover and itself")
+    a.add_argument("--random-games", type=int, default=5)
+    a.add_argument("--movetime", type=int, default=100, help="ms per move")
+    b = sub.add_parser("match", help="varied openings against a baseline engine")
+    b.add_argument("--baseline", required=True, help='a UCI engine binary, or "random"')
+    b.add_argument("--openings", type=int, default=len(OPENINGS))
+    b.add_argument("--movetime", type=int, default=0, help="ms per move (else the clock)")
+    b.add_argument("--clock", type=float, default=10.0, help="seconds per game")
+    b.add_argument("--inc", type=float, default=0.1, help="seconds added per move")
+    b.add_argument("--seed", type=int, default=38)
+    args = p.parse_args()
+    ok = proved(args) if args.part == "proved" else match(args)
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
