@@ -101,10 +101,14 @@ impl<S: ReadAt> ReferenceFile<S> {
     ) -> Result<ReferenceFile<S>, ProofError> {
         let len = source.size();
         if len < 6 {
-            return Err(ProofError::corrupt(
-                len,
-                format!("a reference-format proof has at least 6 bytes (the header node); this one has {len}"),
-            ));
+            // Shorter than a header node: no proof in either format is this short.
+            return Err(ProofError::NotAProof {
+                detail: if len == 0 {
+                    "the file is empty".to_string()
+                } else {
+                    format!("{len} bytes, shorter than any proof")
+                },
+            });
         }
         let mut head = [0u8; 6];
         source
@@ -135,13 +139,14 @@ impl<S: ReadAt> ReferenceFile<S> {
             None => match (describe(ByteOrder::Little), describe(ByteOrder::Big)) {
                 ((true, ..), _) => ByteOrder::Little,
                 (_, (true, ..)) => ByteOrder::Big,
-                ((_, size, prolog, expected), (_, bsize, bprolog, bexpected)) => {
-                    return Err(ProofError::corrupt(
-                        0,
-                        format!(
-                            "the header node does not match the file length {len}: read little-endian it says {size} nodes and {prolog} prolog moves ({expected} bytes), read big-endian {bsize} nodes and {bprolog} prolog moves ({bexpected} bytes); the word must also have bit 30 set"
+                // Neither byte order fits: with no compact magic either (the format was
+                // detected as reference), this is some other file given by mistake.
+                _ => {
+                    return Err(ProofError::NotAProof {
+                        detail: format!(
+                            "{len} bytes: neither the compact format's magic bytes nor a reference-format header node that fits the length; a reference-format proof cut short reads so too"
                         ),
-                    ))
+                    })
                 }
             },
         };

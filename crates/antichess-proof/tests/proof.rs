@@ -613,7 +613,11 @@ fn damaged_reference_files_are_clear_errors() {
     assert!(verify_theirs(&[], &tree)
         .unwrap_err()
         .to_string()
-        .contains("at least 6 bytes"));
+        .contains("not an antichess proof file (the file is empty)"));
+    assert!(verify_theirs(&good[..5], &tree)
+        .unwrap_err()
+        .to_string()
+        .contains("not an antichess proof file (5 bytes, shorter than any proof)"));
 }
 
 #[test]
