@@ -260,14 +260,45 @@ pub fn router(state: Shared) -> Router {
                 .nest_service("/assets", ServeDir::new(dist.join("assets")))
                 .layer(no_cache);
         }
-        None => {
-            app = app
-                .route("/", get(no_front_end))
-                .route("/search", get(no_front_end))
-                .route("/tablebase", get(no_front_end));
-        }
+        None => match state.embedded_web {
+            Some(files) => {
+                let page = |name: &'static str| get(move || async move { embedded(files, name) });
+                app = app
+                    .route("/", page("index.html"))
+                    .route("/search", page("search.html"))
+                    .route("/tablebase", page("tablebase.html"))
+                    .route(
+                        "/assets/{*path}",
+                        get(move |Path(path): Path<String>| async move {
+                            embedded(files, &format!("assets/{path}"))
+                        }),
+                    )
+                    .layer(SetResponseHeaderLayer::overriding(
+                        header::CACHE_CONTROL,
+                        HeaderValue::from_static("no-cache"),
+                    ));
+            }
+            None => {
+                app = app
+                    .route("/", get(no_front_end))
+                    .route("/search", get(no_front_end))
+                    .route("/tablebase", get(no_front_end));
+            }
+        },
     }
     app.with_state(state)
+}
+
+/// A file of the front end built into the binary, or 404.
+fn embedded(files: crate::assets::EmbeddedFiles, path: &str) -> Response {
+    match files(path) {
+        Some(bytes) => (
+            [(header::CONTENT_TYPE, crate::assets::content_type(path))],
+            bytes,
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, format!("no file {path}\n")).into_response(),
+    }
 }
 
 async fn api_not_found(axum::extract::OriginalUri(uri): axum::extract::OriginalUri) -> ApiError {
