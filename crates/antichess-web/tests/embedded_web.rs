@@ -1,5 +1,6 @@
-//! With the cargo feature `embed-web` (`cargo test -p antichess-web --features embed-web
-//! --test embedded_web`, as CI runs it): the front end's built pages are in the binary,
+//! With the cargo feature `embed-web` (`cargo test --workspace --features
+//! antichess-cli/mip,antichess-web/embed-web --test embedded_web`, as `.ci/run` runs it):
+//! the front end's built pages are in the binary,
 //! with every script and style sheet they load. Without the feature this file is empty.
 #![cfg(feature = "embed-web")]
 
