@@ -116,7 +116,7 @@ function renderHistory(h: any): void {
     el(
       'tr',
       {},
-      el('td', { class: 'num' }, clock(r.finished_ms)),
+      el('td', { class: 'time' }, clock(r.finished_ms)),
       el('td', {}, r.worker),
       el('td', { class: 'linecell' }, lineLink(r.line)),
       el('td', {}, r.result ?? '–'),
