@@ -153,6 +153,13 @@ export function count(v: number | null | undefined): string {
   return v.toLocaleString('en-US');
 }
 
+/** A time of day: 24-hour HH:MM:SS, the one clock format of the pages. */
+export function clock(ms: number): string {
+  const d = new Date(ms);
+  return [d.getHours(), d.getMinutes(), d.getSeconds()].map((x) => String(x).padStart(2, '0')).join(':');
+}
+
+/** A length of time: 4.2s, 37s, 3m 4s, 2h 5m (the one duration format of the pages). */
 export function duration(ms: number): string {
   if (ms < 10e3) return `${(Math.max(0, ms) / 1000).toFixed(1)}s`;
   const s = Math.round(ms / 1000);

@@ -3,7 +3,10 @@
 // choice in the summary switches), and for every legal move its tablebase result, proof status
 // and book numbers. Clicking a move (in the list or on the board) plays it; back / forward
 // keep the line; the main line of a proof is highlighted. "Solve" runs the server's df-pn on
-// the position (GET /api/solve) and shows its result, numbers and main line.
+// the position (GET /api/solve) and shows its result, numbers and main line. The line and
+// the Solve box sit beside the board; the PGN box shows the line to the shown position
+// (and exports it as a file); where some moves are in a proof or a book, the others fold
+// away under one row that unfolds them.
 import './style.css';
 import { Board } from './board';
 import { ApiError, count, el, fill, getJSON, header, num, pageUrl, params, ratio, sendJSON, showError, START_FEN } from './common';
@@ -71,6 +74,8 @@ const state = {
   orientation: 'white' as 'white' | 'black',
   data: null as Explore | null,
   request: 0,
+  /** The moves in no proof and no book are shown (folded away by default). */
+  unfolded: false,
 };
 
 interface Solved {
@@ -212,7 +217,14 @@ function renderMoves(data: Explore): void {
       ? [el('th', { class: 'num' }, 'Proof / disproof'), el('th', { class: 'num' }, 'Ratio'), el('th', {}, 'Status'), el('th', { class: 'num' }, 'Subtree')]
       : []),
   );
-  const rows = data.moves.map((m) => {
+  // Moves in no proof and no book fold away where some move is in one (otherwise there is
+  // nothing to tell them apart by).
+  const known = (m: ExploreMove) => m.proofs.some((p) => p.in_proof) || m.book !== null;
+  const fold = (hasProofs || hasBook) && data.moves.some(known) && !data.moves.every(known);
+  const columns = 2 + (hasProofs ? 1 : 0) + (hasBook ? 4 : 0);
+  const rows: HTMLElement[] = [];
+  const folded: HTMLElement[] = [];
+  for (const m of data.moves) {
     const main = m.proofs.some((p) => p.main_line);
     const tr = el(
       'tr',
@@ -223,8 +235,24 @@ function renderMoves(data: Explore): void {
       ...(hasBook ? bookCells(m.book) : []),
     );
     tr.addEventListener('click', () => play(m.uci));
-    return tr;
-  });
+    if (fold && !known(m)) {
+      tr.classList.add('foldable');
+      tr.hidden = !state.unfolded;
+      folded.push(tr);
+    } else rows.push(tr);
+  }
+  if (folded.length) {
+    const n = folded.length;
+    const label = () => (state.unfolded ? `Hide the ${n} move${n === 1 ? '' : 's'} in no proof and no book ▴` : `${n} more move${n === 1 ? '' : 's'} in no proof and no book ▾`);
+    const toggle = el('button', { type: 'button', id: 'fold-toggle', class: 'link' }, label());
+    toggle.addEventListener('click', (e) => {
+      e.stopPropagation();
+      state.unfolded = !state.unfolded;
+      for (const tr of folded) tr.hidden = !state.unfolded;
+      toggle.textContent = label();
+    });
+    rows.push(el('tr', { class: 'fold' }, el('td', { colspan: String(columns) }, toggle)), ...folded);
+  }
   if (!rows.length) {
     rows.push(el('tr', {}, el('td', { class: 'empty', colspan: '8' }, data.outcome ? `Game over: ${data.outcome.text}` : 'No legal moves')));
   }
@@ -308,7 +336,8 @@ function bookChooser(name: string): HTMLElement | string {
 
 /** Queues the position's book node (searched, or walked from, before the normal selection). */
 function queueButton(book: string, id: number): HTMLElement {
-  const b = el('button', { type: 'button', id: 'queue-position', title: `queue node ${id} in book ${book}` }, 'Queue in the book');
+  const readOnly = status?.writes === 'read-only';
+  const b = el('button', { type: 'button', id: 'queue-position', title: readOnly ? 'the server is read-only' : `queue node ${id} in book ${book}`, disabled: readOnly }, 'Queue in the book');
   b.addEventListener('click', async () => {
     try {
       await sendJSON('POST', `/api/books/${encodeURIComponent(book)}/queue`, { id });
@@ -343,6 +372,53 @@ function renderLine(data: Explore): void {
   }
   if (data.outcome && state.ply === state.line.length) parts.push(el('span', { class: 'num' }, data.outcome.result));
   fill(box, ...parts);
+}
+
+/** The PGN tag of a rule set's variant (lichess's names where there is one). */
+function variantName(rules: string): string {
+  if (rules.startsWith('fics')) return 'Suicide';
+  return 'Antichess';
+}
+
+/** The line to the shown position as PGN: tags (the variant, the rules when they are not
+ * lichess's, the start position when it is not the standard one, the result) and the
+ * moves. */
+function linePgn(data: Explore): string {
+  const startFen = data.start_fen.split(' ');
+  const startFull = Number(startFen[5] ?? '1') || 1;
+  const blackFirst = startFen[1] === 'b';
+  const result = data.outcome ? data.outcome.result : '*';
+  const tags: [string, string][] = [['Variant', variantName(data.rules)]];
+  if (data.rules !== 'international') tags.push(['Rules', data.rules]);
+  if (!data.standard_start) tags.push(['SetUp', '1'], ['FEN', data.start_fen]);
+  tags.push(['Result', result]);
+  const words: string[] = [];
+  data.line.forEach((m, i) => {
+    const idx = i + (blackFirst ? 1 : 0);
+    if (idx % 2 === 0) words.push(`${startFull + idx / 2}.`);
+    else if (i === 0) words.push(`${startFull}...`);
+    words.push(m.san);
+  });
+  words.push(result);
+  // Lines of at most 80 characters, as PGN export wants.
+  const lines: string[] = [];
+  let current = '';
+  for (const w of words) {
+    if (current && current.length + 1 + w.length > 80) {
+      lines.push(current);
+      current = w;
+    } else current = current ? `${current} ${w}` : w;
+  }
+  lines.push(current);
+  return `${tags.map(([k, v]) => `[${k} "${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"]`).join('\n')}\n\n${lines.join('\n')}\n`;
+}
+
+/** Keeps the PGN box on the current line (unless it is being edited). */
+function renderPgn(data: Explore): void {
+  const box = document.getElementById('pgn-input') as HTMLTextAreaElement;
+  if (document.activeElement === box) return;
+  box.value = linePgn(data);
+  document.body.dataset.pgn = box.value;
 }
 
 /** What the server has loaded (`/api/status`), once read. */
@@ -411,6 +487,7 @@ function render(): void {
   renderSolve(data);
   renderMoves(data);
   renderLine(data);
+  renderPgn(data);
   (document.getElementById('fen-input') as HTMLInputElement).value = data.fen;
   (document.getElementById('back') as HTMLButtonElement).disabled = state.ply === 0;
   (document.getElementById('first') as HTMLButtonElement).disabled = state.ply === 0;
@@ -501,9 +578,11 @@ document.getElementById('load')!.addEventListener('submit', async (e) => {
   const fen = (document.getElementById('fen-input') as HTMLInputElement).value.trim();
   const pgn = (document.getElementById('pgn-input') as HTMLTextAreaElement).value.trim();
   try {
-    // The server parses FEN and PGN (or a plain move list) and answers the start and UCI moves.
-    const fenGiven = fen && fen !== state.data?.fen ? fen : pgn ? null : fen;
-    const data: Explore = await getJSON('/api/explore', { fen: fenGiven, pgn, book: state.book });
+    // The server parses FEN and PGN (or a plain move list) and answers the start and UCI
+    // moves. A FEN typed in loads alone; otherwise the PGN box (the shown line, or what was
+    // typed or pasted there).
+    const query = fen && fen !== state.data?.fen ? { fen } : pgn ? { pgn } : { fen };
+    const data: Explore = await getJSON('/api/explore', { ...query, book: state.book });
     state.start = data.standard_start ? null : data.start_fen;
     state.line = data.moves_uci.split(/\s+/).filter(Boolean);
     state.san = data.line.map((m) => m.san);
@@ -512,6 +591,15 @@ document.getElementById('load')!.addEventListener('submit', async (e) => {
   } catch (err) {
     showError(err instanceof ApiError ? err.message : String(err));
   }
+});
+document.getElementById('pgn-export')!.addEventListener('click', () => {
+  if (!state.data) return;
+  const blob = new Blob([linePgn(state.data)], { type: 'application/x-chess-pgn' });
+  const a = el('a', { href: URL.createObjectURL(blob), download: 'antichess-line.pgn' }) as HTMLAnchorElement;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 });
 window.addEventListener('popstate', () => {
   readUrl();

@@ -1,5 +1,6 @@
 // A small SVG line chart: time on x, one or more series on y (linear or log scale).
 
+import { clock } from './common';
 export interface Series {
   name: string;
   color: string;
@@ -14,15 +15,10 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string,
   return e;
 }
 
-function timeLabel(ms: number, span: number, start: number): string {
-  // Short spans: seconds from the first point.
-  if (span < 10e3 && ms !== start) return `+${((ms - start) / 1000).toFixed(span < 2e3 ? 2 : 1)}s`;
+function timeLabel(ms: number, span: number): string {
+  // The pages' one clock format (HH:MM:SS), with the date when the plot spans days.
   const d = new Date(ms);
-  const hh = String(d.getHours()).padStart(2, '0');
-  const mm = String(d.getMinutes()).padStart(2, '0');
-  const ss = String(d.getSeconds()).padStart(2, '0');
-  if (span > 2 * 86400e3) return `${d.getMonth() + 1}/${d.getDate()} ${hh}:${mm}`;
-  return span < 600e3 ? `${hh}:${mm}:${ss}` : `${hh}:${mm}`;
+  return span > 2 * 86400e3 ? `${d.getMonth() + 1}/${d.getDate()} ${clock(ms)}` : clock(ms);
 }
 
 function short(v: number): string {
@@ -73,7 +69,7 @@ export function plot(box: HTMLElement, series: Series[], options: { log?: boolea
   for (let i = 0; i <= 4; i++) {
     const x = x0 + ((x1 - x0) * i) / 4;
     const t = svg('text', { x: X(x), y: height - 8, 'text-anchor': i === 0 ? 'start' : i === 4 ? 'end' : 'middle' });
-    t.textContent = timeLabel(x, x1 - x0, x0);
+    t.textContent = timeLabel(x, x1 - x0);
     root.append(t);
   }
   root.append(svg('line', { x1: m.l, x2: m.l, y1: m.t, y2: height - m.b, class: 'axis' }));

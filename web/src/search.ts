@@ -3,7 +3,7 @@
 // seconds, so the page follows `antichess book grow` running in other processes; the
 // buttons write to the store. The explorer's position comes in the URL (?book=&fen=&moves=).
 import './style.css';
-import { ApiError, count, duration, el, fill, getJSON, header, num, pageUrl, params, ratio, sendJSON, showError } from './common';
+import { ApiError, clock, count, duration, el, fill, getJSON, header, num, pageUrl, params, ratio, sendJSON, showError } from './common';
 import { plot } from './plot';
 
 const REFRESH_MS = 3000;
@@ -13,6 +13,8 @@ const position = { fen: p.get('fen') ?? undefined, moves: p.get('moves') ?? unde
 let bookName: string | null = p.get('book');
 let summary: any = null;
 let busy = false;
+/** The server's write rule (`open`, `token` or `read-only`, from /api/status). */
+let writes = 'open';
 
 function bookUrl(path = ''): string {
   return `/api/books/${encodeURIComponent(bookName ?? '')}${path}`;
@@ -82,7 +84,8 @@ function renderWorkers(s: any): void {
     el('tbody', {}, ...(rows.length ? rows : [el('tr', {}, el('td', { class: 'empty', colspan: '4' }, 'no worker is searching (start `antichess book grow`)'))])),
   );
   const queue = (s.queue as any[]).map((q) => el('li', {}, lineLink(q.line), ' ', statusTag(q.status), q.expanded ? el('span', { class: 'muted small' }, ' (walked from)') : null));
-  const clear = el('button', { type: 'button', id: 'queue-clear', class: 'danger', disabled: queue.length === 0 }, 'Clear the queue');
+  const refused = writes === 'read-only' ? 'the server is read-only' : queue.length === 0 ? 'the queue is empty' : null;
+  const clear = el('button', { type: 'button', id: 'queue-clear', class: 'danger', disabled: !!refused, title: refused ?? undefined }, 'Clear the queue');
   clear.addEventListener('click', () => act(() => sendJSON('DELETE', bookUrl('/queue'))));
   fill(document.getElementById('queue')!, queue.length ? el('ol', { id: 'queue-list' }, ...queue) : el('div', { class: 'empty', id: 'queue-list' }, 'the queue is empty'), el('div', { class: 'buttons' }, clear));
 }
@@ -113,7 +116,7 @@ function renderHistory(h: any): void {
     el(
       'tr',
       {},
-      el('td', {}, new Date(r.finished_ms).toLocaleTimeString()),
+      el('td', { class: 'time' }, clock(r.finished_ms)),
       el('td', {}, r.worker),
       el('td', { class: 'linecell' }, lineLink(r.line)),
       el('td', {}, r.result ?? '–'),
@@ -141,12 +144,19 @@ async function renderPosition(): Promise<void> {
   }
   const n = detail.node;
   const ref = { id: n.id };
-  const button = (label: string, id: string, f: () => Promise<any>, cls?: string, disabled = false) => {
-    const b = el('button', { type: 'button', id, class: cls, disabled }, label);
+  // Disabled, with the reason, where the server would refuse: writes on a read-only
+  // server (403), queueing a decided node (409), marking a proven node (409), removing a
+  // mark that is not there (409), clearing a pin that is not set.
+  const readOnly = writes === 'read-only';
+  const open = n.proof !== 0 && n.disproof !== 0;
+  const proven = n.status === 'win' || n.status === 'loss';
+  const why = (refused: string | null) => (readOnly ? 'the server is read-only' : refused);
+  const button = (label: string, id: string, f: () => Promise<any>, cls: string | undefined, refused: string | null) => {
+    const reason = why(refused);
+    const b = el('button', { type: 'button', id, class: cls, disabled: !!reason, title: reason ?? undefined }, label);
     b.addEventListener('click', () => act(f));
     return b;
   };
-  const open = n.proof !== 0 && n.disproof !== 0;
   const children = (detail.children as any[])
     .slice()
     .sort((a, b) => (n.prover_to_move ? cmp(a.proof, b.proof) : cmp(a.disproof, b.disproof)))
@@ -178,12 +188,12 @@ async function renderPosition(): Promise<void> {
     el(
       'div',
       { class: 'buttons' },
-      button('Queue this position', 'queue-add', () => sendJSON('POST', bookUrl('/queue'), ref), 'primary', !open),
-      button('Pin the walk here', 'pin-set', () => sendJSON('POST', bookUrl('/pin'), ref)),
-      button('Clear the pin', 'pin-clear', () => sendJSON('POST', bookUrl('/pin'), { clear: true }), undefined, !summary?.pin),
-      button('Mark win', 'mark-win', () => sendJSON('POST', bookUrl('/mark'), { ...ref, as: 'win' }), undefined, n.status === 'win' || n.status === 'loss'),
-      button('Mark loss', 'mark-loss', () => sendJSON('POST', bookUrl('/mark'), { ...ref, as: 'loss' }), undefined, n.status === 'win' || n.status === 'loss'),
-      button('Remove mark', 'mark-none', () => sendJSON('POST', bookUrl('/mark'), { ...ref, as: 'none' }), undefined, !n.marked),
+      button('Queue this position', 'queue-add', () => sendJSON('POST', bookUrl('/queue'), ref), 'primary', open ? null : `decided (${n.status}): nothing to search`),
+      button('Pin the walk here', 'pin-set', () => sendJSON('POST', bookUrl('/pin'), ref), undefined, null),
+      button('Clear the pin', 'pin-clear', () => sendJSON('POST', bookUrl('/pin'), { clear: true }), undefined, summary?.pin ? null : 'no pin is set'),
+      button('Mark win', 'mark-win', () => sendJSON('POST', bookUrl('/mark'), { ...ref, as: 'win' }), undefined, proven ? `proven (${n.status}): marks are for undecided positions` : null),
+      button('Mark loss', 'mark-loss', () => sendJSON('POST', bookUrl('/mark'), { ...ref, as: 'loss' }), undefined, proven ? `proven (${n.status}): marks are for undecided positions` : null),
+      button('Remove mark', 'mark-none', () => sendJSON('POST', bookUrl('/mark'), { ...ref, as: 'none' }), undefined, n.marked ? null : 'the node is not marked'),
       el('a', { href: explorerHref(detail.line.line_uci), style: 'align-self:center' }, 'Open in the explorer'),
     ),
     children.length
@@ -228,7 +238,7 @@ async function refresh(): Promise<void> {
     renderWorkers(summary);
     renderHistory(await getJSON(bookUrl('/history')));
     await renderPosition();
-    document.getElementById('updated')!.textContent = `updated ${new Date().toLocaleTimeString()}`;
+    document.getElementById('updated')!.textContent = `updated ${clock(Date.now())}`;
     document.body.dataset.ready = 'true';
   } catch (e) {
     showError(e instanceof ApiError ? e.message : String(e));
@@ -239,6 +249,7 @@ async function refresh(): Promise<void> {
 
 async function start(): Promise<void> {
   header('search', { ...position, book: bookName });
+  writes = (await getJSON('/api/status')).writes ?? 'open';
   const books: any[] = await getJSON('/api/books');
   const select = document.getElementById('book-select') as HTMLSelectElement;
   fill(select, ...books.map((b) => el('option', { value: b.name }, b.name)));

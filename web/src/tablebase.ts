@@ -1,6 +1,7 @@
-// The tablebase page: any FEN, every move's result sorted best first (as lichess's
-// tablebase explorer shows it), and a random position of a given material. The position is
-// in the URL (?fen=...).
+// The tablebase page: any FEN, every move's result best first and grouped into winning,
+// drawing and losing moves (as lichess's tablebase explorer shows them), the rule set the
+// results are for, and a random position of a given material. The position is in the URL
+// (?fen=...).
 import './style.css';
 import { Board } from './board';
 import { ApiError, el, fill, getJSON, header, pageUrl, params, showError } from './common';
@@ -27,6 +28,23 @@ const board = new Board(document.getElementById('board')!, (uci) => {
   if (m) void playMove(uci);
 });
 let report: Report | null = null;
+/** The server's rule set (from /api/status), once read. */
+let rules: string | null = null;
+
+/** What a rule set does with a stalemate, the one way the rule sets differ. */
+const RULES: Record<string, string> = {
+  international: 'lichess antichess: a stalemated player wins',
+  fics: 'FICS suicide: when stalemated, the side with fewer pieces wins',
+  joint: 'a win only where the international and FICS rules agree',
+  vinciperdi: 'a stalemate is a draw',
+  pritchard: 'promotion to a queen only, a stalemate is a draw',
+};
+
+function rulesText(name: string): string {
+  const base = name.split('+')[0];
+  const queen = name.includes('queen-only') && base !== 'pritchard' ? '; promotion to a queen only' : '';
+  return `${name} rules (${RULES[base] ?? 'see the guide'}${queen})`;
+}
 
 function mover(category: string): string {
   return category === 'win' ? 'loss' : category === 'loss' ? 'win' : category;
@@ -45,6 +63,7 @@ async function playMove(uci: string): Promise<void> {
 
 async function show(newFen: string, push: boolean): Promise<void> {
   try {
+    if (!rules) rules = (await getJSON('/api/status')).rules ?? null;
     const r: Report = await getJSON('/api/tablebase', { fen: newFen });
     showError(null);
     report = r;
@@ -92,6 +111,7 @@ function render(r: Report): void {
     document.getElementById('summary')!,
     el('div', { class: 'turn' }, `${who} to move · ${r.material}`),
     el('div', { id: 'tb-result' }, result),
+    el('div', { class: 'muted small rules', id: 'tb-rules' }, rules ? rulesText(rules) : ''),
     el('div', { class: 'fen', style: 'margin-top:6px' }, r.fen),
     el('div', { class: 'buttons' }, el('a', { href: pageUrl('/', { fen: r.fen }) }, 'Open in the explorer'), el('button', { type: 'button', id: 'flip' }, 'Flip board')),
   );
@@ -99,7 +119,10 @@ function render(r: Report): void {
     orientation = orientation === 'white' ? 'black' : 'white';
     render(r);
   });
-  const rows = r.moves.map((m) => {
+  // Best first, in groups: the mover's result (a move to a position lost for the side then
+  // to move wins for the mover).
+  const groups: Record<string, HTMLElement[]> = { win: [], draw: [], loss: [], unknown: [] };
+  for (const m of r.moves) {
     const res = m.variant_loss ? 'win' : m.variant_win ? 'loss' : mover(m.category);
     const text = m.variant_loss ? 'wins the game' : m.variant_win ? 'loses the game' : res;
     const tr = el(
@@ -111,12 +134,28 @@ function render(r: Report): void {
       el('td', { class: 'muted small' }, m.conversion ? 'converts' : m.zeroing ? 'pawn move' : ''),
     );
     tr.addEventListener('click', () => void playMove(m.uci));
-    return tr;
-  });
+    (groups[res] ?? groups.unknown).push(tr);
+  }
+  const titles: [string, string][] = [
+    ['win', 'Winning moves'],
+    ['draw', 'Drawing moves'],
+    ['loss', 'Losing moves'],
+    ['unknown', 'Moves the tables do not cover'],
+  ];
+  const bodies = titles
+    .filter(([key]) => groups[key].length)
+    .map(([key, title]) =>
+      el(
+        'tbody',
+        { class: `group group-${key}` },
+        el('tr', { class: 'group-head' }, el('th', { colspan: '4' }, tag(key, `${title} (${groups[key].length})`))),
+        ...groups[key],
+      ),
+    );
   fill(
     document.getElementById('moves')!,
     el('thead', {}, el('tr', {}, el('th', {}, 'Move'), el('th', {}, 'Result for the mover'), el('th', { class: 'num', title: 'distance to conversion of the position after the move, in plies' }, 'DTC after'), el('th', {}, ''))),
-    el('tbody', {}, ...(rows.length ? rows : [el('tr', {}, el('td', { class: 'empty', colspan: '4' }, 'no legal moves'))])),
+    ...(bodies.length ? bodies : [el('tbody', {}, el('tr', {}, el('td', { class: 'empty', colspan: '4' }, 'no legal moves')))]),
   );
   document.body.dataset.ready = r.fen;
 }

@@ -10,9 +10,13 @@
 // follow, goes back and forward, queues the position, switches to the other book and back;
 // on the search page it queues, pins and unpins the explorer's position and watches the
 // worker of the growing book; on the tablebase page it draws a random position of a
-// material; it saves a screenshot of each page in OUTDIR. Exits 1 with a message on the first failed check.
+// material and checks its moves are grouped; it checks the layout (at 1400×1000 the line
+// and the Solve box beside the board and above the fold, readable coordinates, moves in no
+// proof and no book folded away, the PGN box and its export; no horizontal scroll on any
+// page at 800 px wide) and saves a screenshot of each page in OUTDIR (and in $DOCS_DIR
+// too when that is set). Exits 1 with a message on the first failed check.
 import { chromium } from 'playwright-core';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -45,7 +49,8 @@ const context = await chromium.launchPersistentContext(userDataDir, {
     '--no-first-run',
     '--disable-sync',
   ],
-  viewport: { width: 1360, height: 960 },
+  viewport: { width: 1400, height: 1000 },
+  acceptDownloads: true,
 });
 const page = context.pages()[0] ?? (await context.newPage());
 const consoleErrors = [];
@@ -111,6 +116,39 @@ function fenPieces(fen) {
   return out.sort();
 }
 
+/** No horizontal scroll at 800 px wide (then back to 1400×1000). */
+async function noHorizontalScroll(name) {
+  await page.setViewportSize({ width: 800, height: 1000 });
+  await page.waitForTimeout(300);
+  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  if (scroll > width) await page.screenshot({ path: join(outDir, `${name}-800.png`), fullPage: true });
+  check(scroll <= width, `no horizontal scroll on the ${name} page at 800 px (content ${scroll} px wide)`);
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  await page.waitForTimeout(300);
+}
+
+/** The moves in no proof and no book where others are (what the explorer folds away). */
+async function foldable(moves) {
+  const url = `${base}/api/explore?moves=${encodeURIComponent(moves)}${process.env.BOOK ? `&book=${process.env.BOOK}` : ''}`;
+  const data = await (await fetch(url)).json();
+  const known = data.moves.filter((m) => m.proofs.some((p) => p.in_proof) || m.book !== null).length;
+  return known > 0 && known < data.moves.length ? data.moves.length - known : 0;
+}
+
+/** Checks the folding of the explorer's move list at the shown position; true if it folds. */
+async function checkFolding(moves) {
+  const expected = await foldable(moves);
+  const hidden = await page.locator('#moves tbody tr.foldable').count();
+  check(hidden === expected, `${expected} moves in no proof and no book fold away at ${moves || 'the start'}`);
+  if (!expected) return false;
+  check((await page.locator('#moves tbody tr.foldable:visible').count()) === 0, 'the folded moves are hidden');
+  await page.locator('#fold-toggle').click();
+  check((await page.locator('#moves tbody tr.foldable:visible').count()) === expected, 'one click unfolds them');
+  await page.locator('#fold-toggle').click();
+  check((await page.locator('#moves tbody tr.foldable:visible').count()) === 0, 'and a second folds them again');
+  return true;
+}
+
 async function clickSquare(square) {
   const p = await squareCenter(square);
   await page.mouse.click(p.x, p.y);
@@ -132,6 +170,18 @@ try {
   check((await page.locator('#book-status').innerText()).includes('node'), 'the book knows the position');
   check((await mainRow.innerText()).includes('proof move'), 'the main-line move is the proof move');
   await settle();
+  // Layout at 1400×1000: the line and the Solve box beside the board, above the fold.
+  const boardBox = await page.locator('#board').boundingBox();
+  for (const id of ['line', 'solve']) {
+    const box = await page.locator(`#${id}`).boundingBox();
+    check(box.x >= boardBox.x + boardBox.width && box.y + box.height <= 1000, `#${id} is beside the board and above the fold at 1400×1000 (x ${Math.round(box.x)}, bottom ${Math.round(box.y + box.height)})`);
+  }
+  const coords = await page.evaluate(() => {
+    const c = getComputedStyle(document.querySelector('.cg-wrap coords coord'));
+    return { size: parseFloat(c.fontSize), opacity: Number(getComputedStyle(document.querySelector('.cg-wrap coords')).opacity) };
+  });
+  check(coords.size >= 11 && coords.opacity === 1, `the coordinates are readable (${coords.size} px, opacity ${coords.opacity})`);
+  let folded = await checkFolding(rootMoves);
   await page.screenshot({ path: join(outDir, 'explorer-root.png'), fullPage: true });
 
   // Play the proof's move by clicking it in the move list.
@@ -144,6 +194,7 @@ try {
   const replies = page.locator('#moves tbody tr');
   check((await replies.count()) >= 1, 'the replies are listed');
   check((await replies.first().innerText()).includes('answered'), 'every reply is answered in the proof');
+  folded = (await checkFolding(afterFirst)) || folded;
 
   // Play the main-line reply by clicking on the board: from-square, then to-square.
   const reply = page.locator('#moves tbody tr.main-line');
@@ -160,6 +211,29 @@ try {
   const rowsNow = await page.locator('#moves tbody tr').count();
   check(rowsNow >= 10, `the move list follows: ${rowsNow} legal moves`);
   check((await page.locator('#moves tbody tr.main-line').innerText()).includes('proof move'), 'the proof move is marked among them');
+  folded = (await checkFolding(afterReply)) || folded;
+  // Deeper on the proof's main line, beyond the book: the proof has one move at the
+  // prover's nodes, and the others fold away.
+  if (!folded) {
+    const proof = (await (await fetch(`${base}/api/status`)).json()).proofs[0];
+    const main = proof.main_line_uci.split(' ');
+    for (let plies = 2; plies <= main.length && !folded; plies += 2) {
+      const moves = `${proof.prolog_uci} ${main.slice(0, plies).join(' ')}`.trim();
+      if (!(await foldable(moves))) continue;
+      await page.goto(`${base}/?moves=${encodeURIComponent(moves)}`);
+      await explorerAt(moves);
+      folded = await checkFolding(moves);
+    }
+    await page.goto(`${base}/?moves=${encodeURIComponent(afterReply)}`);
+    await explorerAt(afterReply);
+  }
+  check(folded, 'moves in no proof and no book were folded away somewhere on the line');
+  // The PGN box shows the line, and exports it.
+  const pgn = await page.locator('#pgn-input').inputValue();
+  check(pgn.includes('[Variant "Antichess"]') && pgn.includes(mainSan) && pgn.includes(replySan) && pgn.trim().endsWith('*'), 'the PGN box shows the current line');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#pgn-export').click()]);
+  const exported = readFileSync(await download.path(), 'utf8');
+  check(exported === pgn && download.suggestedFilename().endsWith('.pgn'), `"Export PGN" saves the line (${download.suggestedFilename()})`);
 
   // Back and forward.
   await page.locator('#back').click();
@@ -188,6 +262,7 @@ try {
   const shownFen = await page.locator('#fen-input').inputValue();
   check(JSON.stringify(await boardPieces()) === JSON.stringify(fenPieces(shownFen)), 'the board shows the position of the FEN');
   await page.screenshot({ path: join(outDir, 'explorer.png'), fullPage: true });
+  await noHorizontalScroll('explorer');
 
   // With several books loaded the summary offers them; a choice reloads the position with
   // that book's numbers and goes into the URL, and choosing the first book again returns.
@@ -229,6 +304,34 @@ try {
   await page.locator('#pin-clear').click();
   await page.waitForFunction(() => document.getElementById('root')?.innerText.includes('the root (no pin)'));
   check(true, 'clearing the pin shows the root again');
+  // A decided node: queueing it is refused by the server (409), and disabled on the page.
+  const decided = await page.evaluate(async ([book, start]) => {
+    const get = async (moves) => (await fetch(`/api/books/${book}/node?moves=${encodeURIComponent(moves)}`)).json();
+    const queue = [start];
+    while (queue.length) {
+      const moves = queue.shift();
+      const d = await get(moves);
+      for (const c of d.children ?? []) {
+        const line = `${moves} ${c.uci}`;
+        if (c.status === 'win' || c.status === 'loss') return { line, id: c.id };
+        if (queue.length < 50) queue.push(line);
+      }
+    }
+    return null;
+  }, [process.env.BOOK ?? 'na6', afterFirst]);
+  check(decided !== null, `the book has a decided node (${decided?.line})`);
+  // (From here, not from the page: the page's console is to stay free of errors.)
+  const refused = (await fetch(`${base}/api/books/${process.env.BOOK ?? 'na6'}/queue`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: decided.id }) })).status;
+  check(refused === 409, `the server refuses to queue a decided node (${refused})`);
+  await page.goto(`${base}/search?moves=${encodeURIComponent(decided.line)}${book}`);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true' && document.getElementById('queue-add'));
+  check(await page.locator('#queue-add').isDisabled(), 'so the search page disables "Queue this position" there');
+  check(((await page.locator('#queue-add').getAttribute('title')) ?? '').includes('decided'), 'and says why');
+  check(await page.locator('#mark-win').isDisabled(), 'marking a proven node is disabled too');
+  const times = await page.locator('#recent tbody td:first-child').allInnerTexts();
+  check(times.every((t) => /^\d\d:\d\d:\d\d$/.test(t) || t.startsWith('no search')), `one clock format in the recent searches (${times.slice(0, 2).join(', ')})`);
+  check(/^updated \d\d:\d\d:\d\d$/.test(await page.locator('#updated').innerText()), 'and in the time of the last update');
+  await noHorizontalScroll('search');
 
   // --- Search: a book that `book grow` grows beside the server ------------------------------
   const grown = process.env.GROW_BOOK;
@@ -254,8 +357,13 @@ try {
   await page.goto(`${base}/tablebase?fen=${encodeURIComponent(fen)}`);
   await page.waitForFunction(() => document.querySelectorAll('#moves tbody tr').length > 0 && document.body.dataset.ready);
   check((await page.locator('#tb-result').innerText()).match(/win|loss|draw/) !== null, 'the tablebase result is shown');
-  const tbRows = await page.locator('#moves tbody tr').count();
+  const tbRows = await page.locator('#moves tbody tr:not(.group-head)').count();
   check(tbRows >= 5, `every move is listed (${tbRows})`);
+  const groups = await page.locator('#moves tbody.group').evaluateAll((bodies) => bodies.map((b) => b.className.replace('group ', '')));
+  check(JSON.stringify(groups) === JSON.stringify(['group-win', 'group-draw', 'group-loss']), `the moves are grouped into winning, drawing and losing (${groups.join(', ')})`);
+  check((await page.locator('tbody.group-win tr:not(.group-head) td.san').allInnerTexts()).join() === 'Rb3', 'Rb3 is the one winning move');
+  check((await page.locator('#tb-rules').innerText()).includes('international rules'), 'the page names the rule set');
+  await noHorizontalScroll('tablebase');
   await page.locator('#material-input').fill('KRk');
   await page.locator('#random-button').click();
   await page.waitForFunction((old) => document.body.dataset.ready && document.body.dataset.ready !== old, fen);
@@ -268,6 +376,11 @@ try {
 
   check(consoleErrors.length === 0, `no errors in the browser console${consoleErrors.length ? ': ' + consoleErrors.join('; ') : ''}`);
   console.log(`screenshots in ${outDir}`);
+  if (process.env.DOCS_DIR) {
+    mkdirSync(process.env.DOCS_DIR, { recursive: true });
+    for (const name of ['explorer.png', 'search.png', 'tablebase.png']) copyFileSync(join(outDir, name), join(process.env.DOCS_DIR, name));
+    console.log(`and in ${process.env.DOCS_DIR}`);
+  }
 } catch (e) {
   console.error(String(e && e.stack ? e.stack : e));
   try {

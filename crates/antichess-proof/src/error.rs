@@ -37,6 +37,9 @@ pub enum ProofError {
     Io { context: String, source: io::Error },
     /// The file does not start with the magic bytes of the format expected.
     BadMagic { found: Vec<u8> },
+    /// The file is in neither format (no compact magic, and no reference-format header
+    /// node that fits its length): some other file given by mistake.
+    NotAProof { detail: String },
     /// A compact-format file of a version this program does not read.
     UnsupportedVersion { found: u16, supported: u16 },
     /// The file is damaged or malformed at a byte offset (truncated, checksum mismatch,
@@ -77,6 +80,7 @@ impl ProofError {
         matches!(
             self,
             ProofError::BadMagic { .. }
+                | ProofError::NotAProof { .. }
                 | ProofError::UnsupportedVersion { .. }
                 | ProofError::Corrupt { .. }
                 | ProofError::CountMismatch { .. }
@@ -119,6 +123,9 @@ impl fmt::Display for ProofError {
                 "not a proof file of the expected format: bad magic bytes {}",
                 hex(found)
             ),
+            ProofError::NotAProof { detail } => {
+                write!(f, "not an antichess proof file ({detail})")
+            }
             ProofError::UnsupportedVersion { found, supported } => write!(
                 f,
                 "unsupported proof format version {found} (this program reads versions 1 to {supported})"

@@ -82,6 +82,10 @@ struct Links {
     transposition: Option<u32>,
 }
 
+/// The longest prolog a header node of a real proof may announce (moves from the start
+/// position to the proof's root); a longer one marks a file that is not a proof.
+const PLAUSIBLE_PROLOG: u64 = 1024;
+
 /// An open reference-format file.
 #[derive(Debug)]
 pub struct ReferenceFile<S> {
@@ -101,10 +105,14 @@ impl<S: ReadAt> ReferenceFile<S> {
     ) -> Result<ReferenceFile<S>, ProofError> {
         let len = source.size();
         if len < 6 {
-            return Err(ProofError::corrupt(
-                len,
-                format!("a reference-format proof has at least 6 bytes (the header node); this one has {len}"),
-            ));
+            // Shorter than a header node: no proof in either format is this short.
+            return Err(ProofError::NotAProof {
+                detail: if len == 0 {
+                    "the file is empty".to_string()
+                } else {
+                    format!("{len} bytes, shorter than any proof")
+                },
+            });
         }
         let mut head = [0u8; 6];
         source
@@ -115,13 +123,16 @@ impl<S: ReadAt> ReferenceFile<S> {
             let size = u64::from(raw.data & LOW);
             let prolog = u64::from(raw.mv);
             let expected = 6 + 2 * prolog + 6 * size.saturating_sub(1);
-            let fits =
-                raw.data >> 30 == 1 && size >= 1 && expected <= len && (len - expected) % 8 == 0;
-            (fits, size, prolog, expected)
+            // The shape of a header node: the header's flag bits, at least one node, and a
+            // prolog of a game's length (a text or other file rarely has all three).
+            let flagged = raw.data >> 30 == 1 && size >= 1;
+            let shaped = flagged && prolog <= PLAUSIBLE_PROLOG;
+            let fits = flagged && expected <= len && (len - expected) % 8 == 0;
+            (fits, size, prolog, expected, shaped)
         };
         let order = match byte_order {
             Some(order) => {
-                let (fits, size, prolog, expected) = describe(order);
+                let (fits, size, prolog, expected, _) = describe(order);
                 if !fits {
                     return Err(ProofError::corrupt(
                         0,
@@ -135,11 +146,22 @@ impl<S: ReadAt> ReferenceFile<S> {
             None => match (describe(ByteOrder::Little), describe(ByteOrder::Big)) {
                 ((true, ..), _) => ByteOrder::Little,
                 (_, (true, ..)) => ByteOrder::Big,
-                ((_, size, prolog, expected), (_, bsize, bprolog, bexpected)) => {
+                // A header node's shape in neither byte order, and no compact magic either
+                // (the format was detected as reference): some other file given by mistake.
+                ((.., false), (.., false)) => {
+                    return Err(ProofError::NotAProof {
+                        detail: format!(
+                            "{len} bytes: neither the compact format's magic bytes nor a reference-format header node"
+                        ),
+                    })
+                }
+                // A header node whose counts do not fit the length: a damaged or cut-short
+                // reference-format proof.
+                ((_, size, prolog, expected, _), (_, bsize, bprolog, bexpected, _)) => {
                     return Err(ProofError::corrupt(
                         0,
                         format!(
-                            "the header node does not match the file length {len}: read little-endian it says {size} nodes and {prolog} prolog moves ({expected} bytes), read big-endian {bsize} nodes and {bprolog} prolog moves ({bexpected} bytes); the word must also have bit 30 set"
+                            "the header node does not match the file length {len}: read little-endian it says {size} nodes and {prolog} prolog moves ({expected} bytes), read big-endian {bsize} nodes and {bprolog} prolog moves ({bexpected} bytes)"
                         ),
                     ))
                 }

@@ -613,7 +613,19 @@ fn damaged_reference_files_are_clear_errors() {
     assert!(verify_theirs(&[], &tree)
         .unwrap_err()
         .to_string()
-        .contains("at least 6 bytes"));
+        .contains("not an antichess proof file (the file is empty)"));
+    assert!(verify_theirs(&good[..5], &tree)
+        .unwrap_err()
+        .to_string()
+        .contains("not an antichess proof file (5 bytes, shorter than any proof)"));
+    // Some other file: no header node's shape in either byte order.
+    let text = verify_theirs(b"1. e3 wins for White, they say\n", &tree)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        text.starts_with("not an antichess proof file (31 bytes: neither"),
+        "{text}"
+    );
 }
 
 #[test]

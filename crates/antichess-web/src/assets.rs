@@ -7,6 +7,13 @@
 //! `dist` is missing or stale and `npm` is available, printing what it does, and otherwise
 //! fails with a message that names the one command to run. Cargo builds never run npm, so
 //! `cargo build` and `cargo test` need neither Node nor the network.
+//!
+//! With the cargo feature `embed-web`, the build script puts the built files into the
+//! binary instead ([`embedded`]): an installed `antichess serve` then serves its pages
+//! with no `web/` and no npm at run time, and writes nothing anywhere. The build script
+//! takes `$ANTICHESS_WEB_DIST` (a built `dist` directory) if set, else the repository's
+//! `web/dist` when it is built and newer than its sources, else builds a copy of `web/`
+//! with npm in cargo's `OUT_DIR` (the source tree is left as it is); see `build.rs`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -142,4 +149,45 @@ pub fn ensure_built(web: &Path, log: &mut dyn FnMut(&str)) -> Result<PathBuf, St
         return Err(fail("the build did not write every page".into()));
     }
     Ok(dist)
+}
+
+/// A set of built front-end files held in memory: the file at a path of `dist`
+/// (`index.html`, `assets/explorer.js`), if there is one.
+pub type EmbeddedFiles = fn(&str) -> Option<&'static [u8]>;
+
+#[cfg(feature = "embed-web")]
+static DIST: include_dir::Dir<'static> = include_dir::include_dir!("$OUT_DIR/web-dist");
+
+#[cfg(feature = "embed-web")]
+fn embedded_file(path: &str) -> Option<&'static [u8]> {
+    DIST.get_file(path).map(include_dir::File::contents)
+}
+
+/// The front end built into this binary (cargo feature `embed-web`), if it was.
+#[must_use]
+pub fn embedded() -> Option<EmbeddedFiles> {
+    #[cfg(feature = "embed-web")]
+    {
+        Some(embedded_file)
+    }
+    #[cfg(not(feature = "embed-web"))]
+    {
+        None
+    }
+}
+
+/// The `Content-Type` of a front-end file, by its extension.
+#[must_use]
+pub fn content_type(path: &str) -> &'static str {
+    match path.rsplit_once('.').map_or("", |(_, ext)| ext) {
+        "html" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "json" | "map" => "application/json",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "woff2" => "font/woff2",
+        "woff" => "font/woff",
+        _ => "application/octet-stream",
+    }
 }

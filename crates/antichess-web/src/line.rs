@@ -1,6 +1,7 @@
 //! Positions named in requests: a start FEN (default: the start position) and/or a move
 //! list (SAN or UCI, PGN move numbers and comments allowed), or a PGN text whose `[FEN]`
-//! tag gives the start. Every error names the offending field or move token.
+//! tag gives the start. As in lichess's APIs, `_` may stand for the spaces of a `fen`
+//! (`8/8/8/8/8/2k5/8/KR6_w_-_-_0_1`). Every error names the offending field or move token.
 
 use antichess_core::{play_move_text, Game, Move, Position, Rules};
 
@@ -74,7 +75,7 @@ fn nonempty(text: Option<&str>) -> Option<&str> {
 }
 
 /// Parses a request's position: `fen` (default: the start position, or a PGN `[FEN]`
-/// tag), then the moves of `pgn`, then `moves`.
+/// tag; `_` stands for a space), then the moves of `pgn`, then `moves`.
 pub fn parse_line(
     rules: Rules,
     fen: Option<&str>,
@@ -88,7 +89,9 @@ pub fn parse_line(
         }
         None => (None, None),
     };
-    let start = match nonempty(fen).map(str::to_string).or(pgn_fen) {
+    // No FEN has an underscore: lichess's clients write them for spaces.
+    let fen = fen.map(|f| f.replace('_', " "));
+    let start = match nonempty(fen.as_deref()).map(str::to_string).or(pgn_fen) {
         Some(fen) => Position::from_fen(&fen, rules)
             .map_err(|e| ApiError::bad_request(format!("fen \"{fen}\": {e}")))?,
         None => Position::start(rules),
@@ -138,6 +141,9 @@ mod tests {
         let pgn = "[Event \"x\"]\n[FEN \"8/8/8/8/8/p7/8/1N6 w - - 0 1\"]\n\n1. Nxa3 *";
         let line = parse_line(rules, None, None, Some(pgn)).unwrap();
         assert_eq!(line.position().fen(), "8/8/8/8/8/N7/8/8 b - - 0 1");
+        // Underscores for spaces, as lichess's clients write a FEN in a URL.
+        let under = parse_line(rules, Some("8/8/8/8/8/p7/8/1N6_w_-_-_0_1"), None, None).unwrap();
+        assert_eq!(under.position().fen(), "8/8/8/8/8/p7/8/1N6 w - - 0 1");
         let err = parse_line(rules, Some("8/8/8 w - - 0 1"), None, None).unwrap_err();
         assert!(err.message.contains("fen"), "{}", err.message);
         let err = parse_line(rules, None, Some("e3 e5 Nc4"), None).unwrap_err();

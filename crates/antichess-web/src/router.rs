@@ -1,5 +1,6 @@
 //! The HTTP routes: the JSON API under `/api/` and the three pages (`/`, `/search`,
-//! `/tablebase`) with their files under `/assets/`. Handlers whose work takes time
+//! `/tablebase`) with their files under `/assets/` (from `web/dist`, or from the files built
+//! into the binary by the feature `embed-web`). Handlers whose work takes time
 //! (probing tables, looking positions up in proofs, reading or writing books) run it on
 //! Tokio's blocking threads (`spawn_blocking`), so the async threads only move bytes.
 //! Errors are JSON (`{"error": "..."}`) with a 4xx status for bad input. The write
@@ -12,7 +13,7 @@
 //! |---|---|
 //! | `GET /api/status` | rules, tables, proofs and books loaded |
 //! | `GET /api/explore?fen=&moves=&pgn=&book=` | a position and every legal move: tablebase, proofs, book |
-//! | `GET /api/tablebase?fen=` (also `/api/tablebase/antichess`) | lichess-shaped tablebase answer |
+//! | `GET /api/tablebase?fen=` (also `/api/tablebase/antichess`) | lichess-shaped tablebase answer (`_` for spaces in `fen` too) |
 //! | `GET /api/tablebase/random?material=&turn=&seed=` | a random legal position of a material |
 //! | `GET /api/proofs`, `GET /api/proofs/{id}` | loaded proofs: counts, root, main line |
 //! | `GET /api/books`, `GET /api/books/{name}` | books; one book's root, counts, pin, queue, workers |
@@ -260,14 +261,45 @@ pub fn router(state: Shared) -> Router {
                 .nest_service("/assets", ServeDir::new(dist.join("assets")))
                 .layer(no_cache);
         }
-        None => {
-            app = app
-                .route("/", get(no_front_end))
-                .route("/search", get(no_front_end))
-                .route("/tablebase", get(no_front_end));
-        }
+        None => match state.embedded_web {
+            Some(files) => {
+                let page = |name: &'static str| get(move || async move { embedded(files, name) });
+                app = app
+                    .route("/", page("index.html"))
+                    .route("/search", page("search.html"))
+                    .route("/tablebase", page("tablebase.html"))
+                    .route(
+                        "/assets/{*path}",
+                        get(move |Path(path): Path<String>| async move {
+                            embedded(files, &format!("assets/{path}"))
+                        }),
+                    )
+                    .layer(SetResponseHeaderLayer::overriding(
+                        header::CACHE_CONTROL,
+                        HeaderValue::from_static("no-cache"),
+                    ));
+            }
+            None => {
+                app = app
+                    .route("/", get(no_front_end))
+                    .route("/search", get(no_front_end))
+                    .route("/tablebase", get(no_front_end));
+            }
+        },
     }
     app.with_state(state)
+}
+
+/// A file of the front end built into the binary, or 404.
+fn embedded(files: crate::assets::EmbeddedFiles, path: &str) -> Response {
+    match files(path) {
+        Some(bytes) => (
+            [(header::CONTENT_TYPE, crate::assets::content_type(path))],
+            bytes,
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, format!("no file {path}\n")).into_response(),
+    }
 }
 
 async fn api_not_found(axum::extract::OriginalUri(uri): axum::extract::OriginalUri) -> ApiError {

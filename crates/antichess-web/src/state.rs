@@ -30,8 +30,12 @@ pub struct ServerConfig {
     pub books: Vec<String>,
     /// Proof files (either format).
     pub proofs: Vec<PathBuf>,
-    /// The front end's built files (`web/dist`); `None`: the API only.
+    /// The front end's built files (`web/dist`); `None`: the embedded files, if any, or
+    /// the API only.
     pub web_dist: Option<PathBuf>,
+    /// The front end built into the binary ([`crate::assets::embedded`]), served when
+    /// `web_dist` is `None`.
+    pub embedded_web: Option<crate::assets::EmbeddedFiles>,
     /// How often the books' roots are sampled for the search page's plot.
     pub sample_every: Duration,
     /// Longest search of `/api/solve` (zero: the endpoint is off).
@@ -55,6 +59,7 @@ impl ServerConfig {
             books: Vec::new(),
             proofs: Vec::new(),
             web_dist: None,
+            embedded_web: None,
             sample_every: Duration::from_secs(5),
             solve_limit: Duration::from_secs(10),
             solve_slots: 1,
@@ -74,6 +79,7 @@ pub struct AppState {
     pub books: Vec<Arc<BookHandle>>,
     pub proofs: Vec<Arc<LoadedProof>>,
     pub web_dist: Option<PathBuf>,
+    pub embedded_web: Option<crate::assets::EmbeddedFiles>,
     pub sample_every: Duration,
     /// Longest search of `/api/solve` (zero: off).
     pub solve_limit: Duration,
@@ -215,6 +221,7 @@ impl AppState {
             books,
             proofs,
             web_dist: config.web_dist,
+            embedded_web: config.embedded_web,
             sample_every: config.sample_every,
             solve_limit: config.solve_limit,
             solve_slots: Arc::new(tokio::sync::Semaphore::new(config.solve_slots.max(1))),

@@ -1,5 +1,14 @@
-//! Tablebase answers in the shape of lichess's tablebase API (`category`, `dtc`, `moves`
-//! with `uci` / `san` / `category` / `dtc`), and random positions of a given material.
+//! Tablebase answers in the shape of lichess's tablebase API (`category`, `dtz`,
+//! `precise_dtz`, `dtm`, `checkmate`, `stalemate`, `variant_win`, `variant_loss`,
+//! `insufficient_material`, and `moves` with the same fields plus `uci`, `san`, `zeroing`),
+//! with our own `dtc` beside, and random positions of a given material.
+//!
+//! A lichess client changes only its base URL: the fields it reads are there with lichess's
+//! types. `dtz` is our DTC signed as lichess signs it (positive: the side to move wins,
+//! negative: it loses, 0: a draw, `null`: unknown); it counts plies to the next capture or
+//! promotion (not to the next pawn move) and is exact, so `precise_dtz` is the same. We
+//! have no depth to mate: `dtm` is always `null`. There is no check in this game, so
+//! `checkmate` is always false.
 //!
 //! As in lichess's API, the position's `category` is for the side to move, and a move's
 //! `category` and `dtc` describe the position *after* the move, for the side then to move:
@@ -34,6 +43,19 @@ pub struct TablebaseReport {
     pub category: &'static str,
     /// Plies to conversion; `null` for draws and unknown positions.
     pub dtc: Option<u16>,
+    /// lichess's field: the DTC signed for the side to move (see the module doc).
+    pub dtz: Option<i32>,
+    /// lichess's field: the same as `dtz` (a DTC is never rounded).
+    pub precise_dtz: Option<i32>,
+    /// lichess's field: always `null` (no depth-to-mate tables).
+    pub dtm: Option<i32>,
+    /// lichess's field: always false (no check in this game).
+    pub checkmate: bool,
+    /// The side to move has pieces but no legal move.
+    pub stalemate: bool,
+    /// Drawn by the rules: only bishops on squares of opposite colours, which can never
+    /// meet (lichess's `insufficient_material` in antichess).
+    pub insufficient_material: bool,
     /// The game is over and the side to move has won (no pieces left, or stalemated where
     /// the rules score that as a win).
     pub variant_win: bool,
@@ -57,6 +79,18 @@ pub struct TablebaseMove {
     pub category: &'static str,
     /// Plies to conversion of the position after the move.
     pub dtc: Option<u16>,
+    /// lichess's field: `dtc` signed for the side to move after the move.
+    pub dtz: Option<i32>,
+    /// lichess's field: the same as `dtz`.
+    pub precise_dtz: Option<i32>,
+    /// lichess's field: always `null`.
+    pub dtm: Option<i32>,
+    /// lichess's field: always false.
+    pub checkmate: bool,
+    /// After the move, the side to move has pieces but no legal move.
+    pub stalemate: bool,
+    /// After the move, only bishops that can never meet are left.
+    pub insufficient_material: bool,
     /// A capture or a pawn move (resets the halfmove clock), as lichess's `zeroing`.
     pub zeroing: bool,
     /// A capture or a promotion (the move itself converts).
@@ -77,6 +111,24 @@ fn value_of(tb: Option<&Tablebase>, pos: &Position) -> ApiResult<Option<Value>> 
         Some(tb) => Ok(tb.probe(pos)?),
         None => Ok(None),
     }
+}
+
+/// lichess's `dtz` of a value: the DTC, positive for a win of the side to move, negative
+/// for a loss, 0 for a draw, `None` when unknown.
+#[must_use]
+pub fn signed_dtc(value: Option<Value>) -> Option<i32> {
+    let value = value?;
+    Some(match value.wdl {
+        Wdl::Win => i32::from(value.dtc),
+        Wdl::Loss => -i32::from(value.dtc),
+        Wdl::Draw => 0,
+    })
+}
+
+/// (stalemate, insufficient material) of a position, as lichess names them.
+fn end_flags(pos: &Position) -> (bool, bool) {
+    let stalemate = pos.legal_moves().is_empty() && !pos.us().is_empty();
+    (stalemate, !stalemate && pos.is_dead_draw())
 }
 
 fn game_over_flags(pos: &Position) -> (bool, bool, bool) {
@@ -101,11 +153,19 @@ pub fn probe(tb: Option<&Tablebase>, pos: &Position) -> ApiResult<TablebaseRepor
         let after = pos.play(m);
         let after_value = value_of(tb, &after)?;
         let (win, loss, _) = game_over_flags(&after);
+        let (stalemate, insufficient_material) = end_flags(&after);
+        let dtz = signed_dtc(after_value);
         let entry = TablebaseMove {
             uci: m.to_uci(),
             san: pos.san(m),
             category: category(after_value),
             dtc: after_value.and_then(Value::dtc),
+            dtz,
+            precise_dtz: dtz,
+            dtm: None,
+            checkmate: false,
+            stalemate,
+            insufficient_material,
             zeroing: pos.is_irreversible(m),
             conversion: pos.is_capture(m) || m.is_promotion(),
             variant_win: win,
@@ -131,11 +191,19 @@ pub fn probe(tb: Option<&Tablebase>, pos: &Position) -> ApiResult<TablebaseRepor
         (None, _) => Some(material.canonical().0.name()),
         _ => None,
     };
+    let (stalemate, insufficient_material) = end_flags(pos);
+    let dtz = signed_dtc(value);
     Ok(TablebaseReport {
         fen: pos.fen(),
         material: material.name(),
         category: category(value),
         dtc: value.and_then(Value::dtc),
+        dtz,
+        precise_dtz: dtz,
+        dtm: None,
+        checkmate: false,
+        stalemate,
+        insufficient_material,
         variant_win,
         variant_loss,
         game_over_draw,

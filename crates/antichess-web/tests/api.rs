@@ -389,6 +389,96 @@ async fn tablebase_answers_in_lichess_shape() {
     assert_ne!(probe["category"], "unknown", "{probe}");
 }
 
+/// What a lichess client reads of a tablebase answer, with lichess's types: the same
+/// fields at the top and in every move.
+fn lichess_fields(v: &Value) {
+    assert!(v["category"].is_string(), "category in {v}");
+    for key in ["dtz", "precise_dtz", "dtm"] {
+        assert!(
+            v.get(key).is_some_and(|x| x.is_i64() || x.is_null()),
+            "{key} must be an integer or null in {v}"
+        );
+    }
+    for key in [
+        "checkmate",
+        "stalemate",
+        "variant_win",
+        "variant_loss",
+        "insufficient_material",
+    ] {
+        assert!(v[key].is_boolean(), "{key} must be a boolean in {v}");
+    }
+    assert_eq!(v["checkmate"], false, "no check in this game");
+    assert!(v["dtm"].is_null(), "no depth to mate: {v}");
+    assert_eq!(v["dtz"], v["precise_dtz"], "{v}");
+}
+
+#[tokio::test]
+async fn lichess_clients_read_the_same_fields() {
+    let (api, _) = Api::new(&[]);
+    let fen = "8/8/8/8/8/2k5/8/KR6 w - - 0 1";
+    // A lichess client writes the FEN with underscores: the same answer.
+    let spaces = api
+        .ok(&format!("/api/tablebase/antichess?fen={}", enc(fen)))
+        .await;
+    let underscores = api
+        .ok("/api/tablebase/antichess?fen=8/8/8/8/8/2k5/8/KR6_w_-_-_0_1")
+        .await;
+    assert_eq!(spaces, underscores);
+    assert_eq!(underscores["fen"], fen);
+    let v = spaces;
+    lichess_fields(&v);
+    // dtz is the DTC signed for the side to move: White wins here.
+    assert_eq!(v["category"], "win");
+    assert_eq!(v["dtz"].as_i64(), v["dtc"].as_i64());
+    assert!(v["dtz"].as_i64().unwrap() > 0);
+    let moves = v["moves"].as_array().unwrap();
+    for m in moves {
+        lichess_fields(m);
+        assert!(m["uci"].is_string() && m["san"].is_string() && m["zeroing"].is_boolean());
+        let dtc = m["dtc"].as_i64();
+        match m["category"].as_str().unwrap() {
+            "win" => assert_eq!(m["dtz"].as_i64(), dtc, "{m}"),
+            "loss" => assert_eq!(m["dtz"].as_i64(), dtc.map(|d| -d), "{m}"),
+            "draw" => assert_eq!(m["dtz"], 0, "{m}"),
+            _ => assert!(m["dtz"].is_null(), "{m}"),
+        }
+    }
+    // The best move leaves Black lost: a negative dtz, as lichess shows a winning move.
+    assert!(moves[0]["dtz"].as_i64().unwrap() < 0, "{}", moves[0]);
+    // Games over: a stalemate (a win for the stalemated side under these rules) and two
+    // bishops that can never meet (lichess's insufficient material).
+    let stalemate = api
+        .ok("/api/tablebase?fen=8/8/8/8/8/p7/P7/8_w_-_-_0_1")
+        .await;
+    lichess_fields(&stalemate);
+    assert_eq!(
+        (
+            &stalemate["stalemate"],
+            &stalemate["variant_win"],
+            &stalemate["category"],
+            &stalemate["dtz"]
+        ),
+        (&json!(true), &json!(true), &json!("win"), &json!(0)),
+        "{stalemate}"
+    );
+    let bishops = api
+        .ok("/api/tablebase?fen=8/8/8/8/8/8/1b6/1B6_w_-_-_0_1")
+        .await;
+    lichess_fields(&bishops);
+    assert_eq!(bishops["insufficient_material"], true, "{bishops}");
+    assert_eq!(bishops["stalemate"], false, "{bishops}");
+    assert_eq!(bishops["category"], "draw", "{bishops}");
+    assert_eq!(bishops["dtz"], 0, "{bishops}");
+    // A FEN that is wrong with underscores is named as given, with spaces.
+    let (status, v) = api.get("/api/tablebase?fen=8/8/8_w_-_-_0_1").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert!(
+        v["error"].as_str().unwrap().contains("8/8/8 w - - 0 1"),
+        "{v}"
+    );
+}
+
 #[tokio::test]
 async fn proofs_and_their_main_line() {
     let (api, _) = Api::new(&[]);
@@ -651,6 +741,84 @@ async fn pages_are_served_from_dist() {
     }
     let (s, _) = api.get("/assets/missing.js").await;
     assert_eq!(s, StatusCode::NOT_FOUND);
+}
+
+/// Front-end files as the `embed-web` feature holds them (in memory, by path).
+fn built_in(path: &str) -> Option<&'static [u8]> {
+    match path {
+        "index.html" => Some(b"<html>built-in explorer</html>"),
+        "search.html" => Some(b"<html>built-in search</html>"),
+        "tablebase.html" => Some(b"<html>built-in tablebase</html>"),
+        "assets/explorer.js" => Some(b"console.log(2)"),
+        "assets/explorer.css" => Some(b"body{}"),
+        _ => None,
+    }
+}
+
+#[tokio::test]
+async fn pages_are_served_from_files_built_into_the_binary() {
+    let mut config = common::config(Vec::new(), None);
+    config.embedded_web = Some(built_in);
+    let app = router(Arc::new(antichess_web::AppState::new(config).unwrap()));
+    for (path, want, content_type) in [
+        ("/", "built-in explorer", "text/html; charset=utf-8"),
+        (
+            "/search?book=x",
+            "built-in search",
+            "text/html; charset=utf-8",
+        ),
+        (
+            "/tablebase?fen=x",
+            "built-in tablebase",
+            "text/html; charset=utf-8",
+        ),
+        (
+            "/assets/explorer.js",
+            "console.log(2)",
+            "text/javascript; charset=utf-8",
+        ),
+        ("/assets/explorer.css", "body{}", "text/css; charset=utf-8"),
+        (
+            "/assets/missing.js",
+            "no file assets/missing.js",
+            "text/plain; charset=utf-8",
+        ),
+        ("/api/status", "\"rules\"", "application/json"),
+    ] {
+        let res = app
+            .clone()
+            .oneshot(Request::get(path).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        let status = res.status();
+        let got_type = res.headers()["content-type"].to_str().unwrap().to_string();
+        let body = res.into_body().collect().await.unwrap().to_bytes();
+        let body = String::from_utf8_lossy(&body);
+        let want_status = if path.contains("missing") {
+            StatusCode::NOT_FOUND
+        } else {
+            StatusCode::OK
+        };
+        assert_eq!(status, want_status, "{path}: {body}");
+        assert!(body.contains(want), "{path}: {body}");
+        assert_eq!(got_type, content_type, "{path}");
+    }
+    // A dist directory given wins over the files built in.
+    let dir = fixture()
+        .dir
+        .join(format!("dist-over-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("assets")).unwrap();
+    for page in ["index.html", "search.html", "tablebase.html"] {
+        std::fs::write(dir.join(page), format!("<html>from dist {page}</html>")).unwrap();
+    }
+    let mut config = common::config(Vec::new(), Some(dir));
+    config.embedded_web = Some(built_in);
+    let api = Api(router(Arc::new(
+        antichess_web::AppState::new(config).unwrap(),
+    )));
+    let (s, v) = api.get("/").await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(v.as_str().unwrap().contains("from dist index.html"), "{v}");
 }
 
 #[tokio::test]

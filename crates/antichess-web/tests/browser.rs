@@ -3,8 +3,12 @@
 //! Debian's chromium with playwright-core: it loads the explorer, plays moves by clicking
 //! in the move list and on the board, checks that the move list and the statuses follow,
 //! steers the book from the search page, watches a second book that `book grow` grows
-//! beside the server (its worker is shown), visits the tablebase page, and saves
-//! screenshots of the three pages in `target/screenshots`.
+//! beside the server (its worker is shown), visits the tablebase page, checks the layout
+//! (the line and the Solve box beside the board at 1400×1000, folded moves, the PGN box and
+//! its export, grouped tablebase moves, no horizontal scroll at 800 px wide, disabled
+//! buttons where the server would refuse), and saves screenshots of the three pages in
+//! `target/screenshots` (and in `docs/screenshots`, shown by the guide, with
+//! `ANTICHESS_SCREENSHOTS_TO_DOCS=1`).
 //!
 //! Skipped with a message when chromium, node or the front end's packages
 //! (`cd web && npm ci`) are missing, unless `ANTICHESS_REQUIRE_BROWSER=1` (as in CI), when
@@ -119,7 +123,11 @@ fn explorer_search_and_tablebase_pages_in_chromium() {
         .parent()
         .unwrap()
         .join("screenshots");
-    let output = Command::new("node")
+    let mut node = Command::new("node");
+    if std::env::var("ANTICHESS_SCREENSHOTS_TO_DOCS").is_ok_and(|v| v == "1") {
+        node.env("DOCS_DIR", web.join("../docs/screenshots"));
+    }
+    let output = node
         .arg("tests/browser.mjs")
         .arg(format!("http://{addr}"))
         .arg(&out_dir)

@@ -69,7 +69,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "RULES", default_value = "international")]
     pub rules: Rules,
 
-    /// The front end's directory (default: the repository's web/, or $ANTICHESS_WEB_DIR).
+    /// The front end's directory (default: the pages built into the binary by the cargo
+    /// feature embed-web, else $ANTICHESS_WEB_DIR, else the repository's web/).
     #[arg(long, value_name = "DIR")]
     pub web_dir: Option<PathBuf>,
 
@@ -133,7 +134,12 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
     });
     let exposed = !is_loopback(args.bind.ip());
     let rule = WriteRule::of(token.is_some(), exposed);
-    let web_dist = if args.no_web {
+    // The pages built into the binary (feature embed-web) unless a directory is named.
+    let embedded_web =
+        (!args.no_web && args.web_dir.is_none() && std::env::var_os("ANTICHESS_WEB_DIR").is_none())
+            .then(assets::embedded)
+            .flatten();
+    let web_dist = if args.no_web || embedded_web.is_some() {
         None
     } else {
         let web = args.web_dir.clone().unwrap_or_else(assets::default_web_dir);
@@ -174,6 +180,7 @@ pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
         books: args.books.clone(),
         proofs: args.proofs.clone(),
         web_dist,
+        embedded_web,
         sample_every: args.sample_every,
         solve_limit: args.solve_limit,
         solve_slots: args.solvers,

@@ -159,15 +159,16 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     }
     let dir = args.tables.dir();
     let json = args.format == Format::Json;
-    let progress = BuildProgress::new(json);
     let options = BuildOptions {
         rules: args.tables.rules,
         dir: dir.clone(),
         threads: args.tables.threads,
         strategy: Default::default(),
     };
+    // The start line on stderr; the summary goes to standard output below.
+    let progress = BuildProgress::new(json).at(&options);
     let report = build(&targets, &options, &|e| progress.event(e));
-    progress.finish();
+    progress.finish(None);
     let report = report?;
     if json {
         let mut rows: Vec<serde_json::Value> = report

@@ -1,50 +1,173 @@
-//! Progress display for long jobs (indicatif bars on stderr; hidden when stderr is not a
-//! terminal).
+//! Progress display for tablebase builds: one bar on stderr when it is a terminal, and a
+//! line when a build starts and when it ends (what is built, where, how long it took),
+//! terminal or not.
 
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
-use antichess_tb::{BuildEvent, GenEvent};
-use indicatif::{ProgressBar, ProgressStyle};
+use antichess_core::Rules;
+use antichess_tb::{BuildEvent, BuildOptions, BuildReport, GenEvent, Material};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// Shows a tablebase build as one bar over all positions to generate.
+/// The tables named in a build's lines before "and N more".
+const NAMED: usize = 6;
+
+/// Where a build writes: named in its start and end lines.
+#[derive(Debug, Clone)]
+struct Place {
+    dir: PathBuf,
+    rules: Rules,
+}
+
+/// What the bar knows of the build so far.
+#[derive(Debug, Default)]
+struct State {
+    /// Positions of the tables finished.
+    done: u64,
+    /// Positions decided so far in the table being built (an underestimate of its
+    /// progress: its draws are never decided).
+    decided: u64,
+    /// Positions of the table being built.
+    positions: u64,
+    /// All positions to generate.
+    total: u64,
+    /// "#2/13 KRk".
+    current: String,
+    to_build: usize,
+    /// When the current build started (a display may show several builds in turn).
+    start: Option<Instant>,
+}
+
+/// Shows a tablebase build: one bar over all positions to generate (on a terminal), and
+/// the start and end lines (with [`BuildProgress::at`]).
 #[derive(Debug)]
 pub struct BuildProgress {
     bar: ProgressBar,
-    state: Mutex<(u64, String)>,
+    state: Mutex<State>,
     quiet: bool,
+    terminal: bool,
+    place: Option<Place>,
+}
+
+/// "KRk, Kk, Kr and 3 more".
+fn names(materials: &[Material]) -> String {
+    let mut out: Vec<String> = materials.iter().take(NAMED).map(Material::name).collect();
+    if materials.len() > NAMED {
+        let last = format!("and {} more", materials.len() - NAMED);
+        out.push(last);
+    }
+    out.join(", ")
+}
+
+/// "1.2 s", "3 min 04 s".
+fn duration_text(seconds: f64) -> String {
+    if seconds < 60.0 {
+        format!("{seconds:.1} s")
+    } else {
+        let s = seconds.round() as u64;
+        if s < 3600 {
+            format!("{} min {:02} s", s / 60, s % 60)
+        } else {
+            format!("{} h {:02} min", s / 3600, (s % 3600) / 60)
+        }
+    }
 }
 
 impl BuildProgress {
+    /// A display that prints nothing at all when `quiet` (JSON output).
     pub fn new(quiet: bool) -> BuildProgress {
-        let bar = ProgressBar::hidden();
         BuildProgress {
-            bar,
-            state: Mutex::new((0, String::new())),
+            bar: ProgressBar::hidden(),
+            state: Mutex::new(State::default()),
             quiet,
+            terminal: std::io::stderr().is_terminal(),
+            place: None,
         }
     }
 
+    /// Also prints a line when tables are to be built and one when they are: what, for
+    /// which rules, in which directory, and (at the end) how long it took.
+    #[must_use]
+    pub fn at(mut self, options: &BuildOptions) -> BuildProgress {
+        self.place = Some(Place {
+            dir: options.dir.clone(),
+            rules: options.rules,
+        });
+        self
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Our own estimate of the time left, from the average rate so far (indicatif's
+    /// estimate follows the recent steps, and a build's steps are whole tables of very
+    /// different sizes: it jumps).
+    fn eta(&self, state: &State) -> String {
+        let done = state.done + state.decided.min(state.positions);
+        let elapsed = state.start.map_or(0.0, |t| t.elapsed().as_secs_f64());
+        if done == 0 || state.total == 0 || elapsed < 1.0 {
+            return String::new();
+        }
+        let left = state.total.saturating_sub(done) as f64 * elapsed / done as f64;
+        format!(", ~{} left", duration_text(left))
+    }
+
+    fn show(&self, state: &State, level: Option<u16>) {
+        let position = state.done + state.decided.min(state.positions);
+        self.bar.set_position(position.min(state.total));
+        let level = level.map_or_else(String::new, |l| format!(" level {l}"));
+        // The estimate before the message, which is cut to the terminal's width.
+        self.bar.set_prefix(self.eta(state));
+        self.bar.set_message(format!("{}{level}", state.current));
+    }
+
     pub fn event(&self, event: BuildEvent) {
+        if self.quiet {
+            return;
+        }
         match event {
             BuildEvent::Planned {
                 total,
                 to_build,
                 positions,
             } => {
-                if to_build > 0 && !self.quiet {
-                    self.bar
-                        .set_draw_target(indicatif::ProgressDrawTarget::stderr());
-                    self.bar.set_length(positions);
+                if to_build == 0 {
+                    return;
+                }
+                *self.state() = State {
+                    total: positions,
+                    to_build,
+                    start: Some(Instant::now()),
+                    ..State::default()
+                };
+                if let Some(place) = &self.place {
+                    eprintln!(
+                        "building {to_build} of the {total} tables needed ({positions} positions) for {} rules in {}",
+                        place.rules,
+                        place.dir.display()
+                    );
+                } else if self.terminal {
+                    eprintln!("building {to_build} of {total} tables ({positions} positions)");
+                }
+                if self.terminal {
+                    // Style and length first, then the terminal: a bar drawn before it
+                    // has its style stays on the screen as a second bar.
                     self.bar.set_style(
                         ProgressStyle::with_template(
-                            "{spinner} building tables [{bar:30}] {percent}% {msg} ({elapsed}, eta {eta})",
+                            "{spinner} building tables [{bar:24}] {percent:>3}% {elapsed_precise}{prefix}  {wide_msg}",
                         )
                         .expect("valid template")
                         .progress_chars("=> "),
                     );
-                    self.bar.println(format!(
-                        "building {to_build} of {total} tables ({positions} positions)"
-                    ));
+                    self.bar.reset();
+                    self.bar.set_length(positions);
+                    self.bar.set_draw_target(ProgressDrawTarget::stderr());
+                    self.bar.enable_steady_tick(Duration::from_millis(250));
                 }
             }
             BuildEvent::Started {
@@ -52,32 +175,72 @@ impl BuildProgress {
                 number,
                 positions,
             } => {
-                let mut state = self
-                    .state
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                *state = (positions, format!("#{number} {material}"));
-                self.bar.set_message(state.1.clone());
+                let mut state = self.state();
+                state.positions = positions;
+                state.decided = 0;
+                state.current = format!("#{number}/{} {material}", state.to_build);
+                self.show(&state, None);
             }
-            BuildEvent::Generation(GenEvent::Level { level, .. }) => {
-                let state = self
-                    .state
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                self.bar.set_message(format!("{} level {level}", state.1));
+            BuildEvent::Generation(GenEvent::Initialised { decided }) => {
+                let mut state = self.state();
+                state.decided += decided;
+                self.show(&state, None);
+            }
+            BuildEvent::Generation(GenEvent::Level { level, decided }) => {
+                let mut state = self.state();
+                state.decided += decided;
+                self.show(&state, Some(level));
             }
             BuildEvent::Finished { .. } => {
-                let state = self
-                    .state
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-                self.bar.inc(state.0);
+                let mut state = self.state();
+                state.done += state.positions;
+                state.decided = 0;
+                state.positions = 0;
+                self.show(&state, None);
             }
-            BuildEvent::Generation(GenEvent::Initialised { .. }) | BuildEvent::Present(_) => {}
+            BuildEvent::Present(_) => {}
         }
     }
 
-    pub fn finish(&self) {
+    /// Clears the bar; with [`BuildProgress::at`], prints what was built, where and in
+    /// how long (nothing when every table was present).
+    pub fn finish(&self, report: Option<&BuildReport>) {
         self.bar.finish_and_clear();
+        let (Some(place), Some(report)) = (&self.place, report) else {
+            return;
+        };
+        if self.quiet || report.built.is_empty() {
+            return;
+        }
+        let built: Vec<Material> = report.built.iter().map(|(m, _, _)| *m).collect();
+        eprintln!(
+            "built {} table{} ({}) for {} rules in {} in {} ({} positions)",
+            built.len(),
+            if built.len() == 1 { "" } else { "s" },
+            names(&built),
+            place.rules,
+            place.dir.display(),
+            duration_text(report.seconds),
+            report.positions
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_durations() {
+        let m: Vec<Material> = ["Kk", "Kr", "KRk"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        assert_eq!(names(&m), "Kk, Kr, KRk");
+        let many: Vec<Material> = m.iter().cycle().take(8).copied().collect();
+        assert!(names(&many).ends_with(", and 2 more"), "{}", names(&many));
+        assert_eq!(duration_text(1.25), "1.2 s");
+        assert_eq!(duration_text(184.0), "3 min 04 s");
+        assert_eq!(duration_text(7260.0), "2 h 01 min");
     }
 }

@@ -1,5 +1,6 @@
-//! Table setup shared by the commands: build the tables a job needs (with a progress bar)
-//! and open the directory.
+//! Table setup shared by the commands: build the tables a job needs (a progress bar on a
+//! terminal; a line on stderr saying what is built, where, and how long it took) and open
+//! the directory.
 
 use std::path::PathBuf;
 
@@ -9,22 +10,23 @@ use anyhow::{bail, Context};
 use crate::common::args::TablesArgs;
 use crate::common::progress::BuildProgress;
 
-/// Builds the tables `targets` need, with a progress bar, and opens the directory.
+/// Builds the tables `targets` need, with a progress bar and the start and end lines
+/// (unless `quiet`), and opens the directory.
 pub fn ensure_tables(
     targets: &[Material],
     tables: &TablesArgs,
     quiet: bool,
 ) -> anyhow::Result<Tablebase> {
     let dir = tables.dir();
-    let progress = BuildProgress::new(quiet);
     let options = BuildOptions {
         rules: tables.rules,
         dir: dir.clone(),
         threads: tables.threads,
         strategy: Default::default(),
     };
+    let progress = BuildProgress::new(quiet).at(&options);
     let result = build(targets, &options, &|e| progress.event(e));
-    progress.finish();
+    progress.finish(result.as_ref().ok());
     result.with_context(|| format!("building tables in {}", dir.display()))?;
     Ok(Tablebase::open(&dir, tables.rules)?)
 }

@@ -242,7 +242,7 @@ fn tablebase(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
         let report = build(&Material::all_up_to(args.units), &options, &|e| {
             progress.event(e)
         })?;
-        progress.finish();
+        progress.finish(None);
         let by_units = |n: u32| {
             report
                 .built
@@ -315,7 +315,7 @@ fn tablebase(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
             let deps: Vec<Material> = deps.into_iter().filter(|d| *d != m.canonical().0).collect();
             build(&deps, &options, &|e| progress.event(e))?;
             let one = build(&[m], &options, &|e| progress.event(e))?;
-            progress.finish();
+            progress.finish(None);
             match one.built.first() {
                 Some((m, stats, seconds)) if json => {
                     out["table"] = json!({

@@ -1,5 +1,6 @@
 //! `antichess book grow`: workers search the book's leaves until the root is solved, the
 //! budget is spent or Ctrl-C; a progress line on stderr, a summary (text or JSON) at the end.
+//! A book already solved is said to be so at once (exit 0), before any table is built.
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -149,6 +150,46 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
             "--lease {} s: must be at least a second",
             args.lease.as_secs_f64()
         );
+    }
+    // A decided root leaves nothing to grow: say so before building any table.
+    let root = book.root()?;
+    if root.status.is_decided() {
+        let counts = book.counts()?;
+        if json_out {
+            println!(
+                "{}",
+                json!({
+                    "end": "solved",
+                    "status": root.status.name(),
+                    "proof": json_number(root.proof),
+                    "disproof": json_number(root.disproof),
+                    "searches": 0,
+                    "nodes_searched": 0,
+                    "seconds": 0.0,
+                    "book_nodes": counts.nodes,
+                    "open_leaves": counts.open_leaves,
+                    "won": counts.won,
+                    "lost": counts.lost,
+                    "searches_logged": counts.searches,
+                    "store_retries": 0,
+                })
+            );
+        } else {
+            println!(
+                "{} is already solved: root {} (proof {}, disproof {}), book {} nodes; nothing to grow{}",
+                redact(&args.book),
+                root.status,
+                number(root.proof),
+                number(root.disproof),
+                counts.nodes,
+                if root.status.is_win() {
+                    " (`antichess book prove` writes its proof)"
+                } else {
+                    ""
+                }
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
     }
     let tablebase = solver_tables(&args.tables.tables, rules, args.tables.tb_units, json_out)?;
     let options = GrowOptions {

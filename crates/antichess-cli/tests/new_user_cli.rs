@@ -1,0 +1,195 @@
+//! The rough edges a new user meets (issue 38): tables built without a terminal say on
+//! stderr what is built, where and how long it took; `proof verify` of a file that is not
+//! a proof says so; `book grow` on a solved book says it is solved and exits at once.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use antichess_testkit::temp_dir;
+
+fn antichess(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn text(out: &[u8]) -> String {
+    String::from_utf8_lossy(out).into_owned()
+}
+
+fn show(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        text(&out.stdout),
+        text(&out.stderr)
+    )
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn tables_built_without_a_terminal_say_what_where_and_how_long() {
+    let dir = temp_dir("build-line");
+    let tables = dir.join("tables");
+    // tb probe builds the three tables KRk needs (Kk, Kr or its mirror, KRk) on its own.
+    let fen = "8/8/8/8/8/2k5/8/KR6 w - - 0 1";
+    let out = antichess(&["tb", "probe", "--fen", fen, "--tables", s(&tables)]);
+    assert!(out.status.success(), "{}", show(&out));
+    let stderr = text(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "a start line and an end line:\n{stderr}");
+    assert!(
+        lines[0].starts_with("building 3 of the 3 tables needed (")
+            && lines[0].contains("for international rules in ")
+            && lines[0].ends_with(s(&tables)),
+        "{stderr}"
+    );
+    let end = lines[1];
+    assert!(
+        end.starts_with("built 3 tables (") && end.contains("KRk"),
+        "{stderr}"
+    );
+    assert!(end.contains(&format!("in {} in ", s(&tables))), "{stderr}");
+    assert!(
+        end.contains(" s (") && end.ends_with(" positions)"),
+        "{stderr}"
+    );
+    // No progress bar without a terminal: no carriage returns, no escape sequences.
+    assert!(
+        !stderr.contains('\r') && !stderr.contains('\x1b'),
+        "{stderr:?}"
+    );
+    // Tables already present: nothing to say.
+    let again = antichess(&["tb", "probe", "--fen", fen, "--tables", s(&tables)]);
+    assert!(again.status.success(), "{}", show(&again));
+    assert_eq!(text(&again.stderr), "", "{}", show(&again));
+    // JSON output stays quiet on stderr.
+    let other = dir.join("other");
+    let json = antichess(&[
+        "tb",
+        "probe",
+        "--fen",
+        fen,
+        "--tables",
+        s(&other),
+        "--format",
+        "json",
+    ]);
+    assert!(json.status.success(), "{}", show(&json));
+    assert_eq!(text(&json.stderr), "", "{}", show(&json));
+    // tb build names the place on stderr and sums up on standard output.
+    let built = antichess(&["tb", "build", "KQk", "--tables", s(&tables)]);
+    assert!(built.status.success(), "{}", show(&built));
+    assert!(
+        text(&built.stderr).starts_with("building ") && text(&built.stderr).contains(s(&tables)),
+        "{}",
+        show(&built)
+    );
+    assert!(
+        text(&built.stdout).contains("tables built"),
+        "{}",
+        show(&built)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn verifying_a_file_that_is_not_a_proof_says_so() {
+    let dir = temp_dir("not-a-proof");
+    let text_file = dir.join("notes.txt");
+    std::fs::write(&text_file, "1. e3 wins for White, they say\n").unwrap();
+    let empty = dir.join("empty.proof");
+    std::fs::write(&empty, b"").unwrap();
+    let noise = dir.join("noise.bin");
+    // Bytes of a fixed pseudo-random sequence (a test is data: the same bytes each run).
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let bytes: Vec<u8> = (0..4096)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect();
+    std::fs::write(&noise, &bytes).unwrap();
+    for (file, detail) in [
+        (
+            &text_file,
+            "bytes: neither the compact format's magic bytes",
+        ),
+        (&empty, "the file is empty"),
+        (&noise, "4096 bytes: neither"),
+    ] {
+        for command in ["verify", "stats"] {
+            let out = antichess(&["proof", command, s(file)]);
+            assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+            let said = text(&out.stdout) + &text(&out.stderr);
+            assert!(said.contains("not an antichess proof file ("), "{said}");
+            assert!(said.contains(detail), "{said}");
+            // Not the header arithmetic of the reference format.
+            assert!(
+                !said.contains("endian") && !said.contains("bit 30"),
+                "{said}"
+            );
+        }
+        let out = antichess(&["proof", "verify", s(file), "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(v["verified"], false, "{v}");
+        assert!(
+            v["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("not an antichess proof file"),
+            "{v}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn growing_a_solved_book_says_so_at_once() {
+    let dir = temp_dir("solved-book");
+    let book = dir.join("tiny.book");
+    // Black to move must take the white king: White, with no piece left, has won.
+    let fen = "8/8/8/8/8/8/1k6/K7 b - - 0 1";
+    let out = antichess(&["book", "new", s(&book), "--fen", fen, "--prover", "white"]);
+    assert!(out.status.success(), "{}", show(&out));
+    let grow = |more: &[&str]| {
+        let mut args = vec!["book", "grow", s(&book), "--tb-units", "0", "--hash", "1M"];
+        args.extend(more);
+        antichess(&args)
+    };
+    let first = grow(&["--format", "json"]);
+    assert!(first.status.success(), "{}", show(&first));
+    let v: serde_json::Value = serde_json::from_slice(&first.stdout).expect("json");
+    assert_eq!(v["status"], "win", "{v}");
+    // Solved now: a second grow searches nothing, says so, and exits 0, also with the
+    // default tables (which it would otherwise build first: nothing is built).
+    let tables = dir.join("tables");
+    let out = antichess(&["book", "grow", s(&book), "--tables", s(&tables)]);
+    assert!(out.status.success(), "{}", show(&out));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("is already solved: root win") && stdout.contains("nothing to grow"),
+        "{}",
+        show(&out)
+    );
+    assert!(!tables.exists(), "no table is built for a solved book");
+    let again = grow(&["--format", "json"]);
+    assert!(again.status.success(), "{}", show(&again));
+    let v: serde_json::Value = serde_json::from_slice(&again.stdout).expect("json");
+    assert_eq!(
+        (
+            v["end"].as_str(),
+            v["status"].as_str(),
+            v["searches"].as_u64()
+        ),
+        (Some("solved"), Some("win"), Some(0)),
+        "{v}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
