@@ -118,7 +118,8 @@ pub struct ConvertArgs {
     pub to: ProofFormatArg,
 
     /// Tablebase directory, for tablebase leaves: the input is verified before it is
-    /// converted (default: ~/.cache/antichess/tables/<rules> if it exists).
+    /// converted (default: ~/.cache/antichess/tables/<rules> if it exists). Converted to
+    /// our format, the file records these tables (materials and checksums).
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
 
@@ -369,7 +370,26 @@ fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             )))
         }
     };
-    let result = convert_file(&args.input, &args.output, to, &reference);
+    // Written in our format, the file records the tables its tablebase leaves were just
+    // verified with (so a proof written before files recorded them gains the record).
+    let result = if to == Format::Compact && tablebase.is_some() {
+        antichess_proof::read_proof_file(&args.input, Some(format), &reference).and_then(
+            |mut tree| {
+                if tree.counts().tablebase > 0 {
+                    tree.record_tables(oracle)?;
+                }
+                antichess_proof::write_proof_file(
+                    &tree,
+                    &args.output,
+                    to,
+                    reference.byte_order.unwrap_or_default(),
+                )?;
+                Ok(tree)
+            },
+        )
+    } else {
+        convert_file(&args.input, &args.output, to, &reference)
+    };
     finish(result, json, |tree| {
         let counts = tree.counts();
         if json {
