@@ -6,7 +6,8 @@
 //! loops. A position is shared once it is *proven won*: every other unproven node of the
 //! same position (same Zobrist key and the same FEN up to the clocks) defers to the won
 //! node (`same_as`), takes its status, and its ancestors are updated; a node created later
-//! for that position is won at once (an enhanced transposition cutoff). A win is
+//! for that position is won at once (an enhanced transposition cutoff), and so is a node
+//! created for a position the book has a seed proof of ([`crate::seed`]). A win is
 //! path-free (a search root starts a new repetition history), so this is sound; losses
 //! can depend on repetitions along the path and are not shared.
 //!
@@ -242,6 +243,14 @@ fn insert_level(
                     node.proof = 0;
                     node.disproof = antichess_pns::INF;
                     node.size = twin.size;
+                } else if let Some(size) = crate::seed::seeded_size(txn, node.key, &node.fen)? {
+                    // A seed proof of the position (see crate::seed).
+                    node.status = Status::Win;
+                    node.proof = 0;
+                    node.disproof = antichess_pns::INF;
+                    node.leaf_proof = 0;
+                    node.leaf_disproof = antichess_pns::INF;
+                    node.size = size.max(1);
                 }
             }
             let expand = node.status == Status::Unknown && child.children.is_some();
