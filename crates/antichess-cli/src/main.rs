@@ -42,6 +42,7 @@ enum Command {
     #[command(subcommand)]
     Bench(cmd::bench::BenchCommand),
     Serve(cmd::serve::ServeArgs),
+    Prove(cmd::prove::ProveArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -54,6 +55,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Book(command) => cmd::book::run(&command),
         Command::Bench(command) => cmd::bench::run(&command),
         Command::Serve(args) => cmd::serve::run(&args),
+        Command::Prove(args) => cmd::prove::run(&args),
     }
 }
 
