@@ -137,9 +137,14 @@ fn joins_compose_to_the_proof_of_a_line_and_refuse_what_does_not_fit() {
     // Up the line: a prover node (one child), an opponent node with one move, a prover
     // node again: the proof of 1. e3 Na6.
     let bxa6 = dir.join("bxa6.proof");
-    json(&join(&[qe2.clone()], &bxa6, &[], &tables));
+    json(&join(std::slice::from_ref(&qe2), &bxa6, &[], &tables));
     let bxa6_parent = dir.join("Bxa6.proof");
-    json(&join(&[bxa6.clone()], &bxa6_parent, &[], &tables));
+    json(&join(
+        std::slice::from_ref(&bxa6),
+        &bxa6_parent,
+        &[],
+        &tables,
+    ));
     let na6 = dir.join("e3-na6.proof");
     // With the parent given by moves, and a second proof of the child (one is taken).
     let other = dir.join("Bxa6-copy.proof");
@@ -153,7 +158,7 @@ fn joins_compose_to_the_proof_of_a_line_and_refuse_what_does_not_fit() {
     assert_eq!(v["children"].as_array().unwrap().len(), 1, "{v}");
     let stats = verify(&na6, &tables);
     assert_eq!(stats["prover"], "white");
-    assert_eq!(stats["counts"]["prover"].as_u64().unwrap() >= 2, true);
+    assert!(stats["counts"]["prover"].as_u64().unwrap() >= 2);
     assert_eq!(
         stats["root_fen"],
         "r1bqkbnr/pppppppp/n7/8/8/4P3/PPPP1PPP/RNBQKBNR w - - 1 2"
