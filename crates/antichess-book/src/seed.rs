@@ -10,7 +10,7 @@
 //!
 //! Storage: one meta entry per seeded position, named `seed:<Zobrist key, 16 hex digits>`,
 //! whose value is the position's FEN, a newline, and the proof file's bytes (our compact
-//! format) in hexadecimal. The meta table is common to both stores and every copy of a
+//! format) in hexadecimal, and the entry `seeds` (`1`) once there is one. The meta table is common to both stores and every copy of a
 //! book carries it, so seeds need no schema change; a smaller proof of the same position
 //! replaces a larger one.
 
@@ -27,6 +27,15 @@ use crate::node::Status;
 use crate::store::{next_counter, Txn};
 use crate::tree::{propagate_up, same_position, settle, Changes};
 use crate::Book;
+
+/// The meta entry that says the book has seeds (so that a book without any reads one
+/// entry per expansion, not one per new node).
+const SEEDS_FLAG: &str = "seeds";
+
+/// Whether the book has seeds.
+pub(crate) fn has_seeds(txn: &mut dyn Txn) -> Result<bool> {
+    Ok(txn.meta(SEEDS_FLAG)?.is_some())
+}
 
 /// The meta entry of a seeded position.
 fn meta_name(key: u64) -> String {
@@ -162,6 +171,7 @@ pub fn seed_file(
         };
         if !kept_earlier {
             txn.set_meta(&name, &seed.encode())?;
+            txn.set_meta(SEEDS_FLAG, "1")?;
         }
         let won_now = win_position(txn, &root, proof_nodes)?;
         Ok(SeedReport {

@@ -359,9 +359,12 @@ pub fn join_proofs(
             .map(|&m| root.san(m))
             .collect();
         if !missing.is_empty() {
+            let side = match root.turn() {
+                antichess_core::Color::White => "White",
+                antichess_core::Color::Black => "Black",
+            };
             return refuse(format!(
-                "{} to move at {}: no proof given for {} of its {} moves: {}",
-                root.turn(),
+                "{side} to move at {}: no proof given for {} of its {} moves: {}",
                 root.fen(),
                 missing.len(),
                 moves.len(),
