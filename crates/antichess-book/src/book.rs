@@ -113,6 +113,26 @@ impl Book {
         Ok(book)
     }
 
+    /// Runs `f` in a write transaction and commits it.
+    pub(crate) fn write_txn<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn crate::store::Txn) -> Result<T>,
+    ) -> Result<T> {
+        let mut txn = self.store.write()?;
+        let out = f(&mut *txn)?;
+        txn.commit()?;
+        Ok(out)
+    }
+
+    /// Runs `f` in a read transaction.
+    pub(crate) fn read_txn<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn crate::store::Txn) -> Result<T>,
+    ) -> Result<T> {
+        let mut txn = self.store.read()?;
+        f(&mut *txn)
+    }
+
     /// The store's own integrity check (`quick`: the short form writers run).
     pub fn integrity(&mut self, quick: bool) -> Result<Integrity> {
         self.store.integrity(quick)

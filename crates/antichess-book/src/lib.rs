@@ -15,7 +15,8 @@
 //! by its line, the line to a node, the pin), [`book`] (opening, steering, checking), [`damage`] (damaged rows: what `book check`
 //! reports and why a worker finds nothing to claim), [`expand`]
 //! (searching a leaf and writing the result), [`select`] (the walk), [`grow`] (workers),
-//! [`prove`] (proof assembly), [`transfer`] (export and import of subtrees). The file layout is documented
+//! [`prove`] (proof assembly), [`seed`] (verified proofs taken as given), [`subtrees`] (solved
+//! subtrees kept as proof files), [`transfer`] (export and import of subtrees). The file layout is documented
 //! in `docs/formats/book.md`.
 
 #![forbid(unsafe_code)]
@@ -28,9 +29,11 @@ pub mod grow;
 pub mod nav;
 pub mod node;
 pub mod prove;
+pub mod seed;
 pub mod select;
 pub mod store;
 pub mod tables;
+pub mod subtrees;
 pub mod transfer;
 mod tree;
 
@@ -40,11 +43,16 @@ pub use expand::{apply, expand_leaf, Applied, Expansion, LeafOutcome, KEEP_FRACT
 pub use grow::{grow, release_dead_claims, worker_id, GrowEnd, GrowOptions, GrowStats};
 pub use nav::{BookView, Reached};
 pub use node::{Node, NodeId, Status, INF};
-pub use prove::{assemble_proof, prove_to_file, ProveEvent, ProveOptions, ProveReport, Verified};
+pub use prove::{
+    assemble_proof, prove_node_to_file, prove_to_file, ProveEvent, ProveOptions, ProveReport,
+    Verified,
+};
+pub use seed::{seed_file, seeds, Seed, SeedReport};
 pub use select::{Rng, Selection};
 pub use store::{
     create_store, now_ms, open_store, open_store_read_only, redact, remove_store, BookCounts,
     Integrity, Location, PostgresStore, QueueEntry, SearchLog, SqliteStore, Store, Txn,
 };
+pub use subtrees::{prove_subtrees, SubtreeProof};
 pub use transfer::{copy_book, export, import, CopyReport, ImportReport};
 pub use tree::{same_position, NewChild};

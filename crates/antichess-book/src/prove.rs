@@ -10,6 +10,9 @@
 //! assembled proof ([`antichess_pns::finish_proof`]: the minimisation, the atomic write
 //! and the verification).
 //!
+//! A node whose position has a seed proof ([`crate::seed`]) takes that proof as it is
+//! (spliced in like a re-solved leaf's), whatever the book holds below it.
+//!
 //! The builder walks the game tree and asks an [`Expander`] what to play; our handle on a
 //! node is either a book node or a node of one leaf's proof tree (references in those
 //! trees are followed to their targets).
@@ -117,6 +120,8 @@ pub struct ProveReport {
     pub leaves: u64,
     /// Of those, the leaves whose proofs were read from the leaf directory.
     pub leaves_reused: u64,
+    /// Book nodes whose proofs were taken from the book's seeds.
+    pub seeds_used: u64,
     /// Positions evaluated by the leaves' searches.
     pub search_nodes: u64,
     /// Nodes the extraction had to search again (the table had lost them).
@@ -182,10 +187,13 @@ struct Assembler<'b, 't> {
     trees: Vec<LeafTree>,
     /// Leaf trees by book node.
     solved: HashMap<NodeId, usize>,
+    /// Seed proofs (see [`crate::seed`]) among `trees`, by their root positions.
+    seeds: HashMap<PositionId, usize>,
     book_nodes: u64,
     search_nodes: u64,
     researched: u64,
     leaves_reused: u64,
+    seeds_used: u64,
     /// Set when the stop flag cut a leaf's search short.
     interrupted: bool,
     /// Leaves the parallel phase solved, by book node.
@@ -299,7 +307,7 @@ impl Assembler<'_, '_> {
         self.solved.insert(node.id, t);
         if let Some(search_nodes) = searched {
             (self.progress)(ProveEvent::LeafSolved {
-                leaves: self.trees.len() as u64,
+                leaves: (self.trees.len() - self.seeds.len()) as u64,
                 fen: pos.fen(),
                 proof_nodes,
                 search_nodes,
@@ -372,6 +380,10 @@ impl Expander for Assembler<'_, '_> {
             Handle::Book(id) => {
                 let node = self.resolve(id)?;
                 self.book_nodes += 1;
+                if let Some(&t) = self.seeds.get(&PositionId::of(pos)) {
+                    self.seeds_used += 1;
+                    return self.leaf_prover(t, 0);
+                }
                 if let Some(child) = self.winning_child(&node)? {
                     let mv = child.move_from(pos).map_err(|e| e.to_string())?;
                     return Ok(Step::Play(mv, Handle::Book(child.id)));
@@ -396,6 +408,10 @@ impl Expander for Assembler<'_, '_> {
             Handle::Book(id) => {
                 let node = self.resolve(id)?;
                 self.book_nodes += 1;
+                if let Some(&t) = self.seeds.get(&PositionId::of(pos)) {
+                    self.seeds_used += 1;
+                    return self.leaf_opponent(t, 0, moves);
+                }
                 if node.expanded && !node.marked {
                     let children = self.book.children(node.id).map_err(|e| e.to_string())?;
                     if children.iter().all(|c| c.status.is_win()) {
@@ -646,7 +662,7 @@ pub fn assemble_proof(
     options: &ProveOptions,
     progress: &mut dyn FnMut(ProveEvent),
 ) -> Result<(ProofTree, ProveReport)> {
-    let (tree, solver, mut report) = assemble(book, tablebase, options, progress)?;
+    let (tree, solver, mut report) = assemble(book, None, tablebase, options, progress)?;
     let prover = book.meta().prover;
     let start = Instant::now();
     let outcome = finish(
@@ -717,32 +733,62 @@ fn finish(
 /// re-solved its leaves and the report so far.
 fn assemble<'t>(
     book: &mut Book,
+    start_node: Option<NodeId>,
     tablebase: Option<&'t Tablebase>,
     options: &ProveOptions,
     progress: &mut dyn FnMut(ProveEvent),
 ) -> Result<(ProofTree, Solver<'t>, ProveReport)> {
     let start = Instant::now();
-    let root = book.root()?;
+    let root = match start_node {
+        Some(id) => book.node(id)?,
+        None => book.root()?,
+    };
     if !root.status.is_win() {
-        return Err(BookError::NotReady(format!(
-            "the book's root is not won yet (status {}, proof {}, disproof {}): grow it first",
-            root.status, root.proof, root.disproof
-        )));
+        return Err(BookError::NotReady(match start_node {
+            None => format!(
+                "the book's root is not won yet (status {}, proof {}, disproof {}): grow it first",
+                root.status, root.proof, root.disproof
+            ),
+            Some(id) => format!("book node {id} is not won (status {})", root.status),
+        }));
     }
-    let root_pos = *book.root_position();
     let prover = book.meta().prover;
-    let prolog = book.meta().prolog.clone();
+    let (root_pos, prolog) = match start_node {
+        None => (*book.root_position(), book.meta().prolog.clone()),
+        Some(id) => {
+            let pos = book.position(&root)?;
+            let line = book.line_to(id)?;
+            let start = Position::start(pos.rules());
+            let book_root = *book.root_position();
+            let mut prolog = book.meta().prolog.clone();
+            // The line from the start position, when the book's root has one.
+            if prolog.is_empty() && !book_root.same_position(&start) {
+                (pos, Vec::new())
+            } else {
+                prolog.extend(line);
+                (pos, prolog)
+            }
+        }
+    };
+    let mut trees = Vec::new();
+    let mut seeds = HashMap::new();
+    for (id, tree) in crate::seed::seed_trees(book)? {
+        seeds.insert(id, trees.len());
+        trees.push(LeafTree::new(tree));
+    }
     let mut assembler = Assembler {
         book,
         solver: Solver::try_new(options.hash_bytes, tablebase)
             .map_err(|e| BookError::Input(e.to_string()))?,
         options: options.clone(),
-        trees: Vec::new(),
+        trees,
         solved: HashMap::new(),
+        seeds,
         book_nodes: 0,
         search_nodes: 0,
         researched: 0,
         leaves_reused: 0,
+        seeds_used: 0,
         interrupted: false,
         presolved: HashMap::new(),
         collect: None,
@@ -769,6 +815,7 @@ fn assemble<'t>(
         let leaves = assembler.collect.take().unwrap_or_default();
         assembler.solved.clear();
         assembler.book_nodes = 0;
+        assembler.seeds_used = 0;
         let parallel =
             solve_in_parallel(leaves, tablebase, prover, options, &mut *assembler.progress)?;
         assembler.presolved = parallel.solved;
@@ -793,7 +840,8 @@ fn assemble<'t>(
     let report = ProveReport {
         counts: tree.counts(),
         book_nodes: assembler.book_nodes,
-        leaves: assembler.trees.len() as u64,
+        leaves: (assembler.trees.len() - assembler.seeds.len()) as u64,
+        seeds_used: assembler.seeds_used,
         leaves_reused: assembler.leaves_reused,
         search_nodes: assembler.search_nodes,
         researched: assembler.researched,
@@ -822,7 +870,21 @@ pub fn prove_to_file(
     path: &Path,
     progress: &mut dyn FnMut(ProveEvent),
 ) -> Result<(ProveReport, Verified)> {
-    let (tree, solver, mut report) = assemble(book, tablebase, options, progress)?;
+    prove_node_to_file(book, None, tablebase, options, path, progress)
+}
+
+/// [`prove_to_file`] for the subtree of a won node (`None`: the root): the proof's root
+/// is that node's position, reached from the start position by the book's prolog and the
+/// node's line when the book's root has a prolog (or is the start position).
+pub fn prove_node_to_file(
+    book: &mut Book,
+    node: Option<NodeId>,
+    tablebase: Option<&Tablebase>,
+    options: &ProveOptions,
+    path: &Path,
+    progress: &mut dyn FnMut(ProveEvent),
+) -> Result<(ProveReport, Verified)> {
+    let (tree, solver, mut report) = assemble(book, node, tablebase, options, progress)?;
     let prover = book.meta().prover;
     let start = Instant::now();
     let outcome = finish(

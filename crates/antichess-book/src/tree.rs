@@ -6,7 +6,8 @@
 //! loops. A position is shared once it is *proven won*: every other unproven node of the
 //! same position (same Zobrist key and the same FEN up to the clocks) defers to the won
 //! node (`same_as`), takes its status, and its ancestors are updated; a node created later
-//! for that position is won at once (an enhanced transposition cutoff). A win is
+//! for that position is won at once (an enhanced transposition cutoff), and so is a node
+//! created for a position the book has a seed proof of ([`crate::seed`]). A win is
 //! path-free (a search root starts a new repetition history), so this is sound; losses
 //! can depend on repetitions along the path and are not shared.
 //!
@@ -195,8 +196,10 @@ pub(crate) fn insert_children(
     for n in existing {
         known.entry(n.key).or_default().push(n);
     }
+    // One read for the book's seeds: the lookups per child only when it has some.
+    let seeded = crate::seed::has_seeds(txn)?;
     insert_level(
-        txn, parent, parent_pos, prover, children, changes, &mut known,
+        txn, parent, parent_pos, prover, children, changes, &mut known, seeded,
     )
 }
 
@@ -210,6 +213,7 @@ fn insert_level(
     children: &[NewChild],
     changes: &mut Changes,
     known: &mut std::collections::HashMap<u64, Vec<Node>>,
+    seeded: bool,
 ) -> Result<()> {
     let mut rest = children;
     while !rest.is_empty() {
@@ -242,6 +246,18 @@ fn insert_level(
                     node.proof = 0;
                     node.disproof = antichess_pns::INF;
                     node.size = twin.size;
+                } else if let Some(size) = seeded
+                    .then(|| crate::seed::seeded_size(txn, node.key, &node.fen))
+                    .transpose()?
+                    .flatten()
+                {
+                    // A seed proof of the position (see crate::seed).
+                    node.status = Status::Win;
+                    node.proof = 0;
+                    node.disproof = antichess_pns::INF;
+                    node.leaf_proof = 0;
+                    node.leaf_disproof = antichess_pns::INF;
+                    node.size = size.max(1);
                 }
             }
             let expand = node.status == Status::Unknown && child.children.is_some();
@@ -275,7 +291,16 @@ fn insert_level(
         if expand_last {
             let (child, pos, mut node) = batch.pop().expect("the expanded child");
             let grandchildren = child.children.as_deref().unwrap_or_default();
-            insert_level(txn, &node, &pos, prover, grandchildren, changes, known)?;
+            insert_level(
+                txn,
+                &node,
+                &pos,
+                prover,
+                grandchildren,
+                changes,
+                known,
+                seeded,
+            )?;
             recompute(txn, &mut node, changes)?;
             txn.update_node(&node)?;
             if let Some(slot) = known

@@ -729,3 +729,60 @@ fn pg_and_sqlite_check_the_store_and_stop_on_a_damaged_lease() {
     // The quick form (the writers') checks index validity only.
     assert!(!book.integrity(true).unwrap().checked.contains("amcheck"));
 }
+
+/// Seeds on PostgreSQL as on SQLite: a seed (here the proof of 1. e3 Na6 2. Bxa6, the
+/// only move after 1. e3 Na6) wins the node of its position when the first search creates
+/// it, so the root is won after one search; the book's proof splices the seed in and
+/// verifies; a copy to SQLite keeps the seed.
+#[test]
+fn pg_seeds_win_new_nodes_and_are_spliced_into_the_proof() {
+    let Some(server) = pg_server::server() else {
+        return;
+    };
+    let dir = temp("pg-seed");
+    let seed = dir.join("bxa6.proof");
+    let child = *play_move_text(Position::start(Rules::INTERNATIONAL), "e3 Na6 Bxa6")
+        .unwrap()
+        .position();
+    let solver = antichess_pns::Solver::try_new(16 << 20, None).unwrap();
+    let mut prove =
+        antichess_pns::ProveOptions::new(antichess_pns::SearchOptions::new(Color::White));
+    prove.output = antichess_pns::ProofOutput::File(seed.clone());
+    prove.main_line_plies = 0;
+    antichess_pns::prove_position(&solver, &child, &prove, &mut |_| {}).unwrap();
+
+    let url = server.url("seeded");
+    let mut book = new_book(&url, "e3 Na6");
+    let report = antichess_book::seed_file(&mut book, &seed, None).unwrap();
+    assert_eq!(report.won_now, 0, "no node of that position yet");
+    drop(book);
+    let stats = grow_until_solved(&url, 100_000, 1);
+    assert_eq!(stats.searches.load(std::sync::atomic::Ordering::Relaxed), 1);
+    let mut book = Book::open(&url).unwrap();
+    assert_eq!(book.root().unwrap().status, Status::Win);
+    assert!(book.check().unwrap().is_empty());
+    let proof = dir.join("na6.proof");
+    let (report, verified) = antichess_book::prove_to_file(
+        &mut book,
+        None,
+        &antichess_book::ProveOptions {
+            hash_bytes: 16 << 20,
+            ..Default::default()
+        },
+        &proof,
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(report.seeds_used, 1);
+    assert_eq!(
+        report.leaves, 0,
+        "nothing re-solved: the seed covers the line"
+    );
+    assert!(verified.verdict.is_ok(), "{:?}", verified.verdict);
+
+    let copy = dir.join("copy.book").display().to_string();
+    copy_book(&url, &copy, &mut |_, _| {}).unwrap();
+    let mut copied = Book::open(&copy).unwrap();
+    assert_eq!(antichess_book::seeds(&mut copied).unwrap().len(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}

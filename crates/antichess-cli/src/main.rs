@@ -43,6 +43,7 @@ enum Command {
     Bench(cmd::bench::BenchCommand),
     Serve(cmd::serve::ServeArgs),
     Uci(cmd::uci::UciArgs),
+    Prove(cmd::prove::ProveArgs),
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -56,6 +57,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Bench(command) => cmd::bench::run(&command),
         Command::Serve(args) => cmd::serve::run(&args),
         Command::Uci(args) => cmd::uci::run(&args),
+        Command::Prove(args) => cmd::prove::run(&args),
     }
 }
 

@@ -69,6 +69,9 @@ pub enum ProofError {
     Oracle { node: NodeLabel, message: String },
     /// The request cannot be carried out (e.g. a tree too large for the reference format).
     Unsupported(String),
+    /// Child proofs that do not make the proof of a parent (a missing move, a proof of
+    /// another position, other rules or another prover).
+    Join(String),
 }
 
 impl ProofError {
@@ -167,7 +170,7 @@ impl fmt::Display for ProofError {
             ProofError::Oracle { node, message } => {
                 write!(f, "{node}: the tablebase failed: {message}")
             }
-            ProofError::Unsupported(message) => f.write_str(message),
+            ProofError::Unsupported(message) | ProofError::Join(message) => f.write_str(message),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Proof trees of Losing Chess (antichess): building them from a solver's choices, two file
 //! formats (our compact bitstream and the reference solution's 6 bytes per node), a
-//! streaming verifier that replays every move with `antichess-core` alone, and statistics.
+//! streaming verifier that replays every move with `antichess-core` alone, statistics, and
+//! joining proofs of children into the proof of their parent.
 //!
 //! A proof shows that one side, the *prover*, wins from a root position: at the prover's
 //! nodes it gives one move, at the opponent's nodes every legal move, and every line ends
@@ -39,6 +40,7 @@ mod check;
 mod compact;
 mod error;
 mod files;
+mod join;
 mod oracle;
 mod position_id;
 mod read_at;
@@ -57,6 +59,9 @@ pub use error::{NodeLabel, ProofError};
 pub use files::{
     convert_file, detect_file_format, read_compact, read_proof_file, stats_file, verify_compact,
     verify_file, verify_reference, write_atomic, write_proof_file, Format, VerifyOptions,
+};
+pub use join::{
+    common_parent, join_files, join_proofs, ChildProof, IndexedTree, JoinParent, JoinReport,
 };
 pub use oracle::{LeafOracle, LeafValue, NoTablebases, TablebaseOracle, DEFAULT_PLAYOUT_DEPTH};
 pub use position_id::{ordered_moves, units, PositionId};

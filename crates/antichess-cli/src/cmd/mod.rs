@@ -6,6 +6,7 @@ pub mod book;
 pub mod moves;
 pub mod perft;
 pub mod proof;
+pub mod prove;
 pub mod serve;
 pub mod solve;
 pub mod tb;

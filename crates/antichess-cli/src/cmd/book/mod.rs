@@ -3,8 +3,8 @@
 //! it (queue, pin, mark), cut subtrees out and splice them back, copy it between stores,
 //! and turn a solved book into a verified proof file. The logic lives in `antichess-book`;
 //! one module per group of subcommands: [`grow`], [`show`] (show, check), [`steer`]
-//! (queue, pin, mark), [`transfer`] (export, import, copy), [`prove`], [`tables`] (the
-//! materials its searches met without a table).
+//! (queue, pin, mark), [`transfer`] (export, import, copy), [`prove`], [`seed`] (proofs
+//! taken as given), [`tables`] (the materials its searches met without a table).
 //!
 //! A book is named by a location: a file path (a SQLite book) or a `postgres://` URL (a
 //! PostgreSQL database, for workers on many machines); every command takes either.
@@ -24,6 +24,7 @@ use crate::common::parse::parse_color;
 
 mod grow;
 mod prove;
+mod seed;
 mod show;
 mod steer;
 mod tables;
@@ -31,6 +32,7 @@ mod transfer;
 
 use grow::GrowArgs;
 use prove::ProveArgs;
+use seed::SeedArgs;
 use show::{CheckArgs, ShowArgs};
 use steer::{MarkArgs, PinArgs, QueueArgs};
 use tables::TablesArgs;
@@ -50,6 +52,7 @@ pub enum BookCommand {
     Prove(ProveArgs),
     Check(CheckArgs),
     Tables(TablesArgs),
+    Seed(SeedArgs),
 }
 
 /// Create a book rooted at a position (given by --fen and/or --moves from the start).
@@ -65,6 +68,13 @@ pub struct NewArgs {
     /// The side whose win the book is to prove (default: the side to move at the root).
     #[arg(long, value_parser = parse_color)]
     pub prover: Option<Color>,
+    /// Seed the book with these proof files (or directories of them): see `book seed`.
+    #[arg(long, value_name = "PROOF", num_args = 1..)]
+    pub seed: Vec<std::path::PathBuf>,
+    /// Tables to verify the seeds' tablebase leaves with (default:
+    /// ~/.cache/antichess/tables/<rules> if it exists).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<std::path::PathBuf>,
     /// Output format: text, or a JSON object saying what was done.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -84,6 +94,7 @@ pub fn run(command: &BookCommand) -> anyhow::Result<ExitCode> {
         BookCommand::Prove(args) => prove::run_prove(args),
         BookCommand::Check(args) => show::run_check(args),
         BookCommand::Tables(args) => tables::run_tables(args),
+        BookCommand::Seed(args) => seed::run_seed(args),
     }
 }
 
@@ -96,7 +107,10 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
         &[]
     };
     let prover = args.prover.unwrap_or(pos.turn());
+    // The seed files are listed (and missing ones refused) before the book is created.
+    let seed_files = seed::proof_files(&args.seed)?;
     let mut book = Book::create(&args.book, &pos, prover, prolog)?;
+    let seeds = seed::seed_book(&mut book, &seed_files, args.tables.as_deref())?;
     let root = book.root()?;
     if args.format == Format::Json {
         println!(
@@ -108,6 +122,7 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
                 "rules": pos.rules().to_string(),
                 "prover": prover.name(),
                 "root": root.id,
+                "seeds": seed::seeds_json(&seeds),
             })
         );
         return Ok(ExitCode::SUCCESS);
@@ -119,6 +134,7 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
         pos.rules(),
         prover
     );
+    seed::print_seeds(&seeds);
     println!(
         "root node {} (a leaf: run `antichess book grow {}`)",
         root.id,

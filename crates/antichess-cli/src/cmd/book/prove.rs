@@ -1,10 +1,11 @@
-//! `antichess book prove`: a solved book turned into one verified proof file.
+//! `antichess book prove`: a solved book turned into one verified proof file, and the
+//! solved subtrees of a book (solved or not) into proof files of their own (`--subtrees`).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use antichess_book::{prove_to_file, redact, ProveEvent, ProveOptions};
+use antichess_book::{prove_subtrees, prove_to_file, redact, ProveEvent, ProveOptions};
 use anyhow::{bail, Context};
 use clap::Args;
 use serde_json::json;
@@ -22,9 +23,21 @@ use crate::common::tables::solver_tables;
 pub struct ProveArgs {
     pub book: String,
 
-    /// The proof file to write (our compact format).
-    #[arg(short, long, value_name = "FILE")]
-    pub output: PathBuf,
+    /// The proof file to write (our compact format). May be left out with --subtrees.
+    #[arg(short, long, value_name = "FILE", required_unless_present = "subtrees")]
+    pub output: Option<PathBuf>,
+
+    /// Also write the proof of every solved subtree near the root into this directory
+    /// (each won node down to --subtree-depth whose parent is not won, verified; named by
+    /// its line, e.g. e3-c6-Bb5.proof), so that a line that takes several runs keeps what
+    /// each run solved: seed the next book with them (`book seed`, `book new --seed`).
+    /// The root need not be won.
+    #[arg(long, value_name = "DIR")]
+    pub subtrees: Option<PathBuf>,
+
+    /// How deep below the root --subtrees looks, in plies.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub subtree_depth: u32,
 
     /// Transposition table of the leaves' solver (of each thread's): MB, or with a unit
     /// (512M, 4G).
@@ -66,10 +79,12 @@ pub struct ProveArgs {
 pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let json_out = args.format == Format::Json;
     // An output that cannot be written is refused before the leaves are re-solved.
-    antichess_io::check_target(&args.output)?;
+    if let Some(output) = &args.output {
+        antichess_io::check_target(output)?;
+    }
     let mut book = open(&args.book)?;
     let root = book.root()?;
-    if !root.status.is_win() {
+    if !root.status.is_win() && args.subtrees.is_none() {
         bail!(
             "the root of {} is not won yet (status {}, proof {}, disproof {}): grow it first",
             redact(&args.book),
@@ -85,8 +100,14 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         json_out,
     )?;
     let leaf_dir = args.leaf_dir.clone().unwrap_or_else(|| {
-        let mut name = args.output.clone().into_os_string();
-        name.push(".leaves");
+        let mut name = match (&args.output, &args.subtrees) {
+            (Some(output), _) => output.clone().into_os_string(),
+            (None, Some(dir)) => dir.join("leaves").into_os_string(),
+            (None, None) => unreachable!("clap requires one"),
+        };
+        if args.output.is_some() {
+            name.push(".leaves");
+        }
         PathBuf::from(name)
     });
     let options = ProveOptions {
@@ -124,11 +145,71 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             } => eprint!("\rminimising: {proof_nodes} proof nodes after {searches} searches              "),
         }
     };
+    let mut subtrees_out = Vec::new();
+    if let Some(dir) = &args.subtrees {
+        let written = prove_subtrees(
+            &mut book,
+            tablebase.as_ref(),
+            &options,
+            dir,
+            args.subtree_depth,
+            &mut progress,
+        )
+        .with_context(|| format!("writing the solved subtrees of {}", redact(&args.book)))?;
+        if tty {
+            eprintln!();
+        }
+        for s in &written {
+            if !json_out {
+                println!(
+                    "subtree {}: {} ({} nodes, {} bytes, {})",
+                    s.line,
+                    s.path.display(),
+                    s.report.counts.total,
+                    s.verified.bytes,
+                    match &s.verified.verdict {
+                        Ok(_) => "verified".to_string(),
+                        Err(e) => format!("verification FAILED: {e}"),
+                    }
+                );
+            }
+            subtrees_out.push(json!({
+                "line": s.line,
+                "file": s.path.display().to_string(),
+                "proof_nodes": s.report.counts.total,
+                "bytes": s.verified.bytes,
+                "verified": s.verified.verdict.is_ok(),
+            }));
+        }
+        if !json_out && written.is_empty() {
+            println!(
+                "no solved subtree within {} plies of the root",
+                args.subtree_depth
+            );
+        }
+        if written.iter().any(|s| s.verified.verdict.is_err()) {
+            return Ok(ExitCode::from(1));
+        }
+    }
+    let Some(output) = args.output.as_ref().filter(|_| root.status.is_win()) else {
+        if json_out {
+            println!(
+                "{}",
+                json!({ "subtrees": subtrees_out, "proof_file": null, "root_won": root.status.is_win() })
+            );
+        } else if args.output.is_some() {
+            println!(
+                "the root is not won yet (status {}): no proof of the root written",
+                root.status
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
     let (report, verified) = prove_to_file(
         &mut book,
         tablebase.as_ref(),
         &options,
-        &args.output,
+        output,
         &mut progress,
     )
     .with_context(|| format!("proving {}", redact(&args.book)))?;
@@ -144,7 +225,7 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         println!(
             "{}",
             json!({
-                "proof_file": args.output.display().to_string(),
+                "proof_file": output.display().to_string(),
                 "verified": verified.verdict.is_ok(),
                 "error": verified.verdict.as_ref().err(),
                 "proof_nodes": c.total,
@@ -152,6 +233,8 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
                 "book_nodes": report.book_nodes,
                 "leaves": report.leaves,
                 "leaves_reused": report.leaves_reused,
+                "seeds_used": report.seeds_used,
+                "subtrees": subtrees_out,
                 "search_nodes": report.search_nodes,
                 "assembled_nodes": report.assembled_nodes,
                 "seconds": report.seconds,
@@ -163,6 +246,12 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             "pruned book: {} book nodes, {} leaves re-solved ({} nodes searched, {} re-searched by extraction) in {:.1} s",
             report.book_nodes, report.leaves, report.search_nodes, report.researched, report.seconds
         );
+        if report.seeds_used > 0 {
+            println!(
+                "{} book nodes took their proofs from the book's seeds",
+                report.seeds_used
+            );
+        }
         if report.leaves_reused > 0 {
             println!(
                 "{} of the leaves' proofs read back from {} (saved by an earlier run)",
@@ -178,7 +267,7 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         }
         println!(
             "proof: {} ({} nodes: {} prover, {} opponent, {} terminal, {} tablebase, {} references; {} bytes = {:.2} bytes/node)",
-            args.output.display(),
+            output.display(),
             c.total,
             c.prover,
             c.opponent,

@@ -1,5 +1,6 @@
 //! `antichess proof`: verify proof files, print their statistics, convert between our
-//! compact format and the reference solution's 6-byte format.
+//! compact format and the reference solution's 6-byte format, join proofs of children into
+//! the proof of their parent.
 //!
 //! Exit codes: 0 verified (or done), 1 the proof or file is rejected (the reason is
 //! printed), 2 usage or I/O errors and proofs that cannot be checked (missing tables).
@@ -21,6 +22,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::common::args::{ProofFormatArg, ReferenceArgs};
 use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
 
+mod join;
 mod minimize;
 
 #[derive(Debug, Subcommand)]
@@ -36,6 +38,10 @@ pub enum ProofCommand {
     /// the whole proof (shared positions counted once) smallest; the result is verified.
     /// Ctrl-C ends it early with the smallest proof found so far.
     Minimize(minimize::MinimizeArgs),
+    /// Build the proof of a position from proofs of its children: one for every move
+    /// where the opponent is to move, one (the smallest given) where the prover is.
+    /// Positions the children share are written once; the result is verified.
+    Join(join::JoinArgs),
 }
 
 /// How `proof verify` and `proof stats` read a proof file and print what they found.
@@ -112,7 +118,8 @@ pub struct ConvertArgs {
     pub to: ProofFormatArg,
 
     /// Tablebase directory, for tablebase leaves: the input is verified before it is
-    /// converted (default: ~/.cache/antichess/tables/<rules> if it exists).
+    /// converted (default: ~/.cache/antichess/tables/<rules> if it exists). Converted to
+    /// our format, the file records these tables (materials and checksums).
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
 
@@ -134,6 +141,7 @@ pub fn run(command: &ProofCommand) -> anyhow::Result<ExitCode> {
         ProofCommand::Stats(args) => stats(args),
         ProofCommand::Convert(args) => convert(args),
         ProofCommand::Minimize(args) => minimize::run(args),
+        ProofCommand::Join(args) => join::run(args),
     }
 }
 
@@ -362,7 +370,26 @@ fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
             )))
         }
     };
-    let result = convert_file(&args.input, &args.output, to, &reference);
+    // Written in our format, the file records the tables its tablebase leaves were just
+    // verified with (so a proof written before files recorded them gains the record).
+    let result = if to == Format::Compact && tablebase.is_some() {
+        antichess_proof::read_proof_file(&args.input, Some(format), &reference).and_then(
+            |mut tree| {
+                if tree.counts().tablebase > 0 {
+                    tree.record_tables(oracle)?;
+                }
+                antichess_proof::write_proof_file(
+                    &tree,
+                    &args.output,
+                    to,
+                    reference.byte_order.unwrap_or_default(),
+                )?;
+                Ok(tree)
+            },
+        )
+    } else {
+        convert_file(&args.input, &args.output, to, &reference)
+    };
     finish(result, json, |tree| {
         let counts = tree.counts();
         if json {

@@ -1,0 +1,141 @@
+//! `antichess proof join`: the proof of a position from proofs of its children (all of
+//! them where the opponent is to move, one where the prover is), written atomically and
+//! verified before success is reported. The work is `antichess_proof::join_files`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use antichess_proof::{join_files, JoinParent, ProofError, TablebaseOracle, VerifyOptions};
+use anyhow::Context;
+use clap::Args;
+
+use crate::common::args::default_tables_dir;
+use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
+
+#[derive(Debug, Args)]
+pub struct JoinArgs {
+    /// The child proofs (files of either format; a reference-format file needs --fen and
+    /// is read with the default rules and prover).
+    #[arg(required = true, value_name = "CHILD")]
+    pub children: Vec<PathBuf>,
+
+    /// The proof to write (our compact format, atomically).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+
+    /// The parent position as a FEN (default: the parent the children's recorded lines
+    /// share).
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+
+    /// The parent as moves from the FEN or the start position, e.g. "e3" (default: the
+    /// parent the children's recorded lines share).
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub moves: Option<String>,
+
+    /// Tablebase directory, to verify tablebase leaves (default:
+    /// ~/.cache/antichess/tables/<rules> if it exists).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// Verify by playing tablebase leaves out instead of trusting the tables.
+    #[arg(long)]
+    pub expand_tablebase_leaves: bool,
+
+    /// Output: text, or one JSON object.
+    #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
+    pub format: OutputFormat,
+}
+
+pub fn run(args: &JoinArgs) -> anyhow::Result<ExitCode> {
+    antichess_io::check_target(&args.output)?;
+    let json = args.format == OutputFormat::Json;
+    // The rules: those of the first child (every child must share them).
+    let first = antichess_proof::read_proof_file(
+        &args.children[0],
+        None,
+        &antichess_proof::ReferenceOptions::default(),
+    )
+    .with_context(|| format!("reading {}", args.children[0].display()))?;
+    let rules = first.rules();
+    let parent = if args.fen.is_some() || args.moves.is_some() {
+        let start = match &args.fen {
+            Some(fen) => antichess_core::Position::from_fen(fen, rules)
+                .with_context(|| format!("--fen \"{fen}\""))?,
+            None => antichess_core::Position::start(rules),
+        };
+        let game = match &args.moves {
+            Some(moves) => antichess_core::play_move_text(start, moves).context("--moves")?,
+            None => antichess_core::Game::new(start),
+        };
+        // A line from the start position is recorded in the file.
+        let prolog = if args.fen.is_none() {
+            game.moves().to_vec()
+        } else {
+            Vec::new()
+        };
+        JoinParent::Given(*game.position(), prolog)
+    } else {
+        JoinParent::FromChildren
+    };
+    let dir = args
+        .tables
+        .clone()
+        .unwrap_or_else(|| default_tables_dir(rules));
+    let tablebase = if args.tables.is_some() || dir.is_dir() {
+        Some(antichess_tb::Tablebase::open(&dir, rules)?)
+    } else {
+        None
+    };
+    let oracle = tablebase.as_ref().map(TablebaseOracle::new);
+    let options = VerifyOptions {
+        expand_tablebase_leaves: args.expand_tablebase_leaves,
+        ..VerifyOptions::default()
+    };
+    match join_files(&args.children, parent, &args.output, &oracle, &options) {
+        Ok(report) => {
+            let stats = &report.stats;
+            if json {
+                let used: Vec<_> = report
+                    .used
+                    .iter()
+                    .map(|(san, path)| serde_json::json!({"move": san, "file": path.display().to_string()}))
+                    .collect();
+                let mut value = serde_json::to_value(stats)?;
+                value["verified"] = true.into();
+                value["output"] = args.output.display().to_string().into();
+                value["children"] = used.into();
+                value["child_nodes"] = report.child_nodes.into();
+                println!("{}", serde_json::to_string_pretty(&value)?);
+            } else {
+                println!(
+                    "wrote {}: {} wins from {} ({} nodes, {} bytes; the children's proofs have {} nodes together), verified",
+                    args.output.display(),
+                    stats.prover,
+                    report.root_fen,
+                    stats.counts.total,
+                    stats.file_bytes.unwrap_or(0),
+                    report.child_nodes
+                );
+                for (san, path) in &report.used {
+                    println!("  {san}: {}", path.display());
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(err @ ProofError::Join(_)) => Err(err.into()),
+        Err(err) if err.is_rejection() => {
+            let message = format!("the joined proof does not verify (not written): {err}");
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({ "verified": false, "error": message })
+                );
+            } else {
+                println!("rejected: {message}");
+            }
+            Ok(ExitCode::from(1))
+        }
+        Err(err) => Err(err.into()),
+    }
+}

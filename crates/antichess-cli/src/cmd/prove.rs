@@ -1,0 +1,452 @@
+//! `antichess prove`: one command for a person who wants a line proved. It grows a book in
+//! a cache directory (`~/.cache/antichess/books/<rules>-<prover>-<line>.book`; run the same
+//! command again after Ctrl-C, a crash or a `--time` that ran out, and it goes on from the
+//! book), builds the tables it needs first, seeds the book from proof files if given, and
+//! once the root is won assembles the proof (`book prove`: leaves re-solved, their proofs
+//! kept in the cache too), minimises it with the time left, verifies it and writes it.
+//! When the time runs out first, the proofs of the subtrees solved so far are written
+//! beside the book (`<book>.subtrees/`), for seeding books elsewhere.
+//!
+//! Progress goes to stderr, one line every `--report-every` (terminal or log alike): the
+//! root's proof and disproof numbers, the book's size, the leaves decided; the tables
+//! being built show their own bar on a terminal. The logic is the book crate's
+//! (`antichess_book::{grow, prove_to_file, prove_subtrees, seed_file}`).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use antichess_book::{
+    grow, prove_subtrees, prove_to_file, seed_file, Book, GrowEnd, GrowOptions, GrowStats,
+    ProveOptions,
+};
+use antichess_core::{Color, Position};
+use anyhow::Context;
+use clap::Args;
+use serde_json::json;
+
+use crate::common::args::{default_tables_dir, PositionArgs};
+use crate::common::book::stop_on_ctrl_c;
+use crate::common::output::{json_number, number, Format};
+use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
+use crate::common::tables::solver_tables;
+
+/// Prove a line in one command: grow a book in a cache directory (resumable: run the same
+/// command again), build the tables it needs, then assemble, minimise with the time left,
+/// verify and write the proof.
+#[derive(Debug, Args)]
+pub struct ProveArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+
+    /// The side whose win is to be proved (default: the side to move).
+    #[arg(long, value_parser = parse_color)]
+    pub prover: Option<Color>,
+
+    /// The proof file to write (our compact format).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+
+    /// Book workers (each a search with a table of --hash).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = parse_threads)]
+    pub workers: usize,
+
+    /// Stop growing after this long (the book is kept: the same command goes on from it);
+    /// time left after the root is won goes to minimising the proof. Default: no limit.
+    #[arg(long, value_name = "T", value_parser = parse_duration)]
+    pub time: Option<Duration>,
+
+    /// Tables of up to this many units are built first if missing (0: none).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub units: u32,
+
+    /// Directory of table files (default: ~/.cache/antichess/tables/<rules>).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// Proof files (or directories of them) to seed the book with (`book seed`).
+    #[arg(long, value_name = "PROOF", num_args = 1..)]
+    pub seed: Vec<PathBuf>,
+
+    /// Where the books live (default: ~/.cache/antichess/books).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+
+    /// Node budget of one book search.
+    #[arg(long, value_name = "N", default_value = "10M", value_parser = parse_nodes)]
+    pub search_nodes: u64,
+
+    /// Transposition table of each worker: MB, or with a unit (512M, 4G).
+    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
+    pub hash: usize,
+
+    /// Stop growing after this many searches in this run (like --time, the book is kept).
+    #[arg(long, value_name = "N")]
+    pub searches: Option<u64>,
+
+    /// How often a progress line is written to stderr.
+    #[arg(long, value_name = "T", default_value = "10s", value_parser = parse_duration)]
+    pub report_every: Duration,
+
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+/// The cache directory of books.
+fn books_dir(args: &ProveArgs) -> PathBuf {
+    if let Some(dir) = &args.cache {
+        return dir.clone();
+    }
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(|d| PathBuf::from(d).join("antichess/books"))
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/antichess/books"))
+        })
+        .unwrap_or_else(|| PathBuf::from("books"))
+}
+
+/// The book's name: rules, prover and the line from the start position in SAN (or the
+/// root's key for a FEN root), e.g. `international-white-e3-c6.book`.
+fn book_name(
+    root: &Position,
+    prolog: &[antichess_core::Move],
+    from_start: bool,
+    prover: Color,
+) -> String {
+    let line = if from_start {
+        let mut pos = Position::start(root.rules());
+        let mut parts = vec![];
+        for &m in prolog {
+            parts.push(pos.san(m));
+            pos = pos.play(m);
+        }
+        if parts.is_empty() {
+            "start".to_string()
+        } else {
+            parts.join("-")
+        }
+    } else {
+        format!("fen-{:016x}", root.key())
+    };
+    let name = format!("{}-{}-{line}", root.rules(), prover.name());
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-=+".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{safe}.book")
+}
+
+pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let json_out = args.format == Format::Json;
+    antichess_io::check_target(&args.output)?;
+    let game = args.position.game()?;
+    let root = *game.position();
+    let from_start = args.position.fen.is_none();
+    let prolog = if from_start {
+        game.moves().to_vec()
+    } else {
+        Vec::new()
+    };
+    let prover = args.prover.unwrap_or(root.turn());
+    let rules = root.rules();
+
+    // Tables first (their building time is not the search's).
+    let tables_started = Instant::now();
+    let tablebase = solver_tables(&args.tables, rules, args.units, json_out)?;
+    let table_seconds = tables_started.elapsed().as_secs_f64();
+    let units = tablebase
+        .as_ref()
+        .map_or(0, antichess_tb::Tablebase::complete_units);
+    let tables_dir = args
+        .tables
+        .clone()
+        .unwrap_or_else(|| default_tables_dir(rules));
+    eprintln!(
+        "tables: up to {units} units in {} ({table_seconds:.1} s to build what was missing)",
+        tables_dir.display()
+    );
+
+    // The book: created, or resumed.
+    let dir = books_dir(args);
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let path = dir.join(book_name(&root, &prolog, from_start, prover));
+    let location = path.display().to_string();
+    let resumed = path.exists();
+    let mut book = if resumed {
+        let book = Book::open_for_writing(&location)?;
+        let meta = book.meta();
+        if meta.prover != prover || !book.root_position().same_position(&root) {
+            anyhow::bail!(
+                "{location} is a book of another position or prover: remove it or give --cache"
+            );
+        }
+        book
+    } else {
+        Book::create(&location, &root, prover, &prolog)?
+    };
+    let before = book.counts()?;
+    eprintln!(
+        "book: {location} ({}: {} nodes, {} searches so far)",
+        if resumed { "resumed" } else { "new" },
+        before.nodes,
+        before.searches
+    );
+    let mut seeded = 0;
+    for file in seed_files(&args.seed)? {
+        let report = seed_file(&mut book, &file, tablebase.as_ref())
+            .with_context(|| format!("seeding from {}", file.display()))?;
+        seeded += 1;
+        if report.won_now > 0 {
+            eprintln!(
+                "seed {}: {} book node(s) won at once",
+                file.display(),
+                report.won_now
+            );
+        }
+    }
+    drop(book);
+
+    // Grow until the root is decided, the time runs out or Ctrl-C.
+    let stop = stop_on_ctrl_c(
+        "stopping: the running searches stop and their numbers are written; run the same command to go on",
+    );
+    let options = GrowOptions {
+        workers: args.workers,
+        search_nodes: args.search_nodes,
+        hash_bytes: args.hash,
+        max_time: args.time,
+        max_searches: args.searches,
+        tablebase_units: units,
+        ..GrowOptions::default()
+    };
+    let stats = GrowStats::default();
+    let end = grow_with_progress(
+        &location,
+        tablebase.as_ref(),
+        &options,
+        &stop,
+        &stats,
+        args.report_every,
+    )?;
+    let grow_seconds = started.elapsed().as_secs_f64();
+    let mut book = Book::open(&location)?;
+    let root_node = book.root()?;
+    let searches = stats.searches.load(Relaxed);
+    let counts = book.counts()?;
+    let mut report = json!({
+        "book": location,
+        "resumed": resumed,
+        "seeds": seeded,
+        "tables_units": units,
+        "tables_seconds": table_seconds,
+        "searches": searches,
+        "searches_in_all": counts.searches,
+        "book_nodes": counts.nodes,
+        "root": {"status": root_node.status.to_string(), "proof": json_number(root_node.proof), "disproof": json_number(root_node.disproof)},
+        "grow_seconds": grow_seconds,
+        "proof_file": null,
+        "verified": null,
+    });
+    if !root_node.status.is_proven() {
+        // Not solved in this run: keep what is solved as proof files.
+        let sub = PathBuf::from(format!("{location}.subtrees"));
+        let mut written = 0;
+        if end != GrowEnd::Stopped {
+            let options = prove_options(args, units, None, &path, Some(stop.clone()));
+            if let Ok(list) = prove_subtrees(
+                &mut book,
+                tablebase.as_ref(),
+                &options,
+                &sub,
+                2,
+                &mut |_| {},
+            ) {
+                written = list.len();
+            }
+        }
+        report["solved"] = false.into();
+        report["subtrees"] = json!({"dir": sub.display().to_string(), "written": written});
+        if json_out {
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            println!(
+                "not proved yet after {searches} searches in this run ({}): root proof {} disproof {}; the book is kept in {location}, run the same command to go on{}",
+                match end {
+                    GrowEnd::Stopped => "stopped",
+                    GrowEnd::Budget => "time is up",
+                    GrowEnd::Solved => "solved",
+                },
+                number(root_node.proof),
+                number(root_node.disproof),
+                if written > 0 {
+                    format!("; {written} solved subtrees written to {}", sub.display())
+                } else {
+                    String::new()
+                }
+            );
+        }
+        return Ok(ExitCode::from(3));
+    }
+    if !root_node.status.is_win() {
+        report["solved"] = true.into();
+        if json_out {
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        } else {
+            println!("disproved: {prover} does not win from {}", root.fen());
+        }
+        return Ok(ExitCode::from(1));
+    }
+
+    // Prove, minimising with the time left.
+    let left = args
+        .time
+        .map(|t| t.saturating_sub(started.elapsed()))
+        .filter(|t| *t >= Duration::from_secs(1));
+    let options = prove_options(args, units, left, &path, Some(stop));
+    eprintln!("the root is won: assembling the proof");
+    let (proved, verified) = prove_to_file(
+        &mut book,
+        tablebase.as_ref(),
+        &options,
+        &args.output,
+        &mut |e| {
+            if let antichess_book::ProveEvent::LeafSolved { leaves, .. } = e {
+                if leaves % 100 == 0 {
+                    eprintln!("leaves re-solved: {leaves}");
+                }
+            }
+        },
+    )?;
+    report["solved"] = true.into();
+    report["proof_file"] = args.output.display().to_string().into();
+    report["verified"] = verified.verdict.is_ok().into();
+    report["proof_nodes"] = proved.counts.total.into();
+    report["bytes"] = verified.bytes.into();
+    report["assembled_nodes"] = proved.assembled_nodes.into();
+    report["minimized"] = proved.minimized.is_some().into();
+    report["seconds"] = started.elapsed().as_secs_f64().into();
+    if let Err(e) = &verified.verdict {
+        report["error"] = e.clone().into();
+    }
+    if json_out {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!(
+            "proved: {} wins from {} ({} searches in all, {} book nodes); proof {} ({} nodes{}, {} bytes), {} in {:.1} s",
+            prover,
+            root.fen(),
+            counts.searches,
+            counts.nodes,
+            args.output.display(),
+            proved.counts.total,
+            if proved.minimized.is_some() {
+                format!(", {} before minimising", proved.assembled_nodes)
+            } else {
+                String::new()
+            },
+            verified.bytes,
+            match &verified.verdict {
+                Ok(_) => "verified".to_string(),
+                Err(e) => format!("verification FAILED: {e}"),
+            },
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(if verified.verdict.is_ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The proof files named: files, and directories' `.proof` files.
+fn seed_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                .with_context(|| format!("reading {}", path.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "proof") && p.is_file())
+                .collect();
+            found.sort();
+            out.extend(found);
+        } else if path.is_file() {
+            out.push(path.clone());
+        } else {
+            anyhow::bail!("{}: no such proof file or directory", path.display());
+        }
+    }
+    Ok(out)
+}
+
+/// How the leaves are re-solved: their proofs kept beside the book, so a stopped prove
+/// goes on from them too.
+fn prove_options(
+    args: &ProveArgs,
+    units: u32,
+    minimize: Option<Duration>,
+    book: &Path,
+    stop: Option<Arc<AtomicBool>>,
+) -> ProveOptions {
+    ProveOptions {
+        hash_bytes: args.hash.max(64 << 20),
+        tablebase_units: units,
+        minimize,
+        stop,
+        leaf_dir: Some(PathBuf::from(format!("{}.leaves", book.display()))),
+        threads: args.workers,
+        ..ProveOptions::default()
+    }
+}
+
+/// Runs `grow`, writing a progress line to stderr every `every`.
+fn grow_with_progress(
+    location: &str,
+    tablebase: Option<&antichess_tb::Tablebase>,
+    options: &GrowOptions,
+    stop: &Arc<AtomicBool>,
+    stats: &GrowStats,
+    every: Duration,
+) -> anyhow::Result<GrowEnd> {
+    let done = AtomicBool::new(false);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut next = every;
+            while !done.load(Relaxed) {
+                std::thread::sleep(Duration::from_millis(100).min(every));
+                if started.elapsed() < next {
+                    continue;
+                }
+                next += every;
+                let Ok(mut book) = Book::open_read_only(location) else { continue };
+                let (Ok(root), Ok(counts)) = (book.root(), book.counts()) else { continue };
+                eprintln!(
+                    "{:>6.0}s  root proof {} disproof {}  book {} nodes ({} won, {} lost, {} open leaves)  {} searches, {} leaves decided",
+                    started.elapsed().as_secs_f64(),
+                    number(root.proof),
+                    number(root.disproof),
+                    counts.nodes,
+                    counts.won,
+                    counts.lost,
+                    counts.open_leaves,
+                    stats.searches.load(Relaxed),
+                    stats.decided.load(Relaxed),
+                );
+            }
+        });
+        let end = grow(location, tablebase, options, stop, stats);
+        done.store(true, Relaxed);
+        Ok(end?)
+    })
+}

@@ -1,0 +1,231 @@
+//! End-to-end tests of `antichess proof join`: child proofs written by `solve` are joined
+//! into the proof of their parent (all replies at an opponent node, one move at a prover
+//! node), the joins compose up to the proof of 1. e3 Na6, every result verifies, and a
+//! missing child, a proof of another position and a child of another line are refused
+//! with messages that name them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use antichess_testkit::temp_dir;
+
+fn antichess(args: &[&str], tables: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(args)
+        .env("ANTICHESS_TABLES", tables)
+        .output()
+        .expect("runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", text(out));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The legal moves after `line`, in SAN.
+fn moves_after(line: &str, tables: &Path) -> Vec<String> {
+    let v = json(&antichess(
+        &["moves", "--moves", line, "--format", "json"],
+        tables,
+    ));
+    v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// `solve --moves line --prover prover --proof file` without tables; returns the file.
+fn solve_for(prover: &str, line: &str, file: PathBuf, tables: &Path) -> PathBuf {
+    let v = json(&antichess(
+        &[
+            "solve",
+            "--moves",
+            line,
+            "--prover",
+            prover,
+            "--tb-units",
+            "0",
+            "--hash",
+            "64M",
+            "--nodes",
+            "20M",
+            "--proof",
+            s(&file),
+            "--format",
+            "json",
+        ],
+        tables,
+    ));
+    assert_eq!(v["result"], "proved", "{line}: {v}");
+    file
+}
+
+/// A proof that White wins after `line`.
+fn solve(line: &str, file: PathBuf, tables: &Path) -> PathBuf {
+    solve_for("white", line, file, tables)
+}
+
+/// `proof join CHILDREN -o OUT EXTRA --format json`.
+fn join(children: &[PathBuf], out: &Path, extra: &[&str], tables: &Path) -> Output {
+    let mut args = vec!["proof", "join"];
+    args.extend(children.iter().map(|p| s(p)));
+    args.extend(["-o", s(out), "--format", "json"]);
+    args.extend(extra);
+    antichess(&args, tables)
+}
+
+/// `proof verify FILE --format json`: must verify; returns the statistics.
+fn verify(file: &Path, tables: &Path) -> serde_json::Value {
+    let v = json(&antichess(
+        &["proof", "verify", s(file), "--format", "json"],
+        tables,
+    ));
+    assert_eq!(v["verified"], true);
+    v
+}
+
+#[test]
+fn joins_compose_to_the_proof_of_a_line_and_refuse_what_does_not_fit() {
+    let dir = temp_dir("join");
+    // No tables anywhere: every leaf of these proofs is a won end of the game.
+    let tables = dir.join("no-tables");
+    let parent = "e3 Na6 Bxa6 bxa6 Qe2";
+    let replies = moves_after(parent, &tables);
+    assert_eq!(replies.len(), 17, "{replies:?}");
+    let children: Vec<PathBuf> = replies
+        .iter()
+        .map(|m| {
+            solve(
+                &format!("{parent} {m}"),
+                dir.join(format!("{m}.proof")),
+                &tables,
+            )
+        })
+        .collect();
+
+    // Black to move: every reply's proof, parent found from the recorded lines.
+    let qe2 = dir.join("qe2.proof");
+    let v = json(&join(&children, &qe2, &[], &tables));
+    assert_eq!(v["verified"], true, "{v}");
+    assert_eq!(v["children"].as_array().unwrap().len(), 17);
+    let joined = v["counts"]["total"].as_u64().unwrap();
+    let child_nodes = v["child_nodes"].as_u64().unwrap();
+    // The root plus the children, positions they share written once.
+    assert!(joined <= child_nodes + 1, "{joined} > {child_nodes} + 1");
+    let stats = verify(&qe2, &tables);
+    assert_eq!(stats["counts"]["total"].as_u64(), Some(joined));
+    assert_eq!(
+        stats["root_fen"],
+        "r1bqkbnr/p1pppppp/p7/8/8/4P3/PPPPQPPP/RNB1K1NR b - - 1 3"
+    );
+
+    // Up the line: a prover node (one child), an opponent node with one move, a prover
+    // node again: the proof of 1. e3 Na6.
+    let bxa6 = dir.join("bxa6.proof");
+    json(&join(std::slice::from_ref(&qe2), &bxa6, &[], &tables));
+    let bxa6_parent = dir.join("Bxa6.proof");
+    json(&join(
+        std::slice::from_ref(&bxa6),
+        &bxa6_parent,
+        &[],
+        &tables,
+    ));
+    let na6 = dir.join("e3-na6.proof");
+    // With the parent given by moves, and a second proof of the child (one is taken).
+    let other = dir.join("Bxa6-copy.proof");
+    std::fs::copy(&bxa6_parent, &other).unwrap();
+    let v = json(&join(
+        &[bxa6_parent.clone(), other],
+        &na6,
+        &["--moves", "e3 Na6"],
+        &tables,
+    ));
+    assert_eq!(v["children"].as_array().unwrap().len(), 1, "{v}");
+    let stats = verify(&na6, &tables);
+    assert_eq!(stats["prover"], "white");
+    assert!(stats["counts"]["prover"].as_u64().unwrap() >= 2);
+    assert_eq!(
+        stats["root_fen"],
+        "r1bqkbnr/pppppppp/n7/8/8/4P3/PPPP1PPP/RNBQKBNR w - - 1 2"
+    );
+
+    // A missing reply: refused, naming it; nothing written.
+    let missing = dir.join("missing.proof");
+    let k = replies.iter().position(|m| m == "Bb7").unwrap();
+    let mut fewer = children.clone();
+    fewer.remove(k);
+    let out = join(&fewer, &missing, &[], &tables);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no proof given for 1 of its 17 moves: Bb7"),
+        "{err}"
+    );
+    assert!(!missing.exists());
+
+    // A proof of another line among the children: refused, naming the file.
+    let stranger = solve("e3 d5", dir.join("d5.proof"), &tables);
+    let mut wrong = children.clone();
+    wrong.push(stranger.clone());
+    let out = join(&wrong, &missing, &[], &tables);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("d5.proof") && err.contains("not proofs of children of one position"),
+        "{err}"
+    );
+    // The same with the parent given: the stranger's root is not a child.
+    let out = join(&wrong, &missing, &["--moves", parent], &tables);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("d5.proof") && err.contains("is not reached by a legal move"),
+        "{err}"
+    );
+    assert!(!missing.exists());
+}
+
+#[test]
+fn a_prover_node_takes_one_child_and_an_opponent_node_names_every_missing_move() {
+    let dir = temp_dir("join-start");
+    let tables = dir.join("no-tables");
+    // 1. e3 d5 2. Qg4: White (the prover) to move after 1. e3 d5 needs one child.
+    let child = solve("e3 d5 Qg4", dir.join("qg4.proof"), &tables);
+    let d5 = dir.join("d5.proof");
+    let v = json(&join(&[child], &d5, &[], &tables));
+    assert_eq!(
+        v["root_fen"],
+        "rnbqkbnr/ppp1pppp/8/3p4/8/4P3/PPPP1PPP/RNBQKBNR w - - 0 2"
+    );
+    verify(&d5, &tables);
+
+    // Black wins after 1. d3 and after 1. e4, but at the start White (now the opponent)
+    // has 18 other moves: refused, naming them.
+    let d3 = solve_for("black", "d3", dir.join("d3.proof"), &tables);
+    let e4 = solve_for("black", "e4", dir.join("e4.proof"), &tables);
+    let start = dir.join("start.proof");
+    let out = join(&[d3, e4], &start, &[], &tables);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no proof given for 18 of its 20 moves"),
+        "{err}"
+    );
+    assert!(err.contains("e3") && err.contains("Nf3"), "{err}");
+    assert!(!start.exists());
+}

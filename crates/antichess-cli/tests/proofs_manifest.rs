@@ -1,0 +1,171 @@
+//! The durable record: every proof in `proofs/` is listed in `proofs/manifest.json`
+//! (docs/formats/proofs-manifest.md), verifies with the tables it relies on (built here
+//! from scratch into a temporary directory, as CI has none), and has the figures the
+//! manifest gives: root position (from the line), prover, nodes, bytes, tablebase leaves
+//! and the tables recorded in the file (materials and checksums). A proof file that the
+//! manifest does not list fails the test, as does a listed file that is missing.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use antichess_testkit::temp_dir;
+
+fn antichess(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", text(out));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
+}
+
+fn proofs_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs")
+}
+
+/// The first four fields of a FEN (board, side, castling, en passant).
+fn position_part(fen: &str) -> String {
+    fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn every_shipped_proof_is_in_the_manifest_and_verifies_with_its_figures() {
+    let dir = proofs_dir();
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("manifest.json")).expect("proofs/manifest.json"),
+    )
+    .expect("the manifest is JSON");
+    assert_eq!(manifest["manifest"], 1, "manifest version");
+    let rules = manifest["rules"].as_str().expect("rules");
+    let entries = manifest["proofs"].as_array().expect("proofs");
+    assert!(!entries.is_empty());
+
+    // Every .proof file is listed, once.
+    let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".proof"))
+        .collect();
+    let listed: Vec<String> = entries
+        .iter()
+        .map(|e| e["file"].as_str().expect("file").to_string())
+        .collect();
+    let listed_set: BTreeSet<String> = listed.iter().cloned().collect();
+    assert_eq!(listed.len(), listed_set.len(), "a file listed twice");
+    let unlisted: Vec<_> = on_disk.difference(&listed_set).collect();
+    assert!(
+        unlisted.is_empty(),
+        "proof files not in proofs/manifest.json: {unlisted:?}"
+    );
+    let missing: Vec<_> = listed_set.difference(&on_disk).collect();
+    assert!(missing.is_empty(), "listed but missing: {missing:?}");
+
+    // The tables the proofs rely on, built from scratch (3-unit tables take seconds).
+    let units = entries
+        .iter()
+        .map(|e| e["tablebase_units"].as_u64().expect("tablebase_units"))
+        .max()
+        .unwrap();
+    assert!(
+        units <= 3,
+        "a shipped proof relies on {units}-unit tables; CI builds the 3-unit set only"
+    );
+    let tables = temp_dir("manifest").join("tables");
+    if units > 0 {
+        json(&antichess(&[
+            "tb",
+            "build",
+            "--units",
+            &units.to_string(),
+            "--rules",
+            rules,
+            "--tables",
+            tables.to_str().unwrap(),
+            "--format",
+            "json",
+        ]));
+    }
+
+    for e in entries {
+        let file = e["file"].as_str().unwrap();
+        let path = dir.join(file);
+        let v = json(&antichess(&[
+            "proof",
+            "verify",
+            path.to_str().unwrap(),
+            "--tables",
+            tables.to_str().unwrap(),
+            "--format",
+            "json",
+        ]));
+        assert_eq!(v["verified"], true, "{file}");
+        assert_eq!(v["rules"], rules, "{file}");
+        assert_eq!(v["prover"], e["prover"], "{file}");
+        assert_eq!(v["counts"]["total"], e["nodes"], "{file}: nodes");
+        assert_eq!(
+            v["counts"]["tablebase"], e["tablebase_leaves"],
+            "{file}: tablebase leaves"
+        );
+        assert_eq!(v["tablebase_units"], e["tablebase_units"], "{file}");
+        let bytes = std::fs::metadata(&path).unwrap().len();
+        assert_eq!(Some(bytes), e["bytes"].as_u64(), "{file}: bytes");
+        assert_eq!(v["file_bytes"].as_u64(), Some(bytes), "{file}");
+        // The root is the position the line reaches.
+        let line = e["moves"].as_str().expect("moves");
+        let reached = json(&antichess(&[
+            "moves", "--moves", line, "--rules", rules, "--format", "json",
+        ]));
+        assert_eq!(
+            position_part(v["root_fen"].as_str().unwrap()),
+            position_part(reached["fen"].as_str().unwrap()),
+            "{file}: the root is not the position after {line}"
+        );
+        // The tables recorded in the file are the manifest's, and the ones built here.
+        let recorded: Vec<(String, String)> = v["tables"]
+            .as_array()
+            .map(|t| {
+                t.iter()
+                    .map(|c| {
+                        assert_eq!(c["status"], "same", "{file}: {c}");
+                        (
+                            c["material"].as_str().unwrap().to_string(),
+                            c["recorded"].as_str().unwrap().to_string(),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let manifest_tables: Vec<(String, String)> = e["tables"]
+            .as_array()
+            .expect("tables")
+            .iter()
+            .map(|t| {
+                (
+                    t["material"].as_str().unwrap().to_string(),
+                    t["checksum"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(recorded, manifest_tables, "{file}: tables");
+        // How it was made.
+        for key in ["command", "commit", "date"] {
+            assert!(
+                e["made"][key].as_str().is_some_and(|s| !s.is_empty()),
+                "{file}: made.{key}"
+            );
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! End-to-end test of `antichess prove`: a run stopped by its budget keeps its book (exit
+//! code 3, the solved subtrees written beside it), the same command run again resumes that
+//! book instead of starting over, proves the line, and writes a proof that verifies.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use antichess_testkit::temp_dir;
+
+fn antichess(args: &[&str], tables: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(args)
+        .env("ANTICHESS_TABLES", tables)
+        .output()
+        .expect("runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
+}
+
+#[test]
+fn prove_resumes_its_book_and_writes_a_verified_proof() {
+    let dir = temp_dir("prove");
+    let tables = dir.join("no-tables");
+    let cache = dir.join("cache");
+    let output = dir.join("line.proof");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "prove",
+            "--moves",
+            "e3 Na6 Bxa6 bxa6 Qe2",
+            "--prover",
+            "white",
+            "-o",
+            output.to_str().unwrap(),
+            "--cache",
+            cache.to_str().unwrap(),
+            "--units",
+            "0",
+            "--workers",
+            "1",
+            "--search-nodes",
+            "20K",
+            "--hash",
+            "64M",
+            "--format",
+            "json",
+        ];
+        args.extend(extra);
+        antichess(&args, &tables)
+    };
+    // A first run cut short by its budget.
+    let out = run(&["--searches", "20"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let first = json(&out);
+    assert_eq!(first["solved"], false, "{first}");
+    assert_eq!(first["resumed"], false);
+    assert_eq!(first["searches"], 20);
+    let book = first["book"].as_str().unwrap().to_string();
+    assert!(
+        book.ends_with("international-white-e3-Na6-Bxa6-bxa6-Qe2.book"),
+        "{book}"
+    );
+    assert!(Path::new(&book).exists());
+    assert!(!output.exists());
+
+    // The same command goes on from the book.
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let second = json(&out);
+    assert_eq!(second["resumed"], true, "{second}");
+    assert_eq!(second["solved"], true);
+    assert_eq!(second["verified"], true);
+    let this_run = second["searches"].as_u64().unwrap();
+    assert_eq!(
+        second["searches_in_all"].as_u64().unwrap(),
+        20 + this_run,
+        "the second run did not continue the first one's book: {second}"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("resumed"), "{err}");
+
+    let out = antichess(
+        &[
+            "proof",
+            "verify",
+            output.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+        &tables,
+    );
+    let v = json(&out);
+    assert_eq!(v["verified"], true, "{}", text(&out));
+    assert_eq!(v["counts"]["total"], second["proof_nodes"]);
+    assert_eq!(
+        v["root_fen"],
+        "r1bqkbnr/p1pppppp/p7/8/8/4P3/PPPPQPPP/RNB1K1NR b - - 1 3"
+    );
+}

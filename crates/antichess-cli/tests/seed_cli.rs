@@ -1,0 +1,271 @@
+//! End-to-end tests of seeding books with proofs (`book new --seed`, `book seed`) and of
+//! keeping a book's solved subtrees as proof files (`book prove --subtrees`): a seeded
+//! book solves in fewer searches and its proof (with the seed spliced in) verifies; a
+//! node of a seeded position is won at once; subtree proofs seed a new book and join into
+//! the root's proof; seeds of another prover or that do not verify are refused.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use antichess_testkit::temp_dir;
+
+/// The root of the books here: Black to move, 17 replies, one of them (3... Bb7) the hard
+/// one.
+const LINE: &str = "e3 Na6 Bxa6 bxa6 Qe2";
+
+fn antichess(args: &[&str], tables: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(args)
+        .env("ANTICHESS_TABLES", tables)
+        .output()
+        .expect("runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", text(out));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+const SEARCH: [&str; 8] = [
+    "--workers",
+    "1",
+    "--search-nodes",
+    "20K",
+    "--tb-units",
+    "0",
+    "--hash",
+    "64M",
+];
+
+/// Grows `book` for at most `searches` searches; returns the JSON report.
+fn grow(book: &Path, searches: u64, tables: &Path) -> serde_json::Value {
+    let n = searches.to_string();
+    let mut args = vec!["book", "grow", s(book)];
+    args.extend(SEARCH);
+    args.extend(["--searches", &n, "--format", "json"]);
+    json(&antichess(&args, tables))
+}
+
+fn new_book(book: &Path, seeds: &[&Path], tables: &Path) -> serde_json::Value {
+    let mut args = vec![
+        "book",
+        "new",
+        s(book),
+        "--moves",
+        LINE,
+        "--prover",
+        "white",
+        "--format",
+        "json",
+    ];
+    if !seeds.is_empty() {
+        args.push("--seed");
+        args.extend(seeds.iter().map(|p| s(p)));
+    }
+    json(&antichess(&args, tables))
+}
+
+fn solve(line: &str, prover: &str, file: PathBuf, tables: &Path) -> PathBuf {
+    let v = json(&antichess(
+        &[
+            "solve",
+            "--moves",
+            line,
+            "--prover",
+            prover,
+            "--tb-units",
+            "0",
+            "--hash",
+            "64M",
+            "--proof",
+            s(&file),
+            "--format",
+            "json",
+        ],
+        tables,
+    ));
+    assert_eq!(v["result"], "proved", "{v}");
+    file
+}
+
+fn verify(file: &Path, tables: &Path) -> serde_json::Value {
+    let v = json(&antichess(
+        &["proof", "verify", s(file), "--format", "json"],
+        tables,
+    ));
+    assert_eq!(v["verified"], true);
+    v
+}
+
+#[test]
+fn a_seeded_book_solves_in_fewer_searches_and_its_proof_verifies() {
+    let dir = temp_dir("seed");
+    let tables = dir.join("no-tables");
+    // Unseeded.
+    let plain = dir.join("plain.book");
+    new_book(&plain, &[], &tables);
+    let v = grow(&plain, 2000, &tables);
+    assert_eq!(v["status"], "win", "{v}");
+    let unseeded = v["searches"].as_u64().unwrap();
+
+    // Seeded with the proof of the hard reply.
+    let bb7 = solve(
+        &format!("{LINE} Bb7"),
+        "white",
+        dir.join("bb7.proof"),
+        &tables,
+    );
+    let seeded = dir.join("seeded.book");
+    let v = new_book(&seeded, &[&bb7], &tables);
+    assert!(v["seeds"][0]["proof_nodes"].as_u64().unwrap() > 100, "{v}");
+    let v = grow(&seeded, 2000, &tables);
+    assert_eq!(v["status"], "win", "{v}");
+    let with_seed = v["searches"].as_u64().unwrap();
+    assert!(
+        with_seed * 2 < unseeded,
+        "seeded: {with_seed} searches, unseeded: {unseeded}"
+    );
+
+    // The book's proof takes the seed's as it is, and verifies as a whole.
+    let proof = dir.join("seeded.proof");
+    let v = json(&antichess(
+        &[
+            "book",
+            "prove",
+            s(&seeded),
+            "-o",
+            s(&proof),
+            "--tb-units",
+            "0",
+            "--hash",
+            "64M",
+            "--format",
+            "json",
+        ],
+        &tables,
+    ));
+    assert_eq!(v["verified"], true, "{v}");
+    assert!(v["seeds_used"].as_u64().unwrap() >= 1, "{v}");
+    let stats = verify(&proof, &tables);
+    let seed_nodes = verify(&bb7, &tables)["counts"]["total"].as_u64().unwrap();
+    assert!(stats["counts"]["total"].as_u64().unwrap() > seed_nodes);
+    let check = antichess(&["book", "check", s(&seeded)], &tables);
+    assert!(check.status.success(), "{}", text(&check));
+}
+
+#[test]
+fn seeds_win_existing_nodes_and_subtrees_carry_a_line_over_runs() {
+    let dir = temp_dir("seed-runs");
+    let tables = dir.join("no-tables");
+    // A first run that does not finish.
+    let first = dir.join("first.book");
+    new_book(&first, &[], &tables);
+    let v = grow(&first, 60, &tables);
+    assert_eq!(v["status"], "unknown", "{v}");
+
+    // Its solved subtrees as proof files.
+    let sub = dir.join("sub");
+    let v = json(&antichess(
+        &[
+            "book",
+            "prove",
+            s(&first),
+            "--subtrees",
+            s(&sub),
+            "--tb-units",
+            "0",
+            "--hash",
+            "64M",
+            "--format",
+            "json",
+        ],
+        &tables,
+    ));
+    let written = v["subtrees"].as_array().unwrap();
+    assert!(!written.is_empty(), "{v}");
+    for w in written {
+        assert_eq!(w["verified"], true, "{w}");
+        verify(Path::new(w["file"].as_str().unwrap()), &tables);
+    }
+
+    // An existing node is won by a seed of its position: the hard reply, whose node the
+    // first run created.
+    let bb7 = solve(
+        &format!("{LINE} Bb7"),
+        "white",
+        dir.join("bb7.proof"),
+        &tables,
+    );
+    let v = json(&antichess(
+        &["book", "seed", s(&first), s(&bb7), "--format", "json"],
+        &tables,
+    ));
+    assert_eq!(v["seeds"][0]["won_now"], 1, "{v}");
+
+    // A second book, seeded with the first run's subtrees and the hard reply, needs no
+    // search below them.
+    let second = dir.join("second.book");
+    let v = new_book(&second, &[&sub, &bb7], &tables);
+    assert_eq!(
+        v["seeds"].as_array().unwrap().len(),
+        written.len() + 1,
+        "{v}"
+    );
+    let v = grow(&second, 2000, &tables);
+    assert_eq!(v["status"], "win", "{v}");
+
+    // When every reply has a proof, `proof join` makes the root's.
+    let replies = std::fs::read_dir(&sub)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "proof"))
+        .count();
+    // (One worker: the first run's searches are the same every time; they solve every
+    // reply but 3... Bb7.)
+    assert_eq!(replies, 16);
+    {
+        let mut args = vec!["proof", "join"];
+        let files: Vec<PathBuf> = std::fs::read_dir(&sub)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "proof"))
+            .chain([bb7.clone()])
+            .collect();
+        args.extend(files.iter().map(|p| s(p)));
+        let out = dir.join("root.proof");
+        args.extend(["-o", s(&out), "--format", "json"]);
+        let v = json(&antichess(&args, &tables));
+        assert_eq!(v["verified"], true, "{v}");
+    }
+
+    // Seeds that are not proofs for this book are refused.
+    let black = solve("d3", "black", dir.join("d3.proof"), &tables);
+    let out = antichess(&["book", "seed", s(&second), s(&black)], &tables);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("win for black") && text(&out).contains("d3.proof"),
+        "{}",
+        text(&out)
+    );
+    let mut bytes = std::fs::read(&bb7).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    let broken = dir.join("broken.proof");
+    std::fs::write(&broken, bytes).unwrap();
+    let out = antichess(&["book", "seed", s(&second), s(&broken)], &tables);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("does not verify"), "{}", text(&out));
+}
