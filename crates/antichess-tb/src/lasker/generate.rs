@@ -503,7 +503,7 @@ impl Gen<'_> {
         for side in Color::ALL {
             let s = side.index();
             let other = &self.words[side.other().index()];
-            let parts: Vec<Vec<(u64, u32, Option<u16>, bool)>> = self.words[s]
+            let parts: Vec<Vec<(u64, u16, bool)>> = self.words[s]
                 .par_chunks(CHUNK)
                 .enumerate()
                 .map(|(chunk, words)| {
@@ -562,14 +562,14 @@ impl Gen<'_> {
                         word.store(new, Relaxed);
                         let pend = win3 != NO_WIN as u16 && decided.is_none();
                         if decided.is_some() || pend {
-                            out.push((entry(side, idx), 0, decided.or(Some(win3)), pend));
+                            out.push((entry(side, idx), decided.unwrap_or(win3), pend));
                         }
                     }
                     out
                 })
                 .collect();
-            for (e, _, l, pend) in parts.into_iter().flatten() {
-                let l = usize::from(l.expect("a level"));
+            for (e, l, pend) in parts.into_iter().flatten() {
+                let l = usize::from(l);
                 let target = if pend { &mut pending } else { &mut levels };
                 if target.len() <= l {
                     target.resize(l + 1, Vec::new());
