@@ -50,6 +50,11 @@ pub enum PositionError {
     TooManyPromotedPieces(Color, u32),
     /// The en passant square is not one a pawn could just have passed.
     InvalidEnPassant(Square, &'static str),
+    /// Orthodox chess ([`crate::orthodox`]): a side without exactly one king.
+    KingCount(Color, u32),
+    /// Orthodox chess: the side not to move is in check (it would have left its king
+    /// attacked).
+    OpponentInCheck(Color),
 }
 
 impl fmt::Display for PositionError {
@@ -80,6 +85,16 @@ impl fmt::Display for PositionError {
             PositionError::InvalidEnPassant(sq, why) => {
                 write!(f, "en passant field: \"{sq}\" is impossible: {why}")
             }
+            PositionError::KingCount(color, n) => {
+                write!(
+                    f,
+                    "board field: {color} has {n} kings (orthodox chess needs exactly one)"
+                )
+            }
+            PositionError::OpponentInCheck(color) => write!(
+                f,
+                "board field: {color} is in check but not to move (an illegal position)"
+            ),
         }
     }
 }

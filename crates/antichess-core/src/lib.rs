@@ -25,6 +25,7 @@ mod error;
 mod game;
 mod movegen;
 mod moves;
+pub mod orthodox;
 mod perft;
 pub mod pgn;
 mod position;

@@ -1,4 +1,5 @@
-//! Endgame tablebases for losing chess: material signatures, position indexing with
+//! Endgame tablebases for losing chess (and, in [`lasker`], for Lasker chess: orthodox
+//! endgames where stalemate is a lesser win): material signatures, position indexing with
 //! symmetry, retrograde generation of WDL and DTC (distance to conversion, in plies), the
 //! table file format, memory-mapped probing, statistics and verification.
 //!
@@ -12,6 +13,7 @@ mod error;
 pub mod format;
 mod generate;
 pub mod index;
+pub mod lasker;
 pub mod material;
 mod stats;
 pub mod symmetry;

@@ -24,6 +24,7 @@ pub mod books;
 pub mod error;
 pub mod explore;
 pub mod guard;
+pub mod lasker;
 pub mod line;
 pub mod proofs;
 pub mod router;

@@ -13,7 +13,7 @@
 //! |---|---|
 //! | `GET /api/status` | rules, tables, proofs and books loaded |
 //! | `GET /api/explore?fen=&moves=&pgn=&book=` | a position and every legal move: tablebase, proofs, book |
-//! | `GET /api/tablebase?fen=` (also `/api/tablebase/antichess`) | lichess-shaped tablebase answer (`_` for spaces in `fen` too) |
+//! | `GET /api/tablebase?fen=&game=` (also `/api/tablebase/antichess`) | lichess-shaped tablebase answer (`_` for spaces in `fen` too); `game=lasker`: the Lasker chess value and moves |
 //! | `GET /api/tablebase/random?material=&turn=&seed=` | a random legal position of a material |
 //! | `GET /api/proofs`, `GET /api/proofs/{id}` | loaded proofs: counts, root, main line |
 //! | `GET /api/books`, `GET /api/books/{name}` | books; one book's root, counts, pin, queue, workers |
@@ -406,16 +406,40 @@ async fn explore_handler(
     .await
 }
 
+/// `/api/tablebase`: a position and `game` (`antichess`, the default, or `lasker`).
+#[derive(Debug, Clone, Default, Deserialize)]
+struct TablebaseQuery {
+    #[serde(flatten)]
+    position: PositionQuery,
+    game: Option<String>,
+}
+
 async fn tablebase(
     State(state): State<Shared>,
-    ApiQuery(q): ApiQuery<PositionQuery>,
-) -> ApiResult<Json<tables::TablebaseReport>> {
-    if q.fen.as_deref().is_none_or(|f| f.trim().is_empty()) {
+    ApiQuery(q): ApiQuery<TablebaseQuery>,
+) -> ApiResult<Json<Value>> {
+    let TablebaseQuery { position: q, game } = q;
+    let Some(fen) = q.fen.clone().filter(|f| !f.trim().is_empty()) else {
         return Err(ApiError::bad_request("give a position: ?fen=..."));
+    };
+    match game.as_deref().map(str::trim) {
+        None | Some("") | Some("antichess") => {}
+        Some("lasker") => {
+            let dir = crate::lasker::lasker_dir(state.tablebase.as_deref());
+            return blocking(move || crate::lasker::probe(dir, &fen).map(Json)).await;
+        }
+        Some(other) => {
+            return Err(ApiError::bad_request(format!(
+                "game \"{other}\": expected antichess or lasker"
+            )))
+        }
     }
     blocking(move || {
         let line = q.line(&state)?;
-        tables::probe(state.tablebase.as_deref(), line.position()).map(Json)
+        let report = tables::probe(state.tablebase.as_deref(), line.position())?;
+        Ok(Json(
+            serde_json::to_value(report).map_err(|e| ApiError::internal(e.to_string()))?,
+        ))
     })
     .await
 }

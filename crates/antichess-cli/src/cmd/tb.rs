@@ -18,6 +18,21 @@ use crate::common::output::Format;
 use crate::common::progress::BuildProgress;
 use crate::common::tables::ensure_tables;
 
+mod lasker;
+
+/// The game whose tables a `tb` command serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Game {
+    /// Losing chess (the rule set is chosen with --rules).
+    #[default]
+    Antichess,
+    /// Lasker chess: orthodox endgames where stalemating the opponent is a lesser win
+    /// (values 4 mate win, 3 stalemate win, 2 draw, 1 stalemate loss, 0 mated; DTM / DTS
+    /// in plies); tables in --tables, default the `lasker` directory beside the antichess
+    /// ones.
+    Lasker,
+}
+
 /// The largest tables `tb probe` builds on its own.
 const AUTO_BUILD_UNITS: u32 = 5;
 
@@ -55,6 +70,10 @@ pub struct BuildArgs {
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
 
+    /// The game: antichess (default) or lasker (orthodox endgames, stalemate a lesser win).
+    #[arg(long, value_enum, default_value = "antichess")]
+    pub game: Game,
+
     #[command(flatten)]
     pub tables: TablesArgs,
 }
@@ -75,6 +94,10 @@ pub struct ProbeArgs {
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
 
+    /// The game: antichess (default) or lasker (orthodox endgames, stalemate a lesser win).
+    #[arg(long, value_enum, default_value = "antichess")]
+    pub game: Game,
+
     #[command(flatten)]
     pub tables: TablesArgs,
 }
@@ -92,6 +115,10 @@ pub struct StatsArgs {
 
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+
+    /// The game: antichess (default) or lasker (orthodox endgames, stalemate a lesser win).
+    #[arg(long, value_enum, default_value = "antichess")]
+    pub game: Game,
 
     #[command(flatten)]
     pub tables: TablesArgs,
@@ -147,6 +174,9 @@ fn targets(signatures: &[String], units: Option<u32>) -> anyhow::Result<Vec<Mate
 }
 
 fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
+    if args.game == Game::Lasker {
+        return lasker::run_build(&args.signatures, args.units, args.format, &args.tables);
+    }
     let targets = match &args.from_book {
         Some(book) => crate::common::book::missing_materials(book, args.top, args.tables.rules)?,
         None => targets(&args.signatures, args.units)?,
@@ -239,6 +269,9 @@ fn probe_targets(pos: &Position) -> Vec<Material> {
 }
 
 fn probe_one(fen: &str, args: &ProbeArgs) -> anyhow::Result<String> {
+    if args.game == Game::Lasker {
+        return lasker::probe_one(fen, args.format, &args.tables);
+    }
     let pos =
         Position::from_fen(fen, args.tables.rules).with_context(|| format!("--fen \"{fen}\""))?;
     let units = pos.board().occupied().count();
@@ -382,6 +415,9 @@ fn stats_text(s: &TableStats) -> String {
 }
 
 fn run_stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
+    if args.game == Game::Lasker {
+        return lasker::run_stats(&args.signatures, args.units, args.format, &args.tables);
+    }
     let targets: Vec<Material> = targets(&args.signatures, args.units)?
         .iter()
         .map(|m| m.canonical().0)
