@@ -32,8 +32,8 @@ pub mod prove;
 pub mod seed;
 pub mod select;
 pub mod store;
-pub mod tables;
 pub mod subtrees;
+pub mod tables;
 pub mod transfer;
 mod tree;
 

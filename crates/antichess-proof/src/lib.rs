@@ -41,6 +41,7 @@ mod compact;
 mod error;
 mod files;
 mod join;
+pub mod loaded;
 mod oracle;
 mod position_id;
 mod read_at;
@@ -63,6 +64,7 @@ pub use files::{
 pub use join::{
     common_parent, join_files, join_proofs, ChildProof, IndexedTree, JoinParent, JoinReport,
 };
+pub use loaded::{LoadedProof, ProofHit, ProofSummary};
 pub use oracle::{LeafOracle, LeafValue, NoTablebases, TablebaseOracle, DEFAULT_PLAYOUT_DEPTH};
 pub use position_id::{ordered_moves, units, PositionId};
 pub use read_at::{PagedFile, ReadAt};

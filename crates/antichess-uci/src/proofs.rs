@@ -2,8 +2,8 @@
 //! `*.proof` file of a directory), finding where they are by default, and the move a proof
 //! gives in a position.
 //!
-//! The proofs are indexed by position with `antichess_web::proofs::LoadedProof` (the
-//! explorer's index: positions identified by board, side to move and en passant, so that
+//! The proofs are indexed by position with `antichess_proof::LoadedProof` (the web
+//! explorer's index too: positions identified by board, side to move and en passant, so that
 //! other move orders are found too). In a position of a proof:
 //!
 //! - where the prover is to move, the engine plays the proof's move;
@@ -27,8 +27,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use antichess_core::{Move, Position, Rules};
+use antichess_proof::LoadedProof;
 use antichess_proof::PositionId;
-use antichess_web::proofs::LoadedProof;
 
 use crate::UciError;
 

@@ -26,7 +26,8 @@ pub mod explore;
 pub mod guard;
 pub mod lasker;
 pub mod line;
-pub mod proofs;
+/// The proof index moved to `antichess-proof` (the UCI engine uses it too).
+pub use antichess_proof::loaded as proofs;
 pub mod router;
 pub mod server;
 pub mod solve;

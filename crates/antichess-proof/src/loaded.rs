@@ -1,5 +1,6 @@
-//! Proof files loaded for the explorer: each `--proof` file is read into memory (either
-//! format) and indexed by position, so that for any position the explorer can say whether
+//! Proof files loaded for looking positions up (the web explorer, the UCI engine): each
+//! file is read into memory (either format) and indexed by position, so that for any
+//! position a caller can say whether
 //! it is in the proof, what kind of node it is there (the prover's move, the opponent's
 //! replies, a terminal or tablebase leaf), how large its subtree is, and which move the
 //! proof plays. The **main line** is the proof's longest resistance: the prover's move at
@@ -13,10 +14,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::{read_proof_file, NodeKind, PositionId, ProofCounts, ProofTree, ReferenceOptions};
 use antichess_core::{pgn, Color, Move, Position, Rules};
-use antichess_proof::{
-    read_proof_file, NodeKind, PositionId, ProofCounts, ProofTree, ReferenceOptions,
-};
 use serde::Serialize;
 
 /// A proof in memory with its position index.
@@ -321,7 +320,7 @@ impl LoadedProof {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use antichess_proof::{build_proof, ProofSource, ProverChoice};
+    use crate::{build_proof, ProofSource, ProverChoice};
 
     /// Plays the first legal move.
     struct FirstMove;
