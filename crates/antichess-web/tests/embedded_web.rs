@@ -1,5 +1,5 @@
-//! With the cargo feature `embed-web` (`cargo test --workspace --features
-//! antichess-cli/mip,antichess-web/embed-web --test embedded_web`, as `.ci/run` runs it):
+//! With the cargo feature `embed-web` (the README's test command `cargo test --workspace
+//! --features antichess-cli/mip,antichess-web/embed-web`, which `.ci/run` runs):
 //! the front end's built pages are in the binary,
 //! with every script and style sheet they load. Without the feature this file is empty.
 #![cfg(feature = "embed-web")]
