@@ -4,43 +4,15 @@
 //! search one leaf at overlapping times; steering and transfer commands; errors that
 //! name the bad input.
 
+mod common;
+use common::{antichess, json, ok, s, text};
+
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use antichess_book::{Book, Status};
 use antichess_testkit::temp_dir as temp;
-
-fn antichess(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antichess"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = antichess(args);
-    assert!(out.status.success(), "{args:?}\n{}", text(&out));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let stdout = ok(args);
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// Options of a quick grow without tables. The most-proving walk needs about a hundred
 /// searches of 10^5 nodes for 1. e3 Na6, always the same number; the random walk's count

@@ -7,6 +7,9 @@
 //! and `book check` open read-only (as root, where permissions do not bind, they run as the
 //! user nobody).
 
+mod common;
+use common::{ok, s, text};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -47,21 +50,6 @@ fn run(command: &mut Command, args: &[&str]) -> Output {
     child.wait_with_output().expect("waits")
 }
 
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = antichess(args);
-    assert!(out.status.success(), "{args:?}\n{}", text(&out));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// Runs a command that must fail (exit code 1: `check` found problems; 2: an error);
 /// returns its stdout and stderr.
 fn fails(args: &[&str]) -> String {
@@ -76,10 +64,6 @@ fn fails(args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 const GROW: [&str; 8] = [

@@ -7,45 +7,17 @@
 //! on SQLite, node for node, with byte-identical proofs; and a `grow` goes on after the
 //! server restarts under it; leases follow the server's clock, not a worker's.
 
+mod common;
+use common::{antichess, json, ok, s, text};
+
 use antichess_testkit::pg_server;
 
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use antichess_book::{open_store, Book, Status};
 use antichess_testkit::temp_dir as temp;
-
-fn antichess(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antichess"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = antichess(args);
-    assert!(out.status.success(), "{args:?}\n{}", text(&out));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let stdout = ok(args);
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"))
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// A quick grow without tables: the most-proving walk with 20,000 nodes per search needs
 /// a few hundred searches for 1. e3 Na6.

@@ -1,14 +1,10 @@
 //! End-to-end tests of the `antichess` binary: output of perft and moves, and clear errors
 //! with a non-zero exit code for bad input.
 
-use std::process::{Command, Output};
+mod common;
+use common::antichess;
 
-fn antichess(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antichess"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
+use std::process::Output;
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

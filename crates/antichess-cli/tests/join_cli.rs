@@ -4,36 +4,13 @@
 //! missing child, a proof of another position and a child of another line are refused
 //! with messages that name them.
 
+mod common;
+use common::{antichess_in as antichess, json_of as json, s, text};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use antichess_testkit::temp_dir;
-
-fn antichess(args: &[&str], tables: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antichess"))
-        .args(args)
-        .env("ANTICHESS_TABLES", tables)
-        .output()
-        .expect("runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    assert!(out.status.success(), "{}", text(out));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 /// The legal moves after `line`, in SAN.
 fn moves_after(line: &str, tables: &Path) -> Vec<String> {

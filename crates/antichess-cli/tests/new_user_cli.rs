@@ -2,17 +2,12 @@
 //! stderr what is built, where and how long it took; `proof verify` of a file that is not
 //! a proof says so; `book grow` on a solved book says it is solved and exits at once.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+use common::{antichess, s};
+
+use std::process::Output;
 
 use antichess_testkit::temp_dir;
-
-fn antichess(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antichess"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
 
 fn text(out: &[u8]) -> String {
     String::from_utf8_lossy(out).into_owned()
@@ -25,10 +20,6 @@ fn show(out: &Output) -> String {
         text(&out.stdout),
         text(&out.stderr)
     )
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 #[test]

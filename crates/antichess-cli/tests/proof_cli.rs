@@ -2,6 +2,9 @@
 //! test (a small brute-force prover), with the exit codes 0 (verified), 1 (rejected) and
 //! 2 (usage, I/O, missing tables).
 
+mod common;
+use common::{antichess, text};
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -12,13 +15,6 @@ use antichess_proof::{
     ProverChoice,
 };
 use antichess_testkit::temp_dir;
-
-fn antichess(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antichess"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
 
 /// Runs the binary and asserts that it succeeded.
 fn succeeds(args: &[&str]) -> Output {
@@ -32,15 +28,6 @@ fn verified_nodes(path: &Path) -> u64 {
     let out = succeeds(&["proof", "verify", path_str(path), "--json"]);
     let stats: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     stats["counts"]["total"].as_u64().unwrap()
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// Exhaustive search to a small depth; positions of at most `tablebase_units` units become

@@ -5,32 +5,13 @@
 //! and the tables recorded in the file (materials and checksums). A proof file that the
 //! manifest does not list fails the test, as does a listed file that is missing.
 
+mod common;
+use common::{antichess, json_of as json};
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use antichess_testkit::temp_dir;
-
-fn antichess(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antichess"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    assert!(out.status.success(), "{}", text(out));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
-}
 
 fn proofs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs")

@@ -2,27 +2,13 @@
 //! code 3, the solved subtrees written beside it), the same command run again resumes that
 //! book instead of starting over, proves the line, and writes a proof that verifies.
 
+mod common;
+use common::{antichess_in as antichess, text};
+
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use antichess_testkit::temp_dir;
-
-fn antichess(args: &[&str], tables: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antichess"))
-        .args(args)
-        .env("ANTICHESS_TABLES", tables)
-        .output()
-        .expect("runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))

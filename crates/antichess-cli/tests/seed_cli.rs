@@ -4,40 +4,16 @@
 //! node of a seeded position is won at once; subtree proofs seed a new book and join into
 //! the root's proof; seeds of another prover or that do not verify are refused.
 
+mod common;
+use common::{antichess_in as antichess, json_of as json, s, text};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use antichess_testkit::temp_dir;
 
 /// The root of the books here: Black to move, 17 replies, one of them (3... Bb7) the hard
 /// one.
 const LINE: &str = "e3 Na6 Bxa6 bxa6 Qe2";
-
-fn antichess(args: &[&str], tables: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antichess"))
-        .args(args)
-        .env("ANTICHESS_TABLES", tables)
-        .output()
-        .expect("runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    assert!(out.status.success(), "{}", text(out));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 const SEARCH: [&str; 8] = [
     "--workers",

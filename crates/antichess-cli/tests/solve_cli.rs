@@ -2,29 +2,11 @@
 //! form, proofs written and then checked by `antichess proof verify`, budgets, and errors
 //! that name the bad input. Small tables are built into a temporary directory.
 
+mod common;
+use common::{antichess, json_of as json, text};
+
 use antichess_testkit::temp_dir as temp;
-use std::process::{Command, Output};
-
-fn antichess(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antichess"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn json(out: &Output) -> serde_json::Value {
-    assert!(out.status.success(), "{}", text(out));
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
-}
+use std::process::Command;
 
 #[test]
 fn proves_writes_and_verifies_with_tables() {

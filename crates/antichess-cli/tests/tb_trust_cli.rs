@@ -5,17 +5,13 @@
 //! is given other ones; a symbolic link loop as `--tables` is named; `tb build` and
 //! `tb verify` speak JSON.
 
+mod common;
+use common::antichess;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use antichess_testkit::temp_dir;
-
-fn antichess(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antichess"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
 
 fn text(out: &[u8]) -> String {
     String::from_utf8_lossy(out).into_owned()

@@ -40,3 +40,18 @@ pub fn json(args: &[&str]) -> serde_json::Value {
 pub fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
+
+/// Runs `antichess` with `args` and `ANTICHESS_TABLES` set to `tables`.
+pub fn antichess_in(args: &[&str], tables: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(args)
+        .env("ANTICHESS_TABLES", tables)
+        .output()
+        .expect("runs")
+}
+
+/// The JSON value a run printed; the run must have succeeded.
+pub fn json_of(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", text(out));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
+}
