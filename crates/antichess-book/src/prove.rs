@@ -42,7 +42,7 @@ use antichess_pns::{
     SearchOptions, SearchStatus, Solver,
 };
 use antichess_proof::{
-    build_with, read_proof_file, write_proof_file, ByteOrder, Expander, Format, NodeKind,
+    build_with, read_proof_file, write_proof_file, ByteOrder, Expander, Format, IndexedTree,
     PositionId, ProofCounts, ProofStats, ProofTree, ReferenceOptions, Step,
 };
 use antichess_tb::Tablebase;
@@ -139,52 +139,11 @@ enum Handle {
     Leaf { tree: usize, index: u32 },
 }
 
-/// A leaf's proof tree with each node's children.
-struct LeafTree {
-    tree: ProofTree,
-    children: Vec<Vec<u32>>,
-}
-
-impl LeafTree {
-    fn new(tree: ProofTree) -> LeafTree {
-        let nodes = tree.nodes();
-        let mut children = vec![Vec::new(); nodes.len()];
-        let mut open: Vec<(usize, u32)> = Vec::new();
-        for (i, node) in nodes.iter().enumerate() {
-            if i > 0 {
-                if let Some(top) = open.last_mut() {
-                    children[top.0].push(i as u32);
-                    top.1 -= 1;
-                }
-            }
-            match node.kind {
-                NodeKind::Prover => open.push((i, 1)),
-                NodeKind::Opponent { children } if children > 0 => {
-                    open.push((i, u32::from(children)));
-                }
-                _ => {}
-            }
-            while open.last().is_some_and(|t| t.1 == 0) {
-                open.pop();
-            }
-        }
-        LeafTree { tree, children }
-    }
-
-    /// Follows references to the node that holds the subtree.
-    fn resolve(&self, mut index: u32) -> u32 {
-        while let NodeKind::Reference { target } = self.tree.nodes()[index as usize].kind {
-            index = target;
-        }
-        index
-    }
-}
-
 struct Assembler<'b, 't> {
     book: &'b mut Book,
     solver: Solver<'t>,
     options: ProveOptions,
-    trees: Vec<LeafTree>,
+    trees: Vec<IndexedTree>,
     /// Leaf trees by book node.
     solved: HashMap<NodeId, usize>,
     /// Seed proofs (see [`crate::seed`]) among `trees`, by their root positions.
@@ -303,7 +262,7 @@ impl Assembler<'_, '_> {
     ) -> usize {
         let t = self.trees.len();
         let proof_nodes = tree.len() as u64;
-        self.trees.push(LeafTree::new(tree));
+        self.trees.push(IndexedTree::new(tree));
         self.solved.insert(node.id, t);
         if let Some(search_nodes) = searched {
             (self.progress)(ProveEvent::LeafSolved {
@@ -317,21 +276,10 @@ impl Assembler<'_, '_> {
     }
 
     fn leaf_prover(&self, tree: usize, index: u32) -> std::result::Result<Step<Handle>, String> {
-        let t = &self.trees[tree];
-        let i = t.resolve(index);
-        match t.tree.nodes()[i as usize].kind {
-            NodeKind::Prover => {
-                let child = t.children[i as usize][0];
-                let mv = t.tree.nodes()[child as usize]
-                    .mv
-                    .ok_or("a proof node without a move")?;
-                Ok(Step::Play(mv, Handle::Leaf { tree, index: child }))
-            }
-            NodeKind::Tablebase => Ok(Step::TablebaseLeaf),
-            kind => Err(format!(
-                "leaf proof node {i} is {kind:?}, not a prover node"
-            )),
-        }
+        Ok(match self.trees[tree].prover_step(index)? {
+            Step::Play(mv, child) => Step::Play(mv, Handle::Leaf { tree, index: child }),
+            Step::TablebaseLeaf => Step::TablebaseLeaf,
+        })
     }
 
     fn leaf_opponent(
@@ -340,30 +288,12 @@ impl Assembler<'_, '_> {
         index: u32,
         moves: &[Move],
     ) -> std::result::Result<Option<Vec<Handle>>, String> {
-        let t = &self.trees[tree];
-        let i = t.resolve(index);
-        match t.tree.nodes()[i as usize].kind {
-            NodeKind::Opponent { .. } => {
-                let by_move: HashMap<Move, u32> = t.children[i as usize]
-                    .iter()
-                    .filter_map(|&c| t.tree.nodes()[c as usize].mv.map(|m| (m, c)))
-                    .collect();
-                moves
-                    .iter()
-                    .map(|m| {
-                        by_move
-                            .get(m)
-                            .map(|&c| Handle::Leaf { tree, index: c })
-                            .ok_or_else(|| format!("the leaf proof lacks the move {m}"))
-                    })
-                    .collect::<std::result::Result<Vec<_>, _>>()
-                    .map(Some)
-            }
-            NodeKind::Tablebase => Ok(None),
-            kind => Err(format!(
-                "leaf proof node {i} is {kind:?}, not an opponent node"
-            )),
-        }
+        let children = self.trees[tree].opponent_children(index, moves)?;
+        Ok(children.map(|c| {
+            c.into_iter()
+                .map(|index| Handle::Leaf { tree, index })
+                .collect()
+        }))
     }
 }
 
@@ -774,7 +704,7 @@ fn assemble<'t>(
     let mut seeds = HashMap::new();
     for (id, tree) in crate::seed::seed_trees(book)? {
         seeds.insert(id, trees.len());
-        trees.push(LeafTree::new(tree));
+        trees.push(IndexedTree::new(tree));
     }
     let mut assembler = Assembler {
         book,

@@ -201,7 +201,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         before.searches
     );
     let mut seeded = 0;
-    for file in seed_files(&args.seed)? {
+    for file in super::book::seed::proof_files(&args.seed)? {
         let report = seed_file(&mut book, &file, tablebase.as_ref())
             .with_context(|| format!("seeding from {}", file.display()))?;
         seeded += 1;
@@ -366,27 +366,6 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
-}
-
-/// The proof files named: files, and directories' `.proof` files.
-fn seed_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-                .with_context(|| format!("reading {}", path.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "proof") && p.is_file())
-                .collect();
-            found.sort();
-            out.extend(found);
-        } else if path.is_file() {
-            out.push(path.clone());
-        } else {
-            anyhow::bail!("{}: no such proof file or directory", path.display());
-        }
-    }
-    Ok(out)
 }
 
 /// How the leaves are re-solved: their proofs kept beside the book, so a stopped prove

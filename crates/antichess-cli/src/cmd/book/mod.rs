@@ -24,7 +24,7 @@ use crate::common::parse::parse_color;
 
 mod grow;
 mod prove;
-mod seed;
+pub mod seed;
 mod show;
 mod steer;
 mod tables;
