@@ -15,6 +15,7 @@ mod missing;
 pub mod prove;
 mod search;
 mod tt;
+mod worker;
 
 pub use checkpoint::{
     load_checkpoint, read_checkpoint_info, remove_stale_checkpoint_temps, save_checkpoint,
