@@ -30,8 +30,8 @@ The sample (`pick`) is fixed by the plan alone:
   dependencies cost the fewest positions, with those dependencies;
 - pawnless: PAWNLESS (default 10) materials at evenly spaced ranks of the pawnless tables
   sorted by positions (so small and large ones), ties by name;
-all of them within the memory limit, in that order (each group in dependency order), so
-that a run cut short still has every class.
+all of them within the memory limit, in that order (each group in dependency order, the
+pawnless ones smallest first), so that a run cut short still has every class.
 
 The extrapolation (`report`) multiplies each class's positions in the whole 5-unit set by
 the sample's seconds per position and file bytes per position in that class (pawnless,
@@ -137,8 +137,8 @@ def cmd_pick(plan_path):
     five = [m for m in order if entries[m]["units"] == 5 and fits(m)]
     picked = []
 
-    def add(group):
-        for m in sorted(group, key=rank.get):
+    def add(group, key=rank.get):
+        for m in sorted(group, key=key):
             if m not in picked:
                 picked.append(m)
 
@@ -159,7 +159,9 @@ def cmd_pick(plan_path):
         key=lambda m: (entries[m]["positions"], m),
     )
     n = env_int("PAWNLESS", 10)
-    add([pawnless[(2 * i + 1) * len(pawnless) // (2 * n)] for i in range(n)])
+    # Smallest first (they depend only on 4-unit tables): a run cut short keeps the most.
+    spread = [pawnless[(2 * i + 1) * len(pawnless) // (2 * n)] for i in range(n)]
+    add(spread, key=lambda m: (entries[m]["positions"], m))
     for m in picked:
         print(m, entries[m]["positions"])
 

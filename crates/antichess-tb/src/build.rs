@@ -98,6 +98,19 @@ fn promotion_roles(rules: Rules) -> &'static [Role] {
     }
 }
 
+/// The tables `m`'s captures and promotions lead to, canonical, in build order.
+#[must_use]
+pub fn direct_dependencies(m: &Material, rules: Rules) -> Vec<Material> {
+    let mut out: Vec<Material> = m
+        .successors(promotion_roles(rules))
+        .iter()
+        .map(|n| n.canonical().0)
+        .collect();
+    sort_for_building(&mut out);
+    out.dedup();
+    out
+}
+
 /// The requested materials and everything they depend on, canonical, in build order.
 #[must_use]
 pub fn dependencies(targets: &[Material], rules: Rules) -> Vec<Material> {

@@ -24,8 +24,8 @@ mod verify;
 mod wdl;
 
 pub use build::{
-    build, build_one, dependencies, plan, positions, BuildEvent, BuildOptions, BuildReport, Built,
-    PlanEntry,
+    build, build_one, dependencies, direct_dependencies, plan, positions, BuildEvent, BuildOptions,
+    BuildReport, Built, PlanEntry,
 };
 pub use error::TbError;
 pub use generate::{generate, GenEvent, GenStats, Strategy};

@@ -20,6 +20,7 @@ use crate::common::progress::{bytes_text, BuildProgress};
 use crate::common::tables::ensure_tables;
 
 mod lasker;
+mod queue;
 
 /// The game whose tables a `tb` command serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -70,6 +71,15 @@ pub struct BuildArgs {
     /// With --from-book: how many of its materials, most met first.
     #[arg(long, value_name = "N", default_value_t = 10, requires = "from_book")]
     pub top: usize,
+
+    /// Build as one worker of the PostgreSQL queue at this URL (workers on any host share
+    /// it and a tables directory): claim a table whose dependencies are done, build it,
+    /// write it into --tables, mark it done; exit when every table of the queue is done.
+    /// The materials given (if any) are added to the queue first. A killed worker loses at
+    /// most the table it was building. See "Building tables on several machines" in
+    /// docs/guide.md.
+    #[arg(long, value_name = "postgres://…", conflicts_with = "dry_run")]
+    pub queue: Option<String>,
 
     /// Build nothing: list the plan (every table needed, in build order, with its
     /// positions, the memory today's generator is expected to need for it, and whether
@@ -186,6 +196,9 @@ fn targets(signatures: &[String], units: Option<u32>) -> anyhow::Result<Vec<Mate
 }
 
 fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
+    if args.game == Game::Lasker && args.queue.is_some() {
+        bail!("--queue builds antichess tables; build Lasker tables without it");
+    }
     if args.game == Game::Lasker {
         return lasker::run_build(&args.signatures, args.units, args.format, &args.tables);
     }
@@ -193,6 +206,15 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         Some(book) => crate::common::book::missing_materials(book, args.top, args.tables.rules)?,
         None => targets(&args.signatures, args.units)?,
     };
+    if let Some(url) = &args.queue {
+        let options = BuildOptions {
+            rules: args.tables.rules,
+            dir: args.tables.dir(),
+            threads: args.tables.threads,
+            strategy: Default::default(),
+        };
+        return queue::run(url, &targets, options, args.format);
+    }
     if targets.is_empty() {
         if let Some(book) = &args.from_book {
             bail!("the book {book} records no material met without a table (its searches record those of at most 5 units)");
