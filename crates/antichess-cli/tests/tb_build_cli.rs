@@ -212,3 +212,63 @@ fn a_killed_or_damaged_build_resumes_and_logs_each_table() {
     );
     assert!(files(&dir) == expected, "the rebuilt files differ");
 }
+
+#[test]
+fn bench_tablebase_times_a_pawnless_and_a_pawn_table() {
+    let v = json(&[
+        "bench",
+        "tablebase",
+        "--units",
+        "2",
+        "--table",
+        "KRk",
+        "--table",
+        "KPk",
+        "--threads",
+        "1",
+        "--format",
+        "json",
+    ]);
+    let tables = v["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 2, "{v}");
+    assert_eq!(v["table"], tables[0]);
+    for (t, name) in tables.iter().zip(["KRk", "KPk"]) {
+        assert_eq!(t["material"], name, "{t}");
+        assert!(t["positions"].as_u64().unwrap() > 1000, "{t}");
+        assert!(t["positions_per_second"].as_f64().unwrap() > 0.0, "{t}");
+        let file = t["file_bytes"].as_u64().unwrap();
+        assert!(file > 128, "{t}");
+        let per = t["file_bytes_per_position"].as_f64().unwrap();
+        assert!(
+            (per - file as f64 / t["positions"].as_f64().unwrap()).abs() < 1e-9,
+            "{t}"
+        );
+        if cfg!(target_os = "linux") {
+            let peak = t["peak_memory_bytes"].as_u64().unwrap();
+            let per = t["bytes_per_position"].as_f64().unwrap();
+            assert!(
+                (per - peak as f64 / t["positions"].as_f64().unwrap()).abs() < 1e-6,
+                "{t}"
+            );
+        }
+    }
+    let out = ok(&[
+        "bench",
+        "tablebase",
+        "--units",
+        "2",
+        "--table",
+        "KPk",
+        "--threads",
+        "1",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("KPk: "))
+        .expect("a KPk line");
+    assert!(
+        line.contains("M positions/s") && line.contains("bytes per position"),
+        "{stdout}"
+    );
+}
