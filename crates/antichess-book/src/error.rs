@@ -43,11 +43,19 @@ pub enum BookError {
         context: String,
         source: postgres::Error,
     },
+    /// Building or reading a tablebase failed.
+    Tablebase(antichess_tb::TbError),
     /// A file operation failed.
     Io {
         context: String,
         source: std::io::Error,
     },
+}
+
+impl From<antichess_tb::TbError> for BookError {
+    fn from(e: antichess_tb::TbError) -> BookError {
+        BookError::Tablebase(e)
+    }
 }
 
 impl BookError {
@@ -155,6 +163,7 @@ impl fmt::Display for BookError {
                 write!(f, "{context}: {}", pg_message(source))
             }
             BookError::Io { context, source } => write!(f, "{context}: {source}"),
+            BookError::Tablebase(e) => write!(f, "{e}"),
         }
     }
 }
@@ -166,6 +175,7 @@ impl std::error::Error for BookError {
             // Display already includes the server's message (a chain would repeat it).
             BookError::Postgres { .. } => None,
             BookError::Io { source, .. } => Some(source),
+            // Display is the tablebase error's own message.
             _ => None,
         }
     }

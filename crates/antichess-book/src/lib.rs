@@ -16,7 +16,8 @@
 //! reports and why a worker finds nothing to claim), [`expand`]
 //! (searching a leaf and writing the result), [`select`] (the walk), [`grow`] (workers),
 //! [`prove`] (proof assembly), [`seed`] (verified proofs taken as given), [`subtrees`] (solved
-//! subtrees kept as proof files), [`transfer`] (export and import of subtrees). The file layout is documented
+//! subtrees kept as proof files), [`transfer`] (export and import of subtrees), [`tbqueue`] (building tablebases on many
+//! machines through a PostgreSQL queue). The file layout is documented
 //! in `docs/formats/book.md`.
 
 #![forbid(unsafe_code)]
@@ -34,6 +35,7 @@ pub mod select;
 pub mod store;
 pub mod subtrees;
 pub mod tables;
+pub mod tbqueue;
 pub mod transfer;
 mod tree;
 

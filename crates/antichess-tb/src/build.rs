@@ -1,6 +1,12 @@
 //! Building a set of tables: the closure of what the requested tables' captures and
 //! promotions lead to, in dependency order (fewer units first, then fewer pawns), skipping
-//! tables already present (so an interrupted build resumes where it stopped).
+//! tables already present (so an interrupted build resumes where it stopped: every file
+//! is written under a temporary name and renamed when whole, and a file found is kept
+//! after its header and checksum are checked; a damaged one is built again).
+//!
+//! [`plan`] says what a build would do without doing it; each table built reports its
+//! time, positions, file size and the process's peak memory while it was built
+//! ([`crate::memory`]).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -35,6 +41,9 @@ pub enum BuildEvent {
     },
     /// A table was already present and valid.
     Present(Material),
+    /// A table file was present but damaged (truncated, a bad checksum): it is built
+    /// again. `reason` says what is wrong with it.
+    Damaged { material: Material, reason: String },
     /// Generation of a table started (`number` counts from 1 among the tables to build).
     Started {
         material: Material,
@@ -43,18 +52,38 @@ pub enum BuildEvent {
     },
     /// Progress inside the current table.
     Generation(GenEvent),
-    /// A table was written.
-    Finished {
-        material: Material,
-        stats: GenStats,
-        seconds: f64,
-    },
+    /// A table was written: its figures.
+    Finished(Built),
+}
+
+/// The figures of one table built.
+#[derive(Debug, Clone)]
+pub struct Built {
+    pub material: Material,
+    pub stats: GenStats,
+    /// Generation and writing, in seconds.
+    pub seconds: f64,
+    /// The size of the file written.
+    pub bytes: u64,
+    /// The process's peak resident memory while the table was built (`None` where the
+    /// system does not say, see [`crate::memory`]).
+    pub peak_memory: Option<u64>,
+}
+
+/// One table of a [`plan`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanEntry {
+    pub material: Material,
+    /// Positions, both sides to move.
+    pub positions: u64,
+    /// Whether a valid file is present (`false`: it would be built).
+    pub present: bool,
 }
 
 /// What a build did.
 #[derive(Debug, Clone, Default)]
 pub struct BuildReport {
-    pub built: Vec<(Material, GenStats, f64)>,
+    pub built: Vec<Built>,
     /// Tables of the plan already present (and valid): their number, and which.
     pub present: usize,
     pub present_tables: Vec<Material>,
@@ -67,6 +96,19 @@ fn promotion_roles(rules: Rules) -> &'static [Role] {
         PromotionRule::Any => &Role::PROMOTIONS,
         PromotionRule::QueenOnly => &[Role::Queen],
     }
+}
+
+/// The tables `m`'s captures and promotions lead to, canonical, in build order.
+#[must_use]
+pub fn direct_dependencies(m: &Material, rules: Rules) -> Vec<Material> {
+    let mut out: Vec<Material> = m
+        .successors(promotion_roles(rules))
+        .iter()
+        .map(|n| n.canonical().0)
+        .collect();
+    sort_for_building(&mut out);
+    out.dedup();
+    out
 }
 
 /// The requested materials and everything they depend on, canonical, in build order.
@@ -88,13 +130,8 @@ pub fn dependencies(targets: &[Material], rules: Rules) -> Vec<Material> {
     out
 }
 
-/// Builds the requested tables (and their dependencies) into `options.dir`.
-pub fn build(
-    targets: &[Material],
-    options: &BuildOptions,
-    progress: &(dyn Fn(BuildEvent) + Sync),
-) -> Result<BuildReport, TbError> {
-    let start = Instant::now();
+/// Refuses targets of more units than a table may have.
+fn check_units(targets: &[Material]) -> Result<(), TbError> {
     if let Some(m) = targets
         .iter()
         .find(|m| m.units() > crate::format::MAX_UNITS)
@@ -105,63 +142,139 @@ pub fn build(
             crate::format::MAX_UNITS
         )));
     }
-    let plan = dependencies(targets, options.rules);
+    Ok(())
+}
+
+/// Checks the targets and opens (creating it if needed) the build directory.
+fn open_dir(targets: &[Material], options: &BuildOptions) -> Result<Tablebase, TbError> {
+    check_units(targets)?;
     if !crate::tablebase::existing_dir(&options.dir)? {
         std::fs::create_dir_all(&options.dir).map_err(|e| TbError::io(&options.dir, e))?;
     }
-    let mut tb = Tablebase::open(&options.dir, options.rules)?;
+    Tablebase::open(&options.dir, options.rules)
+}
+
+/// Whether `m`'s file in `tb` is present and valid: `Ok(None)` if missing,
+/// `Ok(Some(reason))` if damaged (it may be rebuilt), an error if it cannot be used and
+/// must not be overwritten (a table of other rules or another material under its name).
+fn check_present(tb: &Tablebase, m: &Material) -> Result<Option<Option<String>>, TbError> {
+    match tb.table(m) {
+        Ok(Some(_)) => Ok(Some(None)),
+        Ok(None) => Ok(None),
+        Err(e @ TbError::Corrupt { .. }) => Ok(Some(Some(e.to_string()))),
+        Err(e) => Err(e),
+    }
+}
+
+/// Positions of a material's table, both sides to move.
+#[must_use]
+pub fn positions(m: &Material) -> u64 {
+    2 * crate::index::TableIndex::new(m).size()
+}
+
+/// What [`build`] would do: every table of the plan in build order, with its positions
+/// and whether a valid file is already present (files are checked as [`build`] checks
+/// them). Creates nothing.
+pub fn plan(targets: &[Material], options: &BuildOptions) -> Result<Vec<PlanEntry>, TbError> {
+    check_units(targets)?;
+    // A missing directory holds nothing; it is not created.
+    let tb = Tablebase::open(&options.dir, options.rules)?;
+    dependencies(targets, options.rules)
+        .into_iter()
+        .map(|m| {
+            Ok(PlanEntry {
+                material: m,
+                positions: positions(&m),
+                present: matches!(check_present(&tb, &m)?, Some(None)),
+            })
+        })
+        .collect()
+}
+
+/// Builds the requested tables (and their dependencies) into `options.dir`.
+pub fn build(
+    targets: &[Material],
+    options: &BuildOptions,
+    progress: &(dyn Fn(BuildEvent) + Sync),
+) -> Result<BuildReport, TbError> {
+    let start = Instant::now();
+    let mut tb = open_dir(targets, options)?;
+    let plan = dependencies(targets, options.rules);
     let mut report = BuildReport::default();
     let mut missing = Vec::new();
     for m in &plan {
         // Loading checks the header, the rules and the checksum.
-        if tb.table(m)?.is_some() {
-            report.present += 1;
-            report.present_tables.push(*m);
-            progress(BuildEvent::Present(*m));
-        } else {
-            missing.push(*m);
+        match check_present(&tb, m)? {
+            Some(None) => {
+                report.present += 1;
+                report.present_tables.push(*m);
+                progress(BuildEvent::Present(*m));
+            }
+            Some(Some(reason)) => {
+                progress(BuildEvent::Damaged {
+                    material: *m,
+                    reason,
+                });
+                missing.push(*m);
+            }
+            None => missing.push(*m),
         }
     }
-    let positions: u64 = missing
-        .iter()
-        .map(|m| 2 * crate::index::TableIndex::new(m).size())
-        .sum();
+    let total: u64 = missing.iter().map(positions).sum();
     progress(BuildEvent::Planned {
         total: plan.len(),
         to_build: missing.len(),
-        positions,
+        positions: total,
     });
     for (i, m) in missing.iter().enumerate() {
-        let t = Instant::now();
         progress(BuildEvent::Started {
             material: *m,
             number: i + 1,
-            positions: 2 * crate::index::TableIndex::new(m).size(),
+            positions: positions(m),
         });
-        let (data, stats) = generate(
-            m,
-            options.rules,
-            &tb,
-            options.threads,
-            options.strategy,
-            &|e| progress(BuildEvent::Generation(e)),
-        )?;
-        let written = Instant::now();
-        let path = data.write(&options.dir)?;
-        if std::env::var_os("ANTICHESS_TB_TIMING").is_some() {
-            eprintln!("{m}: written in {:?}", written.elapsed());
-        }
-        drop(data);
-        tb.add_file(m, path);
-        let seconds = t.elapsed().as_secs_f64();
-        report.positions += stats.positions;
-        report.built.push((*m, stats, seconds));
-        progress(BuildEvent::Finished {
-            material: *m,
-            stats,
-            seconds,
-        });
+        let built = build_one(m, options, &mut tb, progress)?;
+        report.positions += built.stats.positions;
+        report.built.push(built.clone());
+        progress(BuildEvent::Finished(built));
     }
     report.seconds = start.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// Generates one table whose dependencies are all in `tb`, writes it atomically into
+/// `options.dir` and registers it in `tb`.
+pub fn build_one(
+    m: &Material,
+    options: &BuildOptions,
+    tb: &mut Tablebase,
+    progress: &(dyn Fn(BuildEvent) + Sync),
+) -> Result<Built, TbError> {
+    let t = Instant::now();
+    crate::memory::reset_peak();
+    let (data, stats) = generate(
+        m,
+        options.rules,
+        tb,
+        options.threads,
+        options.strategy,
+        &|e| progress(BuildEvent::Generation(e)),
+    )?;
+    let written = Instant::now();
+    let path = data.write(&options.dir)?;
+    if std::env::var_os("ANTICHESS_TB_TIMING").is_some() {
+        eprintln!("{m}: written in {:?}", written.elapsed());
+    }
+    drop(data);
+    let peak_memory = crate::memory::peak_resident();
+    let bytes = std::fs::metadata(&path)
+        .map_err(|e| TbError::io(&path, e))?
+        .len();
+    tb.add_file(m, path);
+    Ok(Built {
+        material: *m,
+        stats,
+        seconds: t.elapsed().as_secs_f64(),
+        bytes,
+        peak_memory,
+    })
 }

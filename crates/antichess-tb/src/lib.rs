@@ -15,6 +15,7 @@ mod generate;
 pub mod index;
 pub mod lasker;
 pub mod material;
+pub mod memory;
 mod stats;
 pub mod symmetry;
 mod table;
@@ -22,7 +23,10 @@ mod tablebase;
 mod verify;
 mod wdl;
 
-pub use build::{build, dependencies, BuildEvent, BuildOptions, BuildReport};
+pub use build::{
+    build, build_one, dependencies, direct_dependencies, plan, positions, BuildEvent, BuildOptions,
+    BuildReport, Built, PlanEntry,
+};
 pub use error::TbError;
 pub use generate::{generate, GenEvent, GenStats, Strategy};
 pub use material::Material;

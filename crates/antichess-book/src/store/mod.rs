@@ -22,7 +22,7 @@
 //! Times are milliseconds since the Unix epoch (`i64`), read from the worker's clock.
 
 pub mod claim;
-mod connect;
+pub(crate) mod connect;
 pub mod integrity;
 pub mod postgres;
 pub(crate) mod row;

@@ -7,7 +7,8 @@ use antichess_core::Position;
 use antichess_tb::format::MAX_UNITS;
 use antichess_tb::index::TableIndex;
 use antichess_tb::{
-    build, table_stats, verify_table, BuildOptions, Material, MoveValue, TableStats, Tablebase, Wdl,
+    build, plan, table_stats, verify_table, BuildOptions, Material, MoveValue, TableStats,
+    Tablebase, Wdl,
 };
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
@@ -15,10 +16,11 @@ use serde_json::json;
 
 use crate::common::args::TablesArgs;
 use crate::common::output::Format;
-use crate::common::progress::BuildProgress;
+use crate::common::progress::{bytes_text, BuildProgress};
 use crate::common::tables::ensure_tables;
 
 mod lasker;
+mod queue;
 
 /// The game whose tables a `tb` command serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -44,8 +46,13 @@ pub enum TbCommand {
     Verify(VerifyArgs),
 }
 
-/// Build tables by retrograde analysis (and every table they depend on), skipping tables
-/// already present: an interrupted build resumes.
+/// Build tables by retrograde analysis (and every table they depend on), in dependency
+/// order, skipping tables already present: an interrupted build resumes (every file is
+/// written under a temporary name and renamed when whole; a file found is kept after its
+/// header and checksum are checked, and a damaged one is built again).
+///
+/// Progress: a bar with the time left on a terminal, and one line per table built on
+/// stderr (time, positions/s, file size, peak memory, time left), terminal or not.
 #[derive(Debug, Args)]
 pub struct BuildArgs {
     /// Materials to build, e.g. KRkb or KRvKB (White uppercase, Black lowercase).
@@ -64,6 +71,21 @@ pub struct BuildArgs {
     /// With --from-book: how many of its materials, most met first.
     #[arg(long, value_name = "N", default_value_t = 10, requires = "from_book")]
     pub top: usize,
+
+    /// Build as one worker of the PostgreSQL queue at this URL (workers on any host share
+    /// it and a tables directory): claim a table whose dependencies are done, build it,
+    /// write it into --tables, mark it done; exit when every table of the queue is done.
+    /// The materials given (if any) are added to the queue first. A killed worker loses at
+    /// most the table it was building. See "Building tables on several machines" in
+    /// docs/guide.md.
+    #[arg(long, value_name = "postgres://…", conflicts_with = "dry_run")]
+    pub queue: Option<String>,
+
+    /// Build nothing: list the plan (every table needed, in build order, with its
+    /// positions, the memory today's generator is expected to need for it, and whether
+    /// it is present), then the totals.
+    #[arg(long)]
+    pub dry_run: bool,
 
     /// Output: text, or one JSON object with a row per table of the plan (material,
     /// positions, "built" with its time or "present").
@@ -174,6 +196,9 @@ fn targets(signatures: &[String], units: Option<u32>) -> anyhow::Result<Vec<Mate
 }
 
 fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
+    if args.game == Game::Lasker && args.queue.is_some() {
+        bail!("--queue builds antichess tables; build Lasker tables without it");
+    }
     if args.game == Game::Lasker {
         return lasker::run_build(&args.signatures, args.units, args.format, &args.tables);
     }
@@ -181,6 +206,15 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         Some(book) => crate::common::book::missing_materials(book, args.top, args.tables.rules)?,
         None => targets(&args.signatures, args.units)?,
     };
+    if let Some(url) = &args.queue {
+        let options = BuildOptions {
+            rules: args.tables.rules,
+            dir: args.tables.dir(),
+            threads: args.tables.threads,
+            strategy: Default::default(),
+        };
+        return queue::run(url, &targets, options, args.format);
+    }
     if targets.is_empty() {
         if let Some(book) = &args.from_book {
             bail!("the book {book} records no material met without a table (its searches record those of at most 5 units)");
@@ -195,8 +229,11 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         threads: args.tables.threads,
         strategy: Default::default(),
     };
+    if args.dry_run {
+        return dry_run(&targets, &options, args.format);
+    }
     // The start line on stderr; the summary goes to standard output below.
-    let progress = BuildProgress::new(json).at(&options);
+    let progress = BuildProgress::new(json).at(&options).table_lines();
     let report = build(&targets, &options, &|e| progress.event(e));
     progress.finish(None);
     let report = report?;
@@ -212,12 +249,14 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
                 })
             })
             .collect();
-        rows.extend(report.built.iter().map(|(m, stats, seconds)| {
+        rows.extend(report.built.iter().map(|b| {
             json!({
-                "material": m.name(),
-                "positions": stats.positions,
+                "material": b.material.name(),
+                "positions": b.stats.positions,
                 "status": "built",
-                "seconds": seconds,
+                "seconds": b.seconds,
+                "bytes": b.bytes,
+                "peak_memory": b.peak_memory,
             })
         }));
         println!(
@@ -243,6 +282,67 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         report.positions,
         report.positions as f64 / report.seconds.max(1e-9) / 1e6
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Memory today's generator needs per position of the table being built (both sides to
+/// move), measured on 5-unit tables (docs/benchmarks.md): the estimate `--dry-run` shows.
+const BYTES_PER_POSITION: u64 = 17;
+
+/// `tb build --dry-run`: the plan, built nothing.
+fn dry_run(
+    targets: &[Material],
+    options: &BuildOptions,
+    format: Format,
+) -> anyhow::Result<ExitCode> {
+    let plan = plan(targets, options)?;
+    let missing: Vec<_> = plan.iter().filter(|e| !e.present).collect();
+    let positions: u64 = missing.iter().map(|e| e.positions).sum();
+    let peak = missing
+        .iter()
+        .map(|e| e.positions * BYTES_PER_POSITION)
+        .max()
+        .unwrap_or(0);
+    match format {
+        Format::Json => println!(
+            "{}",
+            json!({
+                "dir": options.dir.display().to_string(),
+                "rules": options.rules.to_string(),
+                "tables": plan.len(),
+                "to_build": missing.len(),
+                "positions": positions,
+                "largest_memory_estimate": peak,
+                "plan": plan.iter().map(|e| json!({
+                    "material": e.material.name(),
+                    "units": e.material.units(),
+                    "pawns": e.material.pawns(),
+                    "positions": e.positions,
+                    "memory_estimate": e.positions * BYTES_PER_POSITION,
+                    "status": if e.present { "present" } else { "missing" },
+                })).collect::<Vec<_>>(),
+            })
+        ),
+        Format::Text => {
+            for e in &plan {
+                println!(
+                    "{:<10} {:>14} positions  ~{:>9}  {}",
+                    e.material.name(),
+                    e.positions,
+                    bytes_text(e.positions * BYTES_PER_POSITION),
+                    if e.present { "present" } else { "to build" }
+                );
+            }
+            println!(
+                "{} tables needed, {} present, {} to build ({positions} positions, the largest needing ~{} at {BYTES_PER_POSITION} bytes per position) in {}",
+                plan.len(),
+                plan.len() - missing.len(),
+                missing.len(),
+                bytes_text(peak),
+                options.dir.display()
+            );
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

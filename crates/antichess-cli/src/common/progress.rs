@@ -1,6 +1,7 @@
 //! Progress display for tablebase builds: one bar on stderr when it is a terminal, and a
 //! line when a build starts and when it ends (what is built, where, how long it took),
-//! terminal or not.
+//! terminal or not; with [`BuildProgress::table_lines`], also one line per table built
+//! (time, positions/s, file size, peak memory, the time left), for logs.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -8,7 +9,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use antichess_core::Rules;
-use antichess_tb::{BuildEvent, BuildOptions, BuildReport, GenEvent, Material};
+use antichess_tb::{BuildEvent, BuildOptions, BuildReport, Built, GenEvent, Material};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// The tables named in a build's lines before "and N more".
@@ -49,6 +50,8 @@ pub struct BuildProgress {
     quiet: bool,
     terminal: bool,
     place: Option<Place>,
+    /// One line per table built.
+    table_lines: bool,
 }
 
 /// "KRk, Kk, Kr and 3 more".
@@ -75,6 +78,18 @@ fn duration_text(seconds: f64) -> String {
     }
 }
 
+/// "812 kB", "34.1 MB", "2.10 GB" (powers of 1000).
+pub fn bytes_text(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b < 1e6 {
+        format!("{:.0} kB", b / 1e3)
+    } else if b < 1e9 {
+        format!("{:.1} MB", b / 1e6)
+    } else {
+        format!("{:.2} GB", b / 1e9)
+    }
+}
+
 impl BuildProgress {
     /// A display that prints nothing at all when `quiet` (JSON output).
     pub fn new(quiet: bool) -> BuildProgress {
@@ -84,6 +99,24 @@ impl BuildProgress {
             quiet,
             terminal: std::io::stderr().is_terminal(),
             place: None,
+            table_lines: false,
+        }
+    }
+
+    /// Also prints one line per table built: its number, time, positions per second,
+    /// file size, the peak memory while it was built and the estimated time left.
+    #[must_use]
+    pub fn table_lines(mut self) -> BuildProgress {
+        self.table_lines = true;
+        self
+    }
+
+    /// Prints a line on stderr above the bar.
+    fn line(&self, text: &str) {
+        if self.terminal {
+            self.bar.suspend(|| eprintln!("{text}"));
+        } else {
+            eprintln!("{text}");
         }
     }
 
@@ -115,6 +148,29 @@ impl BuildProgress {
         }
         let left = state.total.saturating_sub(done) as f64 * elapsed / done as f64;
         format!(", ~{} left", duration_text(left))
+    }
+
+    /// The line of a table built (the state counts it as done already).
+    fn table_line(&self, state: &State, built: &Built) -> String {
+        let rate = built.stats.positions as f64 / built.seconds.max(1e-9) / 1e6;
+        let peak = built
+            .peak_memory
+            .map_or_else(String::new, |p| format!(", peak memory {}", bytes_text(p)));
+        let elapsed = state.start.map_or(0.0, |t| t.elapsed().as_secs_f64());
+        let left = if state.done > 0 && state.total > state.done {
+            let left = (state.total - state.done) as f64 * elapsed / state.done as f64;
+            format!(", ~{} left", duration_text(left))
+        } else {
+            String::new()
+        };
+        format!(
+            "{}: {} positions in {} ({rate:.2} M positions/s), {}{peak}; {:.1}% of the positions done{left}",
+            state.current,
+            built.stats.positions,
+            duration_text(built.seconds),
+            bytes_text(built.bytes),
+            100.0 * state.done as f64 / state.total.max(1) as f64,
+        )
     }
 
     fn show(&self, state: &State, level: Option<u16>) {
@@ -191,12 +247,18 @@ impl BuildProgress {
                 state.decided += decided;
                 self.show(&state, Some(level));
             }
-            BuildEvent::Finished { .. } => {
+            BuildEvent::Finished(built) => {
                 let mut state = self.state();
                 state.done += state.positions;
                 state.decided = 0;
                 state.positions = 0;
+                if self.table_lines {
+                    self.line(&self.table_line(&state, &built));
+                }
                 self.show(&state, None);
+            }
+            BuildEvent::Damaged { material, reason } => {
+                self.line(&format!("{material}: {reason}; building it again"));
             }
             BuildEvent::Present(_) => {}
         }
@@ -212,7 +274,7 @@ impl BuildProgress {
         if self.quiet || report.built.is_empty() {
             return;
         }
-        let built: Vec<Material> = report.built.iter().map(|(m, _, _)| *m).collect();
+        let built: Vec<Material> = report.built.iter().map(|b| b.material).collect();
         eprintln!(
             "built {} table{} ({}) for {} rules in {} in {} ({} positions)",
             built.len(),
@@ -242,5 +304,8 @@ mod tests {
         assert_eq!(duration_text(1.25), "1.2 s");
         assert_eq!(duration_text(184.0), "3 min 04 s");
         assert_eq!(duration_text(7260.0), "2 h 01 min");
+        assert_eq!(bytes_text(812_000), "812 kB");
+        assert_eq!(bytes_text(34_123_456), "34.1 MB");
+        assert_eq!(bytes_text(2_100_000_000), "2.10 GB");
     }
 }

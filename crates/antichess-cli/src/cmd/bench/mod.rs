@@ -23,7 +23,9 @@ pub enum BenchCommand {
     Movegen(MovegenArgs),
     /// Tablebase generation: builds every table with at most --units units into a fresh
     /// directory and prints time, peak memory, positions and positions/s; with --table, then
-    /// times that one table (its dependencies are built first and not counted).
+    /// times each of those tables (their dependencies are built first and not counted):
+    /// positions/s, the peak memory while it was built and its bytes per position, and the
+    /// file's size.
     Tablebase(TablebaseArgs),
     /// Solver: proves the twelve easy Black replies to 1. e3 and Black's wins after the
     /// first moves e4, d4 and d3, minimises and verifies each proof; prints result, time,
@@ -46,9 +48,10 @@ pub struct TablebaseArgs {
     #[arg(long, default_value_t = 4)]
     pub units: u32,
 
-    /// Also time one larger table, e.g. KRkbn or KPkrp.
+    /// Also time these larger tables, one by one, e.g. `--table KRkbn --table KPkrp` (a
+    /// pawnless and a pawn table).
     #[arg(long, value_name = "SIGNATURE")]
-    pub table: Option<String>,
+    pub table: Vec<String>,
 
     /// Rule set.
     #[arg(long, default_value = "international")]
@@ -247,9 +250,9 @@ fn tablebase(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
             report
                 .built
                 .iter()
-                .filter(|(m, _, _)| m.units() == n)
-                .fold((0usize, 0u64, 0f64), |acc, (_, s, t)| {
-                    (acc.0 + 1, acc.1 + s.positions, acc.2 + t)
+                .filter(|b| b.material.units() == n)
+                .fold((0usize, 0u64, 0f64), |acc, b| {
+                    (acc.0 + 1, acc.1 + b.stats.positions, acc.2 + b.seconds)
                 })
         };
         let threads = if args.threads == 0 {
@@ -309,7 +312,8 @@ fn tablebase(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
                 rate / 1e6
             );
         }
-        if let Some(sig) = &args.table {
+        let mut tables = Vec::new();
+        for sig in &args.table {
             let m: Material = sig.parse()?;
             let deps = antichess_tb::dependencies(&[m], args.rules);
             let deps: Vec<Material> = deps.into_iter().filter(|d| *d != m.canonical().0).collect();
@@ -317,33 +321,59 @@ fn tablebase(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
             let one = build(&[m], &options, &|e| progress.event(e))?;
             progress.finish(None);
             match one.built.first() {
-                Some((m, stats, seconds)) if json => {
-                    out["table"] = json!({
-                        "material": m.name(),
-                        "present": false,
-                        "positions": stats.positions,
-                        "seconds": seconds,
-                        "positions_per_second": stats.positions as f64 / seconds,
-                        "wins": stats.wins,
-                        "draws": stats.draws,
-                        "losses": stats.losses,
-                        "max_dtc": stats.max_dtc,
-                    });
+                Some(b) => {
+                    let positions = b.stats.positions.max(1) as f64;
+                    let per_position = b.peak_memory.map(|p| p as f64 / positions);
+                    if json {
+                        tables.push(json!({
+                            "material": b.material.name(),
+                            "present": false,
+                            "positions": b.stats.positions,
+                            "seconds": b.seconds,
+                            "positions_per_second": b.stats.positions as f64 / b.seconds,
+                            "peak_memory_bytes": b.peak_memory,
+                            "bytes_per_position": per_position,
+                            "file_bytes": b.bytes,
+                            "file_bytes_per_position": b.bytes as f64 / positions,
+                            "wins": b.stats.wins,
+                            "draws": b.stats.draws,
+                            "losses": b.stats.losses,
+                            "max_dtc": b.stats.max_dtc,
+                        }));
+                    } else {
+                        let memory = match (b.peak_memory, per_position) {
+                            (Some(p), Some(r)) => {
+                                format!(
+                                    "peak memory {:.1} MB = {r:.2} bytes per position",
+                                    p as f64 / 1e6
+                                )
+                            }
+                            _ => "peak memory unknown".to_string(),
+                        };
+                        println!(
+                            "{}: {} positions in {:.1} s = {:.2} M positions/s, {memory}, file {:.1} MB = {:.3} bytes per position (wins {}, draws {}, losses {}, longest DTC {} plies)",
+                            b.material,
+                            b.stats.positions,
+                            b.seconds,
+                            b.stats.positions as f64 / b.seconds / 1e6,
+                            b.bytes as f64 / 1e6,
+                            b.bytes as f64 / positions,
+                            b.stats.wins,
+                            b.stats.draws,
+                            b.stats.losses,
+                            b.stats.max_dtc
+                        );
+                    }
                 }
-                Some((m, stats, seconds)) => println!(
-                    "{m}: {} positions in {seconds:.1} s = {:.2} M positions/s (wins {}, draws {}, losses {}, longest DTC {} plies)",
-                    stats.positions,
-                    stats.positions as f64 / seconds / 1e6,
-                    stats.wins,
-                    stats.draws,
-                    stats.losses,
-                    stats.max_dtc
-                ),
                 None if json => {
-                    out["table"] = json!({ "material": m.name(), "present": true });
+                    tables.push(json!({ "material": m.name(), "present": true }));
                 }
                 None => println!("{m}: already present in {}", dir.display()),
             }
+        }
+        if json && !tables.is_empty() {
+            out["table"] = tables[0].clone();
+            out["tables"] = tables.into();
         }
         let peak = peak_memory();
         if json {

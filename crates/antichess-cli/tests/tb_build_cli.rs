@@ -1,0 +1,274 @@
+//! `antichess tb build` at scale, on small unit counts: `--dry-run` lists the plan without
+//! building; every table built gets a log line (time, positions/s, file size, peak
+//! memory, time left); a build killed with SIGKILL resumes, keeping the files already
+//! written; a deleted file is built again and a truncated one is reported as damaged and
+//! built again; the result is byte-identical to an uninterrupted build.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use antichess_testkit::temp_dir as temp;
+
+fn antichess(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn ok(args: &[&str]) -> Output {
+    let out = antichess(args);
+    assert!(out.status.success(), "{args:?}\n{}", text(&out));
+    out
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = ok(args);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)))
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "actb"))
+        .filter(|p| !p.file_name().unwrap().to_str().unwrap().starts_with('.'))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_str().unwrap().to_string();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn dry_run_lists_the_plan_and_builds_nothing() {
+    let dir = temp("tb-dry-run").join("tables");
+    let plan = json(&[
+        "tb",
+        "build",
+        "--units",
+        "3",
+        "--dry-run",
+        "--tables",
+        s(&dir),
+        "--format",
+        "json",
+    ]);
+    let rows = plan["plan"].as_array().unwrap();
+    assert_eq!(plan["tables"], rows.len());
+    assert_eq!(plan["to_build"], rows.len());
+    assert!(rows.len() > 10, "{plan}");
+    assert!(rows.iter().all(|r| r["status"] == "missing"));
+    // Build order: units never decrease.
+    let units: Vec<u64> = rows.iter().map(|r| r["units"].as_u64().unwrap()).collect();
+    assert!(units.windows(2).all(|w| w[0] <= w[1]), "{units:?}");
+    let kr = rows
+        .iter()
+        .find(|r| r["material"] == "KRk")
+        .expect("KRk planned");
+    assert_eq!(
+        kr["memory_estimate"],
+        17 * kr["positions"].as_u64().unwrap()
+    );
+    let total: u64 = rows.iter().map(|r| r["positions"].as_u64().unwrap()).sum();
+    assert_eq!(plan["positions"], total);
+    assert!(!dir.exists(), "a dry run creates nothing");
+
+    // After a build of part of it, the plan says what is present.
+    ok(&["tb", "build", "KRk", "--tables", s(&dir)]);
+    let out = ok(&[
+        "tb",
+        "build",
+        "--units",
+        "3",
+        "--dry-run",
+        "--tables",
+        s(&dir),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let kr_line = stdout.lines().find(|l| l.starts_with("KRk ")).unwrap();
+    assert!(kr_line.ends_with("present"), "{stdout}");
+    let last = stdout.lines().last().unwrap();
+    assert!(
+        last.contains(&format!("{} tables needed", rows.len())) && last.contains("to build"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_killed_or_damaged_build_resumes_and_logs_each_table() {
+    let base = temp("tb-resume");
+    let reference = base.join("reference");
+    let dir = base.join("resumed");
+    let targets = ["KKKk", "BBBk", "NNNk"];
+
+    // The uninterrupted build: one line per table on stderr (not a terminal).
+    let mut args = vec!["tb", "build", "--tables", s(&reference), "--threads", "1"];
+    args.extend(targets);
+    let out = ok(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let expected = files(&reference);
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains(" positions in ") && l.contains("M positions/s"))
+        .collect();
+    assert_eq!(lines.len(), expected.len(), "{stderr}");
+    let n = expected.len();
+    assert!(lines[0].starts_with(&format!("#1/{n} ")), "{stderr}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("#") && l.contains("KKKk:")),
+        "{stderr}"
+    );
+    if cfg!(target_os = "linux") {
+        assert!(lines.iter().all(|l| l.contains("peak memory")), "{stderr}");
+    }
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .contains("100.0% of the positions done"),
+        "{stderr}"
+    );
+
+    // Killed once a 4-unit table is written, then resumed.
+    let mut args = vec!["tb", "build", "--tables", s(&dir), "--threads", "1"];
+    args.extend(targets);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let written = loop {
+        let have = if dir.exists() {
+            files(&dir)
+        } else {
+            BTreeMap::new()
+        };
+        if have.keys().any(|k| k.len() == "KKKvK.actb".len()) {
+            break have.len();
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the build ended before it was killed"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no 4-unit table written"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut args = vec!["tb", "build", "--tables", s(&dir), "--format", "json"];
+    args.extend(targets);
+    let resumed = json(&args);
+    let present = resumed["present"].as_u64().unwrap() as usize;
+    assert!(present >= written && present < n, "{resumed}");
+    assert_eq!(resumed["built"].as_u64().unwrap() as usize, n - present);
+    assert!(files(&dir) == expected, "the resumed build differs");
+    for row in resumed["tables"].as_array().unwrap() {
+        if row["status"] == "built" {
+            assert!(row["bytes"].as_u64().unwrap() > 128, "{row}");
+        }
+    }
+
+    // A deleted file and a truncated one: built again, the damaged one reported.
+    std::fs::remove_file(dir.join("KKvK.actb")).unwrap();
+    let cut = dir.join("BBBvK.actb");
+    let bytes = std::fs::read(&cut).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() - 7]).unwrap();
+    let mut args = vec!["tb", "build", "--tables", s(&dir)];
+    args.extend(targets);
+    let out = ok(&args);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stdout.starts_with(&format!("2 tables built, {} already present", n - 2)),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        stderr.contains("BBBk: corrupt tablebase file") && stderr.contains("building it again"),
+        "{stderr}"
+    );
+    assert!(files(&dir) == expected, "the rebuilt files differ");
+}
+
+#[test]
+fn bench_tablebase_times_a_pawnless_and_a_pawn_table() {
+    let v = json(&[
+        "bench",
+        "tablebase",
+        "--units",
+        "2",
+        "--table",
+        "KRk",
+        "--table",
+        "KPk",
+        "--threads",
+        "1",
+        "--format",
+        "json",
+    ]);
+    let tables = v["tables"].as_array().unwrap();
+    assert_eq!(tables.len(), 2, "{v}");
+    assert_eq!(v["table"], tables[0]);
+    for (t, name) in tables.iter().zip(["KRk", "KPk"]) {
+        assert_eq!(t["material"], name, "{t}");
+        assert!(t["positions"].as_u64().unwrap() > 1000, "{t}");
+        assert!(t["positions_per_second"].as_f64().unwrap() > 0.0, "{t}");
+        let file = t["file_bytes"].as_u64().unwrap();
+        assert!(file > 128, "{t}");
+        let per = t["file_bytes_per_position"].as_f64().unwrap();
+        assert!(
+            (per - file as f64 / t["positions"].as_f64().unwrap()).abs() < 1e-9,
+            "{t}"
+        );
+        if cfg!(target_os = "linux") {
+            let peak = t["peak_memory_bytes"].as_u64().unwrap();
+            let per = t["bytes_per_position"].as_f64().unwrap();
+            assert!(
+                (per - peak as f64 / t["positions"].as_f64().unwrap()).abs() < 1e-6,
+                "{t}"
+            );
+        }
+    }
+    let out = ok(&[
+        "bench",
+        "tablebase",
+        "--units",
+        "2",
+        "--table",
+        "KPk",
+        "--threads",
+        "1",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("KPk: "))
+        .expect("a KPk line");
+    assert!(
+        line.contains("M positions/s") && line.contains("bytes per position"),
+        "{stdout}"
+    );
+}
