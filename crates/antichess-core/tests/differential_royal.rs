@@ -50,7 +50,8 @@ fn sparse_start(rng: &mut Rng, rules: Rules) -> Position {
             loop {
                 let sq = Square::from_index(rng.below(64) as u32);
                 let back = sq.rank() == 0 || sq.rank() == 7;
-                if !board.occupied().contains(sq) && !(piece.role == Role::Pawn && back) {
+                let pawn_on_back_rank = piece.role == Role::Pawn && back;
+                if !(board.occupied().contains(sq) || pawn_on_back_rank) {
                     board.set(sq, piece);
                     break;
                 }

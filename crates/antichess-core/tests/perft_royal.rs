@@ -6,8 +6,11 @@
 
 use antichess_core::{divide, perft, perft_full, Position, Rules};
 
-fn suite() -> Vec<(String, String, Vec<(u32, u64)>)> {
-    let mut entries: Vec<(String, String, Vec<(u32, u64)>)> = Vec::new();
+/// (id, FEN, (depth, leaves) pairs).
+type Entry = (String, String, Vec<(u32, u64)>);
+
+fn suite() -> Vec<Entry> {
+    let mut entries: Vec<Entry> = Vec::new();
     for line in include_str!("data/royal.perft").lines() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
