@@ -140,7 +140,7 @@ impl Position {
             return self.royal_legal_moves_into(list);
         }
         list.clear();
-        if self.has_capture() {
+        if self.antichess_has_capture() {
             self.gen::<true>(list);
         } else {
             self.gen::<false>(list);
@@ -241,6 +241,12 @@ impl Position {
         if self.rules.is_royal() {
             return self.royal_has_capture();
         }
+        self.antichess_has_capture()
+    }
+
+    /// [`Position::has_capture`] under the antichess rule sets.
+    #[inline(always)]
+    fn antichess_has_capture(&self) -> bool {
         self.ep_square.is_some() || board_has_capture(&self.board, self.turn)
     }
 
@@ -256,7 +262,7 @@ impl Position {
     #[inline]
     pub fn count_moves(&self) -> u32 {
         if self.rules.is_royal() {
-            return self.legal_moves().len() as u32;
+            return self.royal_count_moves();
         }
         let board = &self.board;
         let us = self.us();

@@ -89,7 +89,10 @@ impl Position {
         self.rules.is_royal() && in_check(&self.board, self.turn)
     }
 
-    /// The legal moves under a royal rule set (see the module documentation).
+    /// The legal moves under a royal rule set (see the module documentation). Kept out of
+    /// line (cold) so that the antichess generator's entry points stay small.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn royal_legal_moves_into(&self, list: &mut MoveList) {
         list.clear();
         if self.has_bare_king() {
@@ -112,6 +115,8 @@ impl Position {
 
     /// Under a royal rule set: whether captures are compulsory here (not in check, and a
     /// legal capture exists).
+    #[cold]
+    #[inline(never)]
     pub(crate) fn royal_has_capture(&self) -> bool {
         if in_check(&self.board, self.turn) {
             return false;
@@ -123,7 +128,18 @@ impl Position {
             .any(|m| m.is_en_passant() || them.contains(m.to()))
     }
 
+    /// Under a royal rule set, the number of legal moves.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn royal_count_moves(&self) -> u32 {
+        let mut list = MoveList::new();
+        self.royal_legal_moves_into(&mut list);
+        list.len() as u32
+    }
+
     /// Under a royal rule set, the outcome when the side to move has no legal move.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn royal_no_move_outcome(&self) -> Outcome {
         if self.has_bare_king() || self.us().is_empty() {
             Outcome::Win(self.turn)

@@ -95,6 +95,13 @@ pub fn build(
     progress: &(dyn Fn(BuildEvent) + Sync),
 ) -> Result<BuildReport, TbError> {
     let start = Instant::now();
+    if options.rules.is_royal() {
+        return Err(TbError::Unsupported(format!(
+            "tables for {}: the royal-king rule sets (pritchard3, pritchard4) have no \
+             tablebase generator yet; search without tables (--tb-units 0)",
+            options.rules
+        )));
+    }
     if let Some(m) = targets
         .iter()
         .find(|m| m.units() > crate::format::MAX_UNITS)
