@@ -128,10 +128,8 @@ pub fn signed_dtc(value: Option<Value>) -> Option<i32> {
 /// (stalemate, insufficient material) of a position, as lichess names them.
 fn end_flags(pos: &Position) -> (bool, bool) {
     // Royal-king rule sets: a bare king or a checkmate is no stalemate.
-    let stalemate = pos.legal_moves().is_empty()
-        && !pos.us().is_empty()
-        && !pos.is_check()
-        && !(pos.rules().is_royal() && pos.has_bare_king());
+    let royal_end = pos.is_check() || (pos.rules().is_royal() && pos.has_bare_king());
+    let stalemate = pos.legal_moves().is_empty() && !pos.us().is_empty() && !royal_end;
     (stalemate, !stalemate && pos.is_dead_draw())
 }
 
