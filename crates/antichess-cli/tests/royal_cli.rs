@@ -225,3 +225,97 @@ fn tb_build_refuses_royal_rule_sets() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_book_grows_and_proves_under_pritchard3() {
+    let dir = temp("royal-book");
+    let book = dir.join("f4.db");
+    let proof = dir.join("f4.proof");
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    let out = antichess(&[
+        "book",
+        "new",
+        &s(&book),
+        "--rules",
+        "pritchard3",
+        "--moves",
+        "f4",
+        "--prover",
+        "black",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("pritchard3"));
+    let v = json(&antichess(&[
+        "book",
+        "grow",
+        &s(&book),
+        "--until-solved",
+        "--tb-units",
+        "0",
+        "--hash",
+        "16M",
+        "--search-nodes",
+        "100000",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(v["end"], "solved", "{v}");
+    assert_eq!(v["status"], "win", "{v}");
+    let v = json(&antichess(&[
+        "book",
+        "prove",
+        &s(&book),
+        "-o",
+        &s(&proof),
+        "--tb-units",
+        "0",
+        "--hash",
+        "16M",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(v["verified"], true, "{v}");
+    let check = json(&antichess(&[
+        "proof",
+        "verify",
+        &s(&proof),
+        "--format",
+        "json",
+    ]));
+    assert_eq!(check["verified"], true, "{check}");
+    assert_eq!(check["rules"], "pritchard3", "{check}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_uci_engine_plays_under_the_royal_rule_sets() {
+    use std::io::Write;
+    use std::process::Stdio;
+    for (rules, mates) in [("pritchard3", true), ("pritchard4", false)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_antichess"))
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let script = format!(
+            "uci\nsetoption name Rules value {rules}\nisready\n\
+             position fen {MATE_IN_ONE}\ngo depth 2\nisready\nquit\n"
+        );
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(script.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("var pritchard3 var pritchard4"), "{stdout}");
+        let best = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .unwrap_or_else(|| panic!("{rules}: {stdout}"));
+        assert_eq!(best.starts_with("a1a8"), mates, "{rules}: {stdout}");
+    }
+}
