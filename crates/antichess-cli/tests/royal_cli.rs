@@ -175,14 +175,52 @@ fn solve_writes_a_proof_that_records_its_rules_and_verifies() {
         assert_eq!(check["verified"], true, "{check}");
         assert_eq!(check["rules"], rules, "{check}");
 
-        // Replayed under the other variant's rules (header byte rewritten), the same tree
-        // is no proof: the leaves' mates are scored for the other side.
-        let mut other = bytes.clone();
-        other[10] = code ^ 1;
-        let forged = dir.join(format!("{rules}-forged.proof"));
-        std::fs::write(&forged, &other).unwrap();
-        let out = antichess(&["proof", "verify", forged.to_str().unwrap()]);
-        assert!(!out.status.success(), "{rules}: {}", text(&out));
+        // The same tree in the reference format (which does not record the rules), read
+        // back under each variant: a proof under its own, rejected under the other, whose
+        // mate is scored for the other side.
+        let reference = dir.join(format!("{rules}.ref"));
+        let out = antichess(&[
+            "proof",
+            "convert",
+            "--to",
+            "reference",
+            proof.to_str().unwrap(),
+            reference.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{}", text(&out));
+        let other = if rules == "pritchard3" {
+            "pritchard4"
+        } else {
+            "pritchard3"
+        };
+        for (read_as, ok) in [(rules, true), (other, false)] {
+            let out = antichess(&[
+                "proof",
+                "verify",
+                reference.to_str().unwrap(),
+                "--rules",
+                read_as,
+                "--prover",
+                prover,
+                "--fen",
+                FORCED_MATE,
+            ]);
+            assert_eq!(
+                out.status.success(),
+                ok,
+                "{rules} read as {read_as}: {}",
+                text(&out)
+            );
+            if !ok {
+                assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+                assert!(
+                    String::from_utf8_lossy(&out.stdout)
+                        .contains(&format!("under {read_as} rules")),
+                    "{}",
+                    text(&out)
+                );
+            }
+        }
     }
     // A prover that cannot win is disproved.
     let v = json(&antichess(&[
