@@ -14,7 +14,8 @@ use clap::{Parser, Subcommand};
 ///
 /// Positions are given with --fen (default: the start position) and/or --moves (a move
 /// list in SAN or UCI, PGN move numbers and comments allowed, played from --fen). Rule sets
-/// (--rules): international (lichess; default), fics, joint, vinciperdi, pritchard.
+/// (--rules): international (lichess; default), fics, joint, vinciperdi, pritchard, and the
+/// royal-king pritchard3 and pritchard4 (Pritchard's variants 3 and 4).
 #[derive(Debug, Parser)]
 #[command(name = "antichess", version, about, long_about)]
 struct Cli {

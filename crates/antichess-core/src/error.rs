@@ -55,6 +55,9 @@ pub enum PositionError {
     /// Orthodox chess: the side not to move is in check (it would have left its king
     /// attacked).
     OpponentInCheck(Color),
+    /// Royal-king rule sets: the side not to move has only its king left (it had already
+    /// won before its last move).
+    BareKingNotToMove(Color),
 }
 
 impl fmt::Display for PositionError {
@@ -88,12 +91,18 @@ impl fmt::Display for PositionError {
             PositionError::KingCount(color, n) => {
                 write!(
                     f,
-                    "board field: {color} has {n} kings (orthodox chess needs exactly one)"
+                    "board field: {color} has {n} kings (orthodox chess and the royal-king \
+                     rule sets pritchard3 and pritchard4 need exactly one)"
                 )
             }
             PositionError::OpponentInCheck(color) => write!(
                 f,
                 "board field: {color} is in check but not to move (an illegal position)"
+            ),
+            PositionError::BareKingNotToMove(color) => write!(
+                f,
+                "board field: {color} has a bare king but is not to move ({color} had already \
+                 won)"
             ),
         }
     }

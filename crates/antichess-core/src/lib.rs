@@ -5,7 +5,8 @@
 //! The game: standard pieces and moves, but captures are compulsory, the king is an
 //! ordinary piece (no check; it can be captured; pawns may promote to it), and there is
 //! no castling. A player with no pieces left to move has won; a stalemate is scored by the
-//! [`RuleSet`].
+//! [`RuleSet`]. Two rule sets, Pritchard's variants 3 and 4, make the king royal instead
+//! (module [`royal`]).
 //!
 //! Text is parsed into unchecked values ([`Setup`], [`UciMove`], [`SanMove`]) and then
 //! checked against the rules ([`Position::from_setup`], [`Position::parse_move`]).
@@ -29,6 +30,7 @@ pub mod orthodox;
 mod perft;
 pub mod pgn;
 mod position;
+pub mod royal;
 mod rules;
 mod san;
 mod setup;

@@ -1,5 +1,7 @@
 //! Legal move generation for this game: if any capture exists only captures are legal,
-//! otherwise every pseudo-legal move is (there is no check and no castling). Pawns promote
+//! otherwise every pseudo-legal move is (there is no check and no castling). The royal-king
+//! rule sets branch off at the entry points to [`crate::royal`]; the generator below is the
+//! antichess one only. Pawns promote
 //! to knight, bishop, rook, queen or king (queen only under [`PromotionRule::QueenOnly`]);
 //! en passant is a capture and so compulsory when available.
 //!
@@ -134,18 +136,27 @@ impl Position {
 
     /// Appends the legal moves to `list` (which is cleared first).
     pub fn legal_moves_into(&self, list: &mut MoveList) {
+        if self.rules.is_royal() {
+            return self.royal_legal_moves_into(list);
+        }
         list.clear();
-        if self.has_capture() {
+        if self.antichess_has_capture() {
             self.gen::<true>(list);
         } else {
             self.gen::<false>(list);
         }
     }
 
-    /// Captures only (the legal moves when [`Position::has_capture`]).
+    /// Captures only (the legal moves when [`Position::has_capture`]). Under a royal rule
+    /// set, the legal moves that capture.
     #[must_use]
     pub fn captures(&self) -> MoveList {
         let mut list = MoveList::new();
+        if self.rules.is_royal() {
+            self.royal_legal_moves_into(&mut list);
+            list.retain(|m| self.is_capture(*m));
+            return list;
+        }
         self.gen::<true>(&mut list);
         list
     }
@@ -221,10 +232,21 @@ impl Position {
         }
     }
 
-    /// Whether the side to move has a capture (then only captures are legal).
+    /// Whether the side to move has a capture (then only captures are legal). Under a
+    /// royal rule set: whether captures are compulsory (not in check, and a legal capture
+    /// exists).
     #[must_use]
     #[inline]
     pub fn has_capture(&self) -> bool {
+        if self.rules.is_royal() {
+            return self.royal_has_capture();
+        }
+        self.antichess_has_capture()
+    }
+
+    /// [`Position::has_capture`] under the antichess rule sets.
+    #[inline(always)]
+    fn antichess_has_capture(&self) -> bool {
         self.ep_square.is_some() || board_has_capture(&self.board, self.turn)
     }
 
@@ -239,6 +261,9 @@ impl Position {
     #[must_use]
     #[inline]
     pub fn count_moves(&self) -> u32 {
+        if self.rules.is_royal() {
+            return self.royal_count_moves();
+        }
         let board = &self.board;
         let us = self.us();
         let them = self.them();

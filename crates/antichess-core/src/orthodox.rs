@@ -181,9 +181,25 @@ impl OrthoPosition {
         }
     }
 
+    /// A position with exactly these fields, no check of the en passant square (for the
+    /// royal rule sets of [`crate::royal`], whose positions keep the same invariant).
+    #[must_use]
+    #[inline(always)]
+    pub(crate) const fn from_parts_unchecked(
+        board: Board,
+        turn: Color,
+        ep_square: Option<Square>,
+    ) -> OrthoPosition {
+        OrthoPosition {
+            board,
+            turn,
+            ep_square,
+        }
+    }
+
     /// Whether pseudo-legal move `m` of the side to move leaves its king unattacked.
     #[inline]
-    fn is_safe(&self, m: Move) -> bool {
+    pub(crate) fn is_safe(&self, m: Move) -> bool {
         let us = self.turn;
         let board = &self.board;
         let (from, to) = (m.from(), m.to());
@@ -215,7 +231,7 @@ impl OrthoPosition {
     }
 
     /// The pseudo-legal moves (king safety not checked), promotions in the order Q R B N.
-    fn pseudo_legal(&self, list: &mut MoveList) {
+    pub(crate) fn pseudo_legal(&self, list: &mut MoveList) {
         let board = &self.board;
         let us = self.board.by_color(self.turn);
         let them = self.board.by_color(self.turn.other());

@@ -76,6 +76,9 @@ impl Position {
         if board.by_color(them).is_empty() {
             return Err(PositionError::NoPiecesForSideNotToMove(them).into());
         }
+        if rules.is_royal() {
+            crate::royal::validate(&board, setup.turn)?;
+        }
         let mut ep_square = None;
         if let Some(sq) = setup.ep_square {
             check_en_passant(&board, setup.turn, sq)?;
@@ -136,11 +139,15 @@ impl Position {
         pos
     }
 
-    /// Drops the en passant square unless a pawn of the side to move can capture on it.
+    /// Drops the en passant square unless a pawn of the side to move can capture on it
+    /// (legally, i.e. without leaving its king in check, under a royal rule set).
     fn normalize_en_passant(&mut self) {
         if let Some(sq) = self.ep_square {
             let capturers = pawn_attacks(self.turn.other(), sq) & self.our(Role::Pawn);
-            if capturers.is_empty() {
+            if capturers.is_empty()
+                || (self.rules.is_royal()
+                    && !crate::royal::en_passant_is_legal(&self.board, self.turn, sq))
+            {
                 self.ep_square = None;
             }
         }
@@ -326,7 +333,10 @@ impl Position {
             if from.index() ^ to.index() == 16 {
                 let passed = Square::from_index(((from.index() + to.index()) / 2) as u32);
                 let their_pawns = self.board.pawns() & self.board.by_color(them);
-                if (pawn_attacks(us, passed) & their_pawns).any() {
+                if (pawn_attacks(us, passed) & their_pawns).any()
+                    && (!self.rules.is_royal()
+                        || crate::royal::en_passant_is_legal(&self.board, them, passed))
+                {
                     self.ep_square = Some(passed);
                     key ^= en_passant_key(passed.file());
                 }
@@ -360,9 +370,14 @@ impl Position {
     }
 
     /// The outcome when the side to move has no legal move: a win for it when it has no
-    /// pieces (every rule set), otherwise the rule set's stalemate scoring.
+    /// pieces (every rule set), otherwise the rule set's stalemate scoring. Under a royal
+    /// rule set: a win for a bare king, checkmate as the rule set scores it, stalemate a
+    /// draw (see [`crate::royal`]).
     #[must_use]
     pub fn no_move_outcome(&self) -> Outcome {
+        if self.rules.is_royal() {
+            return self.royal_no_move_outcome();
+        }
         let own = self.us().count();
         if own == 0 {
             Outcome::Win(self.turn)

@@ -1,7 +1,8 @@
 //! Standard algebraic notation for this game.
 //!
 //! Output: `e4`, `exd5`, `e8=K`, `Nbd2`, `R1a3`, `Qh4xe1`; no `+` or `#` (there is no check)
-//! and no castling. Input additionally accepts `+`, `#`, `!`, `?` suffixes, a missing `=` or
+//! and no castling, except under the royal-king rule sets (`pritchard3`, `pritchard4`),
+//! where a check is marked `+` and a checkmate `#` as in orthodox chess. Input additionally accepts `+`, `#`, `!`, `?` suffixes, a missing `=` or
 //! a lowercase letter in promotions (`e8Q`, `e8=q`), an optional `x`, a `P` for pawns,
 //! `e.p.`, and over-specified disambiguation (`Ng1f3`).
 
@@ -159,9 +160,17 @@ impl SanMove {
 }
 
 impl Position {
-    /// SAN of a legal move.
+    /// SAN of a legal move (with `+`/`#` under a royal rule set).
     #[must_use]
     pub fn san(&self, m: Move) -> String {
+        let mut san = self.san_without_check(m);
+        if self.rules.is_royal() {
+            san.push_str(self.royal_check_suffix(m));
+        }
+        san
+    }
+
+    fn san_without_check(&self, m: Move) -> String {
         let role = self.moved_role(m);
         let capture = self.is_capture(m);
         let mut san = String::with_capacity(7);

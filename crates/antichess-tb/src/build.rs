@@ -130,8 +130,15 @@ pub fn dependencies(targets: &[Material], rules: Rules) -> Vec<Material> {
     out
 }
 
-/// Refuses targets of more units than a table may have.
-fn check_units(targets: &[Material]) -> Result<(), TbError> {
+/// Refuses targets of more units than a table may have, and rule sets without a
+/// generator.
+fn check_targets(targets: &[Material], rules: Rules) -> Result<(), TbError> {
+    if rules.is_royal() {
+        return Err(TbError::Unsupported(format!(
+            "tables for {rules}: the royal-king rule sets (pritchard3, pritchard4) have no \
+             tablebase generator yet; search without tables (--tb-units 0)"
+        )));
+    }
     if let Some(m) = targets
         .iter()
         .find(|m| m.units() > crate::format::MAX_UNITS)
@@ -147,7 +154,7 @@ fn check_units(targets: &[Material]) -> Result<(), TbError> {
 
 /// Checks the targets and opens (creating it if needed) the build directory.
 fn open_dir(targets: &[Material], options: &BuildOptions) -> Result<Tablebase, TbError> {
-    check_units(targets)?;
+    check_targets(targets, options.rules)?;
     if !crate::tablebase::existing_dir(&options.dir)? {
         std::fs::create_dir_all(&options.dir).map_err(|e| TbError::io(&options.dir, e))?;
     }
@@ -176,7 +183,7 @@ pub fn positions(m: &Material) -> u64 {
 /// and whether a valid file is already present (files are checked as [`build`] checks
 /// them). Creates nothing.
 pub fn plan(targets: &[Material], options: &BuildOptions) -> Result<Vec<PlanEntry>, TbError> {
-    check_units(targets)?;
+    check_targets(targets, options.rules)?;
     // A missing directory holds nothing; it is not created.
     let tb = Tablebase::open(&options.dir, options.rules)?;
     dependencies(targets, options.rules)
@@ -249,6 +256,7 @@ pub fn build_one(
     tb: &mut Tablebase,
     progress: &(dyn Fn(BuildEvent) + Sync),
 ) -> Result<Built, TbError> {
+    check_targets(std::slice::from_ref(m), options.rules)?;
     let t = Instant::now();
     crate::memory::reset_peak();
     let (data, stats) = generate(

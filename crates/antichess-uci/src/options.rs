@@ -3,7 +3,7 @@
 //! | option | type | meaning |
 //! |---|---|---|
 //! | `UCI_Variant` | combo `antichess`, `giveaway`, `suicide` | antichess and giveaway: the international rules (lichess); suicide: the FICS rules |
-//! | `Rules` | combo of the suite's rule sets | any rule set (`international`, `fics`, `joint`, `vinciperdi`, `pritchard`); the last of `UCI_Variant` and `Rules` set wins |
+//! | `Rules` | combo of the suite's rule sets | any rule set (`international`, `fics`, `joint`, `vinciperdi`, `pritchard`, `pritchard3`, `pritchard4`); the last of `UCI_Variant` and `Rules` set wins |
 //! | `Hash` | spin, MB | memory of the searches: half for df-pn, half for the alpha-beta table |
 //! | `Threads` | spin | threads of the df-pn search (the alpha-beta search uses one) |
 //! | `Tables` | string | a directory of tablebase files (`antichess tb build`); empty: none |
@@ -64,7 +64,7 @@ impl Options {
         vec![
             "option name UCI_Variant type combo default antichess var antichess var giveaway var suicide"
                 .to_string(),
-            "option name Rules type combo default international var international var fics var joint var vinciperdi var pritchard"
+            "option name Rules type combo default international var international var fics var joint var vinciperdi var pritchard var pritchard3 var pritchard4"
                 .to_string(),
             format!("option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"),
             format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),

@@ -574,6 +574,28 @@ mod tests {
     }
 
     #[test]
+    fn royal_rule_sets_score_mate_their_way() {
+        // Ra8# mates: pritchard3 plays it and wins; pritchard4 (being mated wins) avoids it.
+        let fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+        let run = |rules: Rules| {
+            let pos = Position::from_fen(fen, rules).unwrap();
+            let mut ab = AlphaBeta::new(1 << 20);
+            let limits = Limits {
+                depth: Some(2),
+                ..Limits::default()
+            };
+            let it = ab
+                .search(&pos, &[], &[], None, limits, &mut |_| {})
+                .unwrap();
+            (pos.san(it.pv[0]), it.score)
+        };
+        assert_eq!(run(Rules::PRITCHARD3), ("Ra8#".to_string(), MATE - 1));
+        let (san, score) = run(Rules::PRITCHARD4);
+        assert_ne!(san, "Ra8#");
+        assert!(score > -(MATE - 10), "{san} {score}");
+    }
+
+    #[test]
     fn respects_the_node_budget_and_gives_a_legal_move() {
         let pos = Position::start(Rules::INTERNATIONAL);
         let mut ab = AlphaBeta::new(1 << 20);

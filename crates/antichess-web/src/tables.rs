@@ -8,7 +8,7 @@
 //! negative: it loses, 0: a draw, `null`: unknown); it counts plies to the next capture or
 //! promotion (not to the next pawn move) and is exact, so `precise_dtz` is the same. We
 //! have no depth to mate: `dtm` is always `null`. There is no check in this game, so
-//! `checkmate` is always false.
+//! `checkmate` is false, except under the royal-king rule sets (`pritchard3`, `pritchard4`).
 //!
 //! As in lichess's API, the position's `category` is for the side to move, and a move's
 //! `category` and `dtc` describe the position *after* the move, for the side then to move:
@@ -125,9 +125,17 @@ pub fn signed_dtc(value: Option<Value>) -> Option<i32> {
     })
 }
 
+/// Checkmate: only under the royal-king rule sets (`pritchard3`, `pritchard4`), where a
+/// side in check can have no legal move; always false under the others.
+fn is_checkmate(pos: &Position) -> bool {
+    pos.is_check() && pos.legal_moves().is_empty()
+}
+
 /// (stalemate, insufficient material) of a position, as lichess names them.
 fn end_flags(pos: &Position) -> (bool, bool) {
-    let stalemate = pos.legal_moves().is_empty() && !pos.us().is_empty();
+    // Royal-king rule sets: a bare king or a checkmate is no stalemate.
+    let royal_end = pos.is_check() || (pos.rules().is_royal() && pos.has_bare_king());
+    let stalemate = pos.legal_moves().is_empty() && !pos.us().is_empty() && !royal_end;
     (stalemate, !stalemate && pos.is_dead_draw())
 }
 
@@ -163,7 +171,7 @@ pub fn probe(tb: Option<&Tablebase>, pos: &Position) -> ApiResult<TablebaseRepor
             dtz,
             precise_dtz: dtz,
             dtm: None,
-            checkmate: false,
+            checkmate: is_checkmate(&after),
             stalemate,
             insufficient_material,
             zeroing: pos.is_irreversible(m),
@@ -201,7 +209,7 @@ pub fn probe(tb: Option<&Tablebase>, pos: &Position) -> ApiResult<TablebaseRepor
         dtz,
         precise_dtz: dtz,
         dtm: None,
-        checkmate: false,
+        checkmate: is_checkmate(pos),
         stalemate,
         insufficient_material,
         variant_win,

@@ -11,7 +11,8 @@ use crate::common::output::Format;
 /// List the legal moves of a position in SAN and UCI, or the result if the game is over.
 ///
 /// In JSON: `fen`, `rules`, `turn`, `outcome` (`null`, or `result` in PGN notation and
-/// `reason`), `captures_compulsory`, and `moves` (`uci`, `san`).
+/// `reason`), `captures_compulsory`, `check` (the side to move is in check: royal-king rule
+/// sets only), and `moves` (`uci`, `san`).
 #[derive(Debug, Args)]
 pub struct MovesArgs {
     #[command(flatten)]
@@ -28,6 +29,10 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitCode> {
         let why = if !pos.has_legal_move() {
             if pos.us().is_empty() {
                 format!("{} has no pieces left", pos.turn())
+            } else if pos.rules().is_royal() && pos.has_bare_king() {
+                format!("{} has a bare king", pos.turn())
+            } else if pos.is_check() {
+                format!("{} is checkmated", pos.turn())
             } else {
                 format!("{} is stalemated", pos.turn())
             }
@@ -52,6 +57,7 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitCode> {
                 "turn": pos.turn().name(),
                 "outcome": outcome.as_ref().map(|(o, why)| json!({ "result": o.pgn(), "reason": why })),
                 "captures_compulsory": outcome.is_none() && pos.has_capture(),
+                "check": pos.is_check(),
                 "moves": moves.iter().map(|m| json!({ "uci": m.to_string(), "san": pos.san(*m) })).collect::<Vec<_>>(),
             })
         );
@@ -69,6 +75,8 @@ pub fn run(args: &MovesArgs) -> anyhow::Result<ExitCode> {
         moves.len(),
         if pos.has_capture() {
             " (captures are compulsory)"
+        } else if pos.is_check() {
+            " (in check)"
         } else {
             ""
         }

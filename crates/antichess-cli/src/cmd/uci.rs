@@ -26,7 +26,7 @@ pub struct UciArgs {
     pub tables: Option<String>,
 
     /// First value of the Rules option: international (default), fics, joint,
-    /// vinciperdi, pritchard.
+    /// vinciperdi, pritchard, pritchard3, pritchard4.
     #[arg(long, value_name = "RULES")]
     pub rules: Option<String>,
 

@@ -19,8 +19,8 @@ pub struct PositionArgs {
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: Option<String>,
 
-    /// Rule set: international, fics, joint, vinciperdi, pritchard; any of the first four
-    /// may add +queen-only.
+    /// Rule set: international, fics, joint, vinciperdi, pritchard, or the royal-king
+    /// pritchard3 / pritchard4; any but pritchard may add +queen-only.
     #[arg(long, value_name = "RULES", default_value = "international")]
     pub rules: Rules,
 }
@@ -71,8 +71,8 @@ pub struct TablesArgs {
     #[arg(long, value_name = "DIR")]
     pub tables: Option<std::path::PathBuf>,
 
-    /// Rule set: international, fics, joint, vinciperdi, pritchard; any of the first four
-    /// may add +queen-only.
+    /// Rule set: international, fics, joint, vinciperdi, pritchard, or the royal-king
+    /// pritchard3 / pritchard4; any but pritchard may add +queen-only.
     #[arg(long, value_name = "RULES", default_value = "international")]
     pub rules: Rules,
 
@@ -118,7 +118,7 @@ pub enum ByteOrderArg {
 #[derive(Debug, Clone, Args)]
 pub struct ReferenceArgs {
     /// Rules of a reference-format file (ours records them). Rule sets: international,
-    /// fics, joint, vinciperdi, pritchard.
+    /// fics, joint, vinciperdi, pritchard, pritchard3, pritchard4.
     #[arg(long, value_name = "RULES", default_value = "international")]
     pub rules: Rules,
 
