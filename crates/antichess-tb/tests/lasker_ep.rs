@@ -284,7 +284,7 @@ fn real_tables() {
     let dir = std::env::var("LASKER_TB_DIR").expect("LASKER_TB_DIR");
     let tb = LaskerTablebase::open(Path::new(&dir)).unwrap();
     let kpkp: Material = "KPkp".parse().unwrap();
-    let (n, ep) = bellman(&tb, &kpkp, 16);
+    let (n, ep) = bellman(&tb, &kpkp, 1);
     println!("KPkp: Bellman equations hold on {n} positions ({ep} with a double step allowing en passant)");
     let (checked, exact, ep) = bounded_search(&tb, &kpkp, 200, 5);
     println!("KPkp: bounded search on {checked} positions ({ep} after a double step with en passant), {exact} mates within 5 plies exact");
