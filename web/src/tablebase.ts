@@ -92,7 +92,8 @@ async function playMove(uci: string): Promise<void> {
 
 async function show(newFen: string, push: boolean): Promise<void> {
   (document.getElementById('game-select') as HTMLSelectElement).value = game;
-  (document.getElementById('random') as HTMLElement).hidden = game === 'lasker';
+  // Random positions come from the antichess tables only (the form's CSS overrides `hidden`).
+  (document.getElementById('random') as HTMLElement).style.display = game === 'lasker' ? 'none' : '';
   if (game === 'lasker') return showLasker(newFen, push);
   try {
     if (!rules) rules = (await getJSON('/api/status')).rules ?? null;
