@@ -10,7 +10,8 @@
 // follow, goes back and forward, queues the position, switches to the other book and back;
 // on the search page it queues, pins and unpins the explorer's position and watches the
 // worker of the growing book; on the tablebase page it draws a random position of a
-// material and checks its moves are grouped; it checks the layout (at 1400×1000 the line
+// material and checks its moves are grouped, switches the game to Lasker chess (value,
+// depth, moves grouped by value, a mate played by orthodox rules) and back; it checks the layout (at 1400×1000 the line
 // and the Solve box beside the board and above the fold, readable coordinates, moves in no
 // proof and no book folded away, the PGN box and its export; no horizontal scroll on any
 // page at 800 px wide) and saves a screenshot of each page in OUTDIR (and in $DOCS_DIR
@@ -373,6 +374,37 @@ try {
   await settle();
   check(JSON.stringify(await boardPieces()) === JSON.stringify(fenPieces(randomFen)), 'the board shows the random position');
   await page.screenshot({ path: join(outDir, 'tablebase.png'), fullPage: true });
+
+  // --- Tablebase, Lasker chess (the server has the KQk Lasker table) ------------------------
+  const mateIn1 = '6k1/8/6K1/8/8/8/8/Q7 w - - 0 1';
+  await page.goto(`${base}/tablebase?fen=${encodeURIComponent(mateIn1)}`);
+  await page.waitForFunction((f) => document.body.dataset.ready === f, mateIn1);
+  check((await page.locator('#game-select').inputValue()) === 'antichess', 'the game selector says antichess by default');
+  await page.locator('#game-select').selectOption('lasker');
+  await page.waitForFunction(() => document.querySelector('#tb-rules')?.textContent?.startsWith('Lasker chess'));
+  check(new URL(page.url()).searchParams.get('game') === 'lasker', `the game is in the URL (${page.url()})`);
+  const laskerResult = await page.locator('#tb-result').innerText();
+  check(laskerResult.includes('4: White wins by mate') && laskerResult.includes('DTM 1 plies'), `the Lasker value and depth are shown (${laskerResult})`);
+  check(await page.locator('#random').isHidden(), 'no random position form for Lasker chess');
+  const laskerGroups = await page.locator('#moves tbody.group').evaluateAll((bodies) => bodies.map((b) => b.className.replace('group ', '')));
+  check(laskerGroups[0] === 'group-mate-win', `mating moves first (${laskerGroups.join(', ')})`);
+  const mates = await page.locator('tbody.group-mate-win tr:not(.group-head) td.san').allInnerTexts();
+  check(mates.slice(0, 2).join() === 'Qa8#,Qg7#' && mates.length > 2, `the mates in one first, then the slower mates (${mates.join(', ')})`);
+  const depthAfter = await page.locator('tbody.group-mate-win tr:not(.group-head) td.num').first().innerText();
+  check(depthAfter === 'DTM 0', `the depth after a mate in one is DTM 0 (${depthAfter})`);
+  await page.locator('tbody.group-mate-win tr:not(.group-head)').first().click();
+  await page.waitForFunction(() => document.body.dataset.ready?.startsWith('Q5k1/'));
+  const mated = await page.locator('#tb-result').innerText();
+  check(mated.includes('0: Black loses by being mated') && mated.includes('DTM 0'), `the move is played by orthodox rules: Black is mated (${mated})`);
+  check((await page.locator('#moves td.empty').innerText()).includes('no legal moves'), 'the mated side has no moves');
+  await noHorizontalScroll('tablebase-lasker');
+  await page.screenshot({ path: join(outDir, 'tablebase-lasker.png'), fullPage: true });
+  await page.goBack();
+  await page.waitForFunction((f) => document.body.dataset.ready === f, mateIn1);
+  await page.locator('#game-select').selectOption('antichess');
+  await page.waitForFunction(() => document.querySelector('#tb-rules')?.textContent?.includes('rules ('));
+  check(new URL(page.url()).searchParams.get('game') === null, 'back to antichess: no game in the URL');
+  check((await page.locator('#tb-result').innerText()).match(/win|loss|draw/) !== null, 'the antichess result is shown again');
 
   check(consoleErrors.length === 0, `no errors in the browser console${consoleErrors.length ? ': ' + consoleErrors.join('; ') : ''}`);
   console.log(`screenshots in ${outDir}`);

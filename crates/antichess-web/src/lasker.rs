@@ -2,7 +2,7 @@
 //! category, depth and metric) of an orthodox endgame position from the Lasker tables in
 //! the `lasker` directory beside the server's antichess tables, and every legal move with
 //! the value of the position after it (as `antichess tb probe --game lasker --format json`
-//! prints). The server does not build missing tables: the answer names the one to build.
+//! prints) and the FEN after it (the tablebase page plays the moves by it). The server does not build missing tables: the answer names the one to build.
 
 use std::path::PathBuf;
 
@@ -65,7 +65,11 @@ pub fn probe(dir: Option<PathBuf>, fen: &str) -> ApiResult<Value> {
         .iter()
         .map(|mv| {
             with_value(
-                json!({ "uci": mv.mv.to_string(), "san": pos.san(mv.mv) }),
+                json!({
+                    "uci": mv.mv.to_string(),
+                    "san": pos.san(mv.mv),
+                    "fen": pos.play(mv.mv).fen(),
+                }),
                 mv.after,
             )
         })

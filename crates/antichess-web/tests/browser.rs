@@ -3,7 +3,8 @@
 //! Debian's chromium with playwright-core: it loads the explorer, plays moves by clicking
 //! in the move list and on the board, checks that the move list and the statuses follow,
 //! steers the book from the search page, watches a second book that `book grow` grows
-//! beside the server (its worker is shown), visits the tablebase page, checks the layout
+//! beside the server (its worker is shown), visits the tablebase page (antichess, then
+//! Lasker chess with the game selector, from a KQk Lasker table), checks the layout
 //! (the line and the Solve box beside the board at 1400×1000, folded moves, the PGN box and
 //! its export, grouped tablebase moves, no horizontal scroll at 800 px wide, disabled
 //! buttons where the server would refuse), and saves screenshots of the three pages in
@@ -77,6 +78,9 @@ fn explorer_search_and_tablebase_pages_in_chromium() {
     let start = antichess_core::Position::start(Rules::INTERNATIONAL);
     let e3 = start.parse_san("e3").unwrap();
     drop(Book::create(&grown, &start.play(e3), Color::White, &[e3]).unwrap());
+    // The Lasker table the tablebase page's game selector shows (`lasker` beside the tables).
+    let lasker = common::fixture().tables.parent().unwrap().join("lasker");
+    antichess_tb::lasker::lasker_build(&["KQk".parse().unwrap()], &lasker, 1, &|_| {}).unwrap();
     let state = Arc::new(common::state(vec![book, grown.clone()], Some(dist)));
 
     // The server, on its own runtime, until the test ends.
@@ -150,7 +154,12 @@ fn explorer_search_and_tablebase_pages_in_chromium() {
         "the browser test failed ({}): {stderr}",
         output.status
     );
-    for page in ["explorer.png", "search.png", "tablebase.png"] {
+    for page in [
+        "explorer.png",
+        "search.png",
+        "tablebase.png",
+        "tablebase-lasker.png",
+    ] {
         let path = out_dir.join(page);
         let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         assert!(size > 10_000, "{} is missing or empty", path.display());

@@ -52,6 +52,9 @@ async fn tablebase_takes_the_game() {
         (Some(4), Some(1))
     );
     assert_eq!(v["moves"][0]["category"], "mate-loss");
+    // Each move gives the position after it (the tablebase page plays moves by it).
+    assert_eq!(v["moves"][0]["san"], "Qa8#");
+    assert_eq!(v["moves"][0]["fen"], "Q5k1/8/6K1/8/8/8/8/8 b - - 0 1");
 
     // The default game is still antichess (its own answer, with "category" win/draw/loss).
     let (status, v) = get(

@@ -20,14 +20,26 @@
 //! in which the side not to move is in check are illegal and never touched again. Words
 //! are 32-bit atomics updated by compare-and-swap, so each level runs on many threads.
 //!
-//! Tables with pawns of both colours, where a double step can give an en passant capture
-//! (a position that is not stored but has moves inside the table), are not supported yet.
+//! **En passant.** With pawns of both colours, a double step can give the opponent an en
+//! passant capture. The position reached, `E`, is not stored (the index has no en passant
+//! square) but it is a node of its own: its moves are the en passant captures (external,
+//! into a smaller table) and every move of its *twin* `T`, the stored position with the
+//! same board and side to move, so its value is the better of the en passant captures'
+//! and `T`'s. The generator keeps such nodes in a side list (one per board, side to move
+//! and en passant square with a legal en passant capture and a legal predecessor), each
+//! with one internal "move" of no ply into its twin: when `T` is decided as a win at level
+//! `d`, `E` is a win at `d`; when `T` is decided as a loss at `d`, `E`'s counter drops to
+//! zero and, if no en passant capture escapes, `E` is a loss at `max(d, deepest loss by en
+//! passant)`. Levels are re-run until empty so that a node decided at its twin's level is
+//! propagated in that level. The double step that made `E` is counted as one internal
+//! move of its predecessor, which is told by `E` (not by `T`) when `E` is decided; the
+//! un-moves of `T` leave such double steps out.
 
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use antichess_core::attacks;
 use antichess_core::orthodox::{in_check, OrthoPosition};
-use antichess_core::{Board, Color, MoveList, Piece, Role, Square};
+use antichess_core::{Board, Color, Move, MoveList, Piece, Role, Square};
 use rayon::prelude::*;
 
 use super::format::LaskerTableData;
@@ -62,6 +74,9 @@ fn word_value(w: u32) -> u8 {
     ((w >> 28) & 7) as u8
 }
 
+/// Entry flag of an en passant node (its position in [`EpNodes`] below the flags).
+const EP_ENTRY: u64 = 1 << 62;
+
 #[inline]
 fn entry(side: Color, idx: u64) -> u64 {
     (side.index() as u64) << 63 | idx
@@ -78,7 +93,38 @@ fn entry_side(e: u64) -> Color {
 
 #[inline]
 fn entry_idx(e: u64) -> usize {
-    (e & !(1 << 63)) as usize
+    (e & !(3 << 62)) as usize
+}
+
+/// Key of an en passant node: the side to move, its twin's index, and the en passant
+/// square in the frame of the board the twin's index decodes to.
+#[inline]
+fn ep_key(side: Color, idx: u64, ep: Square) -> u64 {
+    (side.index() as u64) << 63 | idx << 6 | ep.index() as u64
+}
+
+/// The positions reached by a double step that gives the opponent a legal en passant
+/// capture (see the module documentation), sorted by key, with their words.
+#[derive(Default)]
+struct EpNodes {
+    keys: Vec<u64>,
+    words: Vec<AtomicU32>,
+    ext_b: Vec<AtomicU32>,
+}
+
+/// The en passant square of a double step `from` → `to` that leaves `board` (after the
+/// step) with a legal en passant capture for the side to move `turn`; `None` otherwise.
+#[inline]
+fn ep_after(board: &Board, turn: Color, from: Square, to: Square) -> Option<Square> {
+    let pawns = board.pawns();
+    if !pawns.contains(to) || from.index().abs_diff(to.index()) != 16 {
+        return None;
+    }
+    let ep = Square::from_index(((from.index() + to.index()) / 2) as u32);
+    if (attacks::pawn_attacks(turn.other(), ep) & pawns & board.by_color(turn)).is_empty() {
+        return None;
+    }
+    OrthoPosition::from_board_with_ep_unchecked(*board, turn, Some(ep)).ep_square()
 }
 
 /// Counts of a generated table (indices that are positions, both sides to move).
@@ -92,6 +138,9 @@ pub struct LaskerGenStats {
     pub by_value: [u64; 5],
     pub max_dtm: u16,
     pub max_dts: u16,
+    /// En passant nodes (positions after a double step with a legal en passant capture;
+    /// not stored, not counted in `positions`).
+    pub ep_nodes: u64,
 }
 
 #[derive(Clone, Copy)]
@@ -108,6 +157,7 @@ struct Gen<'a> {
     children: &'a LaskerTablebase,
     words: [Vec<AtomicU32>; 2],
     ext_b: [Vec<AtomicU32>; 2],
+    ep: EpNodes,
 }
 
 /// What initialising one position found.
@@ -124,7 +174,9 @@ struct Init {
 type Levels = Vec<Vec<u64>>;
 
 /// The quiet moves by which `mover` could have reached `board` inside the table (no
-/// captures, no promotions), as (piece, square now, square before).
+/// captures, no promotions), as (piece, square now, square before). Double steps after
+/// which the opponent has a legal en passant capture are left out: they lead to an en
+/// passant node, not to `board`'s stored position.
 fn un_moves(board: &Board, mover: Color, mut f: impl FnMut(Piece, Square, Square)) {
     let occupied = board.occupied();
     let empty = !occupied;
@@ -159,7 +211,7 @@ fn un_moves(board: &Board, mover: Color, mut f: impl FnMut(Piece, Square, Square
         f(pawn, to, from);
         if to.rank() == double_rank {
             let start = Square::from_index((to.index() as i32 + 2 * back) as u32);
-            if empty.contains(start) {
+            if empty.contains(start) && ep_after(board, mover.other(), start, to).is_none() {
                 f(pawn, to, start);
             }
         }
@@ -196,14 +248,34 @@ impl Gen<'_> {
             });
         }
         let them = board.by_color(side.other());
-        let mut internal = 0u32;
+        let internal = moves
+            .iter()
+            .filter(|m| !(m.is_promotion() || them.contains(m.to()) || m.is_en_passant()))
+            .count() as u32;
+        if internal > COUNTER_MASK {
+            return Err(TbError::Unsupported(format!(
+                "{}: more than 255 moves",
+                pos.fen()
+            )));
+        }
+        let externals = moves
+            .iter()
+            .copied()
+            .filter(|m| m.is_promotion() || them.contains(m.to()) || m.is_en_passant());
+        self.classify(&pos, externals, internal)
+    }
+
+    /// The starting word of a position from its external moves (probed in the smaller
+    /// tables) and its number of internal moves.
+    fn classify(
+        &self,
+        pos: &OrthoPosition,
+        externals: impl Iterator<Item = Move>,
+        internal: u32,
+    ) -> Result<Init, TbError> {
         let (mut win4, mut no_loss_a, mut ext_a) = (None::<u16>, false, 0u16);
         let (mut win3, mut no_loss_b, mut ext_b) = (NO_WIN as u16, false, 0u16);
-        for &m in moves.iter() {
-            if !(m.is_promotion() || them.contains(m.to()) || m.is_en_passant()) {
-                internal += 1;
-                continue;
-            }
+        for m in externals {
             let child = pos.play(m);
             let v = LaskerValue::for_mover(self.children.probe(&child)?);
             match v.value {
@@ -217,12 +289,6 @@ impl Gen<'_> {
                 2..=4 => no_loss_b = true,
                 _ => {}
             }
-        }
-        if internal > COUNTER_MASK {
-            return Err(TbError::Unsupported(format!(
-                "{}: more than 255 moves",
-                pos.fen()
-            )));
         }
         let b = u32::from(win3) | u32::from(ext_b) << 16 | if no_loss_b { B_NO_LOSS } else { 0 };
         if let Some(d) = win4 {
@@ -260,6 +326,99 @@ impl Gen<'_> {
             decided: None,
             pending: None,
         })
+    }
+
+    /// The en passant nodes of the table: for each legal stored position and each pawn of
+    /// the side not to move that may just have made a double step (both squares behind it
+    /// empty, the position before it legal) after which the side to move has a legal en
+    /// passant capture. Keys in increasing order.
+    fn find_ep_nodes(&self) -> Vec<u64> {
+        const CHUNK: usize = 1 << 12;
+        let mut keys = Vec::new();
+        for side in Color::ALL {
+            let size = self.index.size() as usize;
+            let parts: Vec<Vec<u64>> = (0..size.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|chunk| {
+                    let mut out = Vec::new();
+                    let end = ((chunk + 1) * CHUNK).min(size);
+                    for i in chunk * CHUNK..end {
+                        let idx = i as u64;
+                        if self.words[side.index()][i].load(Relaxed) == NOT_POSITION {
+                            continue;
+                        }
+                        let board = self.index.decode(idx);
+                        ep_nodes_of(&board, side, |ep| out.push(ep_key(side, idx, ep)));
+                    }
+                    out
+                })
+                .collect();
+            keys.extend(parts.into_iter().flatten());
+        }
+        debug_assert!(keys.windows(2).all(|w| w[0] < w[1]));
+        keys
+    }
+
+    /// Initialises the en passant nodes (after the stored positions): their en passant
+    /// captures are external moves, their twin one internal move. Returns the decided
+    /// ones (mate phase, by level) and the pending mate wins by level.
+    fn initialise_ep(&self) -> Result<(Levels, Levels), TbError> {
+        let parts: Result<Vec<(usize, Init)>, TbError> = self
+            .ep
+            .keys
+            .par_iter()
+            .enumerate()
+            .map(|(i, &key)| {
+                let (side, idx, ep) = split_ep_key(key);
+                let board = self.index.decode(idx);
+                let pos = OrthoPosition::from_board_with_ep_unchecked(board, side, Some(ep));
+                debug_assert_eq!(pos.ep_square(), Some(ep));
+                let moves = pos.legal_moves();
+                let externals = moves.iter().copied().filter(|m| m.is_en_passant());
+                Ok((i, self.classify(&pos, externals, 1)?))
+            })
+            .collect();
+        let (mut decided, mut pending): (Levels, Levels) = (Vec::new(), Vec::new());
+        for (i, init) in parts? {
+            self.ep.words[i].store(init.word, Relaxed);
+            self.ep.ext_b[i].store(init.ext_b, Relaxed);
+            let e = EP_ENTRY | i as u64;
+            if let Some((_, l)) = init.decided {
+                push_level(&mut decided, l, e);
+            }
+            if let Some(l) = init.pending {
+                push_level(&mut pending, l, e);
+            }
+        }
+        Ok((decided, pending))
+    }
+
+    /// The word of an entry (stored position or en passant node).
+    #[inline]
+    fn word_of(&self, e: u64) -> &AtomicU32 {
+        if e & EP_ENTRY != 0 {
+            &self.ep.words[entry_idx(e)]
+        } else {
+            &self.words[entry_side(e).index()][entry_idx(e)]
+        }
+    }
+
+    /// The entry of the en passant node with `board` (any frame), `turn` to move and en
+    /// passant square `ep`.
+    fn ep_entry(&self, board: &Board, turn: Color, ep: Square) -> u64 {
+        let idx = self.index.encode(board);
+        let ep = if self.index.decode(idx) == *board {
+            ep
+        } else {
+            ep.flip_horizontal()
+        };
+        let key = ep_key(turn, idx, ep);
+        let i = self
+            .ep
+            .keys
+            .binary_search(&key)
+            .expect("every en passant node is listed");
+        EP_ENTRY | i as u64
     }
 
     /// Initialises both sides: the mate phase's decided positions and pending wins by
@@ -320,10 +479,10 @@ impl Gen<'_> {
         Ok((mate, pending, stalemates))
     }
 
-    /// Marks an undecided position as a win of `phase` at `level`; false if it was final.
+    /// Marks an undecided entry as a win of `phase` at `level`; false if it was final.
     #[inline]
-    fn mark_win(&self, side: Color, idx: u64, phase: Phase, level: u16) -> bool {
-        let word = &self.words[side.index()][idx as usize];
+    fn mark_win(&self, e: u64, phase: Phase, level: u16) -> bool {
+        let word = self.word_of(e);
         let mut cur = word.load(Relaxed);
         loop {
             if cur & FINAL != 0 {
@@ -336,18 +495,12 @@ impl Gen<'_> {
         }
     }
 
-    /// Takes `amount` moves of an undecided position as losing (into wins of the opponent
-    /// at `level`); returns the loss level if it became a loss.
+    /// Takes `amount` moves of an undecided entry as losing (into wins of the opponent at
+    /// `level`, or for an en passant node its twin lost at `level`: `plies` is 1 for a
+    /// move, 0 for the twin); returns the loss level if it became a loss.
     #[inline]
-    fn decrement(
-        &self,
-        side: Color,
-        idx: u64,
-        amount: u32,
-        level: u16,
-        phase: Phase,
-    ) -> Option<u16> {
-        let word = &self.words[side.index()][idx as usize];
+    fn decrement(&self, e: u64, amount: u32, level: u16, plies: u16, phase: Phase) -> Option<u16> {
+        let word = self.word_of(e);
         let mut cur = word.load(Relaxed);
         loop {
             if cur & FINAL != 0 {
@@ -358,7 +511,7 @@ impl Gen<'_> {
             let left = counter - amount;
             let (new, decided) = if left == 0 && cur & NO_LOSS == 0 {
                 let ext = ((cur >> EXT_SHIFT) & DEPTH_MASK) as u16;
-                let l = (level + 1).max(ext);
+                let l = (level + plies).max(ext);
                 (final_word(phase.loss, l), Some(l))
             } else {
                 ((cur & !COUNTER_MASK) | left, None)
@@ -370,7 +523,8 @@ impl Gen<'_> {
         }
     }
 
-    /// Propagates one decided position to its predecessors.
+    /// Propagates one decided entry to its predecessors (and a stored position to its en
+    /// passant twins).
     fn retro_one(
         &self,
         e: u64,
@@ -379,11 +533,50 @@ impl Gen<'_> {
         preds: &mut Vec<(u64, u32)>,
         near: &mut Neighbourhood,
     ) {
-        let side = entry_side(e);
-        let idx = entry_idx(e);
-        let v = self.words[side.index()][idx].load(Relaxed);
+        let v = self.word_of(e).load(Relaxed);
         let level = (v & DEPTH_MASK) as u16;
         let is_win = word_value(v) == phase.win;
+        if e & EP_ENTRY != 0 {
+            // The one predecessor: the double step back.
+            let (side, idx, ep) = split_ep_key(self.ep.keys[entry_idx(e)]);
+            let mut board = self.index.decode(idx);
+            let mover = side.other();
+            let pawn = Piece::new(mover, Role::Pawn);
+            let (to, start) = double_step_squares(mover, ep);
+            board.remove_unchecked(to, pawn);
+            board.put_unchecked(start, pawn);
+            let (pidx, w) = self.index.encode_with_stab(&board);
+            debug_assert_eq!(w, 1, "no symmetric boards with pawns of both colours");
+            let p = entry(mover, pidx);
+            if !is_win {
+                if self.mark_win(p, phase, level + 1) {
+                    out.push((level + 1, p));
+                }
+            } else if let Some(l) = self.decrement(p, 1, level, 1, phase) {
+                out.push((l, p));
+            }
+            return;
+        }
+        let side = entry_side(e);
+        let idx = entry_idx(e);
+        if !self.ep.keys.is_empty() {
+            let lo = ep_key(side, idx as u64, Square::from_index(0));
+            let first = self.ep.keys.partition_point(|&k| k < lo);
+            for (i, _) in self.ep.keys[first..]
+                .iter()
+                .enumerate()
+                .take_while(|(_, &k)| k >> 6 == lo >> 6)
+            {
+                let twin = EP_ENTRY | (first + i) as u64;
+                if is_win {
+                    if self.mark_win(twin, phase, level) {
+                        out.push((level, twin));
+                    }
+                } else if let Some(l) = self.decrement(twin, 1, level, 0, phase) {
+                    out.push((l, twin));
+                }
+            }
+        }
         self.index.neighbourhood_into(idx as u64, near);
         let near = &*near;
         let board = near.board();
@@ -403,8 +596,9 @@ impl Gen<'_> {
         });
         if !is_win {
             for &(pidx, _) in preds.iter() {
-                if self.mark_win(mover, pidx, phase, level + 1) {
-                    out.push((level + 1, entry(mover, pidx)));
+                let p = entry(mover, pidx);
+                if self.mark_win(p, phase, level + 1) {
+                    out.push((level + 1, p));
                 }
             }
             return;
@@ -412,8 +606,9 @@ impl Gen<'_> {
         let stab = near.stab();
         if stab == 1 {
             for &(pidx, w) in preds.iter() {
-                if let Some(l) = self.decrement(mover, pidx, w, level, phase) {
-                    out.push((l, entry(mover, pidx)));
+                let p = entry(mover, pidx);
+                if let Some(l) = self.decrement(p, w, level, 1, phase) {
+                    out.push((l, p));
                 }
             }
         } else {
@@ -427,14 +622,16 @@ impl Gen<'_> {
                     i += 1;
                 }
                 debug_assert_eq!(sum % stab, 0, "stabiliser weights must divide");
-                if let Some(l) = self.decrement(mover, pidx, sum / stab, level, phase) {
-                    out.push((l, entry(mover, pidx)));
+                let p = entry(mover, pidx);
+                if let Some(l) = self.decrement(p, sum / stab, level, 1, phase) {
+                    out.push((l, p));
                 }
             }
         }
     }
 
-    /// Runs the retrograde levels of one phase.
+    /// Runs the retrograde levels of one phase. A level is re-run until no entry of its
+    /// own depth is left (an en passant node decided by its twin is at the twin's level).
     fn run_phase(
         &self,
         phase: Phase,
@@ -457,30 +654,28 @@ impl Gen<'_> {
             }
             if let Some(list) = pending.get_mut(l) {
                 for e in std::mem::take(list) {
-                    if self.mark_win(entry_side(e), entry_idx(e) as u64, phase, level) {
+                    if self.mark_win(e, phase, level) {
                         levels[l].push(e);
                     }
                 }
             }
-            let current = std::mem::take(&mut levels[l]);
-            let found: Vec<Vec<(u16, u64)>> = current
-                .par_chunks(1024)
-                .map(|chunk| {
-                    let mut out = Vec::new();
-                    let mut preds = Vec::with_capacity(64);
-                    let mut near = Neighbourhood::default();
-                    for &e in chunk {
-                        self.retro_one(e, phase, &mut out, &mut preds, &mut near);
-                    }
-                    out
-                })
-                .collect();
-            for (dl, e) in found.into_iter().flatten() {
-                let dl = usize::from(dl);
-                if levels.len() <= dl {
-                    levels.resize(dl + 1, Vec::new());
+            while !levels[l].is_empty() {
+                let current = std::mem::take(&mut levels[l]);
+                let found: Vec<Vec<(u16, u64)>> = current
+                    .par_chunks(1024)
+                    .map(|chunk| {
+                        let mut out = Vec::new();
+                        let mut preds = Vec::with_capacity(64);
+                        let mut near = Neighbourhood::default();
+                        for &e in chunk {
+                            self.retro_one(e, phase, &mut out, &mut preds, &mut near);
+                        }
+                        out
+                    })
+                    .collect();
+                for (dl, e) in found.into_iter().flatten() {
+                    push_level(&mut levels, dl, e);
                 }
-                levels[dl].push(e);
             }
             level += 1;
             if u32::from(level) >= 0x0fff {
@@ -500,9 +695,13 @@ impl Gen<'_> {
         const CHUNK: usize = 1 << 12;
         let mut levels: Levels = vec![stalemates];
         let mut pending: Levels = Vec::new();
+        let mut collect = |parts: Vec<Vec<(u64, u16, bool)>>| {
+            for (e, l, pend) in parts.into_iter().flatten() {
+                push_level(if pend { &mut pending } else { &mut levels }, l, e);
+            }
+        };
         for side in Color::ALL {
             let s = side.index();
-            let other = &self.words[side.other().index()];
             let parts: Vec<Vec<(u64, u16, bool)>> = self.words[s]
                 .par_chunks(CHUNK)
                 .enumerate()
@@ -526,58 +725,153 @@ impl Gen<'_> {
                                 continue;
                             }
                             let piece = board.piece_at(m.from()).expect("a piece moves");
-                            let cidx =
-                                match self.index.encode_neighbour(&near, piece, m.from(), m.to()) {
+                            let mut child = board;
+                            child.remove_unchecked(m.from(), piece);
+                            child.put_unchecked(m.to(), piece);
+                            let cw = if let Some(ep) = (piece.role == Role::Pawn)
+                                .then(|| ep_after(&child, side.other(), m.from(), m.to()))
+                                .flatten()
+                            {
+                                self.word_of(self.ep_entry(&child, side.other(), ep))
+                                    .load(Relaxed)
+                            } else {
+                                let cidx = match self.index.encode_neighbour(
+                                    &near,
+                                    piece,
+                                    m.from(),
+                                    m.to(),
+                                ) {
                                     Some((c, _)) => c,
-                                    None => {
-                                        let mut child = board;
-                                        child.remove_unchecked(m.from(), piece);
-                                        child.put_unchecked(m.to(), piece);
-                                        self.index.encode(&child)
-                                    }
+                                    None => self.index.encode(&child),
                                 };
-                            let cw = other[cidx as usize].load(Relaxed);
+                                self.words[side.other().index()][cidx as usize].load(Relaxed)
+                            };
                             if !(cw & FINAL != 0 && word_value(cw) == 4) {
                                 counter += 1;
                             }
                         }
                         let b = self.ext_b[s][idx as usize].load(Relaxed);
-                        let win3 = (b & 0xffff) as u16;
-                        let ext = ((b >> 16) & 0x7fff) as u16;
-                        let no_loss = b & B_NO_LOSS != 0;
-                        let (new, decided) = if win3 != NO_WIN as u16 && (win3 == 1 || counter == 0)
-                        {
-                            (final_word(3, win3), Some(win3))
-                        } else if win3 != NO_WIN as u16 {
-                            (NO_LOSS | counter, None)
-                        } else if counter == 0 && no_loss {
-                            (final_word(2, 0), None)
-                        } else if counter == 0 {
-                            (final_word(1, ext), Some(ext))
-                        } else if no_loss {
-                            (NO_LOSS | counter, None)
-                        } else {
-                            (u32::from(ext) << EXT_SHIFT | counter, None)
-                        };
+                        let (new, decided, pend) = stalemate_start(counter, b);
                         word.store(new, Relaxed);
-                        let pend = win3 != NO_WIN as u16 && decided.is_none();
-                        if decided.is_some() || pend {
-                            out.push((entry(side, idx), decided.unwrap_or(win3), pend));
+                        if let Some(l) = decided {
+                            out.push((entry(side, idx), l, pend));
                         }
                     }
                     out
                 })
                 .collect();
-            for (e, l, pend) in parts.into_iter().flatten() {
-                let l = usize::from(l);
-                let target = if pend { &mut pending } else { &mut levels };
-                if target.len() <= l {
-                    target.resize(l + 1, Vec::new());
-                }
-                target[l].push(e);
-            }
+            collect(parts);
         }
+        // En passant nodes: the twin is their one internal move, left out if it is mated
+        // (the worst outcome, as a move into a mate win of the opponent).
+        let parts: Vec<Vec<(u64, u16, bool)>> = vec![self
+            .ep
+            .keys
+            .par_iter()
+            .enumerate()
+            .filter_map(|(i, &key)| {
+                let word = &self.ep.words[i];
+                if word.load(Relaxed) & FINAL != 0 {
+                    return None;
+                }
+                let (side, idx, _) = split_ep_key(key);
+                let tw = self.words[side.index()][idx as usize].load(Relaxed);
+                let counter = u32::from(!(tw & FINAL != 0 && word_value(tw) == 0));
+                let (new, decided, pend) = stalemate_start(counter, self.ep.ext_b[i].load(Relaxed));
+                word.store(new, Relaxed);
+                decided.map(|l| (EP_ENTRY | i as u64, l, pend))
+            })
+            .collect()];
+        collect(parts);
         (levels, pending)
+    }
+}
+
+/// Phase B's starting word of an undecided position from its counter of internal moves
+/// not into mate wins of the opponent and its external information `b`: the word, the
+/// level at which it is decided or pending, and whether that is a pending win.
+fn stalemate_start(counter: u32, b: u32) -> (u32, Option<u16>, bool) {
+    let win3 = (b & 0xffff) as u16;
+    let ext = ((b >> 16) & 0x7fff) as u16;
+    let no_loss = b & B_NO_LOSS != 0;
+    if win3 != NO_WIN as u16 && (win3 == 1 || counter == 0) {
+        (final_word(3, win3), Some(win3), false)
+    } else if win3 != NO_WIN as u16 {
+        (NO_LOSS | counter, Some(win3), true)
+    } else if counter == 0 && no_loss {
+        (final_word(2, 0), None, false)
+    } else if counter == 0 {
+        (final_word(1, ext), Some(ext), false)
+    } else if no_loss {
+        (NO_LOSS | counter, None, false)
+    } else {
+        (u32::from(ext) << EXT_SHIFT | counter, None, false)
+    }
+}
+
+/// Appends `e` to the list of level `l`.
+fn push_level(levels: &mut Levels, l: u16, e: u64) {
+    let l = usize::from(l);
+    if levels.len() <= l {
+        levels.resize(l + 1, Vec::new());
+    }
+    levels[l].push(e);
+}
+
+/// Side to move, twin index and en passant square of an en passant key.
+#[inline]
+fn split_ep_key(key: u64) -> (Color, u64, Square) {
+    let side = if key >> 63 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let idx = (key & !(1 << 63)) >> 6;
+    (side, idx, Square::from_index((key & 63) as u32))
+}
+
+/// The square a pawn of `mover` reached by a double step over `ep`, and its start square.
+#[inline]
+fn double_step_squares(mover: Color, ep: Square) -> (Square, Square) {
+    let e = ep.index() as u32;
+    match mover {
+        Color::White => (Square::from_index(e + 8), Square::from_index(e - 8)),
+        Color::Black => (Square::from_index(e - 8), Square::from_index(e + 8)),
+    }
+}
+
+/// The en passant squares of the en passant nodes with `board`, `side` to move: every pawn
+/// of the other side that may just have made a double step (both squares behind it empty,
+/// the position before it legal) after which `side` has a legal en passant capture.
+fn ep_nodes_of(board: &Board, side: Color, mut f: impl FnMut(Square)) {
+    let mover = side.other();
+    let rank = match mover {
+        Color::White => 3,
+        Color::Black => 4,
+    };
+    let empty = !board.occupied();
+    let pawn = Piece::new(mover, Role::Pawn);
+    for to in board.by_piece(pawn) {
+        if to.rank() != rank {
+            continue;
+        }
+        let ep = match mover {
+            Color::White => Square::from_index(to.index() as u32 - 8),
+            Color::Black => Square::from_index(to.index() as u32 + 8),
+        };
+        let (_, start) = double_step_squares(mover, ep);
+        if !empty.contains(ep) || !empty.contains(start) {
+            continue;
+        }
+        if ep_after(board, side, start, to).is_none() {
+            continue;
+        }
+        let mut before = *board;
+        before.remove_unchecked(to, pawn);
+        before.put_unchecked(start, pawn);
+        if !in_check(&before, side) {
+            f(ep);
+        }
     }
 }
 
@@ -593,10 +887,11 @@ pub fn lasker_generate(
             "{material}: a Lasker table needs exactly one king per side, another man, and the canonical orientation"
         )));
     }
-    if material.count(Color::White, Role::Pawn) > 0 && material.count(Color::Black, Role::Pawn) > 0
+    if material.count(Color::White, Role::Pawn) > 1 && material.count(Color::Black, Role::Pawn) > 1
     {
+        // Such boards can be symmetric, which the en passant nodes do not handle (6 men).
         return Err(TbError::Unsupported(format!(
-            "{material}: Lasker tables with pawns of both colours (where a double step can allow an en passant capture) are not supported yet"
+            "{material}: Lasker tables with two or more pawns of each colour are not supported"
         )));
     }
     let index = TableIndex::new(material);
@@ -612,18 +907,42 @@ pub fn lasker_generate(
                 .map(|_| AtomicU32::new(0))
                 .collect::<Vec<_>>()
         };
-        let gen = Gen {
+        let mut gen = Gen {
             index,
             children,
             words: [alloc(), alloc()],
             ext_b: [alloc(), alloc()],
+            ep: EpNodes::default(),
         };
-        let (mate, pending, stalemates) = gen.initialise()?;
+        let (mut mate, mut pending, stalemates) = gen.initialise()?;
+        let both_pawns = material.count(Color::White, Role::Pawn) > 0
+            && material.count(Color::Black, Role::Pawn) > 0;
+        if both_pawns {
+            let keys = gen.find_ep_nodes();
+            let n = keys.len();
+            gen.ep = EpNodes {
+                keys,
+                words: (0..n).map(|_| AtomicU32::new(0)).collect(),
+                ext_b: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            };
+            let (m, p) = gen.initialise_ep()?;
+            for (l, list) in m.into_iter().enumerate() {
+                for e in list {
+                    push_level(&mut mate, l as u16, e);
+                }
+            }
+            for (l, list) in p.into_iter().enumerate() {
+                for e in list {
+                    push_level(&mut pending, l as u16, e);
+                }
+            }
+        }
         gen.run_phase(MATE, mate, pending)?;
         let (levels, pending) = gen.prepare_stalemate_phase(stalemates);
         gen.run_phase(STALEMATE, levels, pending)?;
         let mut stats = LaskerGenStats {
             indices: 2 * size,
+            ep_nodes: gen.ep.keys.len() as u64,
             ..LaskerGenStats::default()
         };
         let mut codes: [Vec<u16>; 2] = [Vec::new(), Vec::new()];

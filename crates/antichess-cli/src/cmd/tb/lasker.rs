@@ -3,7 +3,8 @@
 //!
 //! What is counted: legal positions only (the side not to move is not in check), both
 //! kings always present, no castling. Positions in which the side to move can capture en
-//! passant are not stored and not counted (probing resolves them through their moves).
+//! passant are not stored and not counted (probing resolves them through their moves; the
+//! generator values them as positions of their own, docs/formats/lasker-table.md).
 //! Percentages are over the "unique" positions of the published figures (a Nalimov-style
 //! index: without pawns the White king in the a1–d1–d4 triangle and, with it on the
 //! diagonal, the Black king on or below it; with pawns the White king on files a–d); the
@@ -43,35 +44,18 @@ pub fn dir(tables: &TablesArgs) -> PathBuf {
     })
 }
 
-/// Materials with both kings and at most `units` men, with pawns of one colour at most
-/// (tables with pawns of both colours are not supported yet), and those left out.
-fn all_up_to(units: u32) -> anyhow::Result<(Vec<Material>, Vec<Material>)> {
+/// Materials with both kings and at most `units` men (pawns of both colours included).
+fn all_up_to(units: u32) -> anyhow::Result<Vec<Material>> {
     if !(3..=5).contains(&units) {
         bail!("--units {units}: Lasker tables have 3 to 5 men");
     }
-    let (mut ok, mut skipped) = (Vec::new(), Vec::new());
-    for m in Material::all_up_to(units) {
-        if !lasker_material_ok(&m) {
-            continue;
-        }
-        if both_colours_have_pawns(&m) {
-            skipped.push(m);
-        } else {
-            ok.push(m);
-        }
-    }
-    Ok((ok, skipped))
+    Ok(Material::all_up_to(units)
+        .into_iter()
+        .filter(lasker_material_ok)
+        .collect())
 }
 
-fn both_colours_have_pawns(m: &Material) -> bool {
-    use antichess_core::{Color, Role};
-    m.count(Color::White, Role::Pawn) > 0 && m.count(Color::Black, Role::Pawn) > 0
-}
-
-fn targets(
-    signatures: &[String],
-    units: Option<u32>,
-) -> anyhow::Result<(Vec<Material>, Vec<Material>)> {
+fn targets(signatures: &[String], units: Option<u32>) -> anyhow::Result<Vec<Material>> {
     match units {
         Some(n) => all_up_to(n),
         None => {
@@ -86,7 +70,7 @@ fn targets(
                 }
                 out.push(m.canonical().0);
             }
-            Ok((out, Vec::new()))
+            Ok(out)
         }
     }
 }
@@ -116,7 +100,7 @@ pub fn run_build(
     format: Format,
     tables: &TablesArgs,
 ) -> anyhow::Result<ExitCode> {
-    let (targets, skipped) = targets(signatures, units)?;
+    let targets = targets(signatures, units)?;
     if targets.is_empty() {
         bail!("give signatures (e.g. KQk) or --units N");
     }
@@ -155,6 +139,7 @@ pub fn run_build(
                 "by_value": s.by_value,
                 "max_dtm": s.max_dtm,
                 "max_dts": s.max_dts,
+                "ep_nodes": s.ep_nodes,
             })
         }));
         println!(
@@ -164,7 +149,6 @@ pub fn run_build(
                 "dir": dir.display().to_string(),
                 "built": report.built.len(),
                 "present": report.present_tables.len(),
-                "skipped": skipped.iter().map(Material::name).collect::<Vec<_>>(),
                 "seconds": report.seconds,
                 "tables": rows,
             })
@@ -178,16 +162,6 @@ pub fn run_build(
         dir.display(),
         report.seconds
     );
-    if !skipped.is_empty() {
-        println!(
-            "skipped (pawns of both colours, not supported yet): {}",
-            skipped
-                .iter()
-                .map(Material::name)
-                .collect::<Vec<_>>()
-                .join(" ")
-        );
-    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -220,9 +194,6 @@ pub fn probe_one(fen: &str, format: Format, tables: &TablesArgs) -> anyhow::Resu
         bail!("{fen}: {men} men; Lasker tables have at most 5");
     }
     let material = Material::from_board(pos.board());
-    if both_colours_have_pawns(&material) {
-        bail!("{fen}: Lasker tables with pawns of both colours are not supported yet");
-    }
     let targets = if men > 2 { vec![material] } else { Vec::new() };
     let tb = build_quietly(&targets, tables, format == Format::Json)?;
     let value = tb.probe(&pos)?;
@@ -366,7 +337,7 @@ pub fn run_stats(
     format: Format,
     tables: &TablesArgs,
 ) -> anyhow::Result<ExitCode> {
-    let (targets, _) = targets(signatures, units)?;
+    let targets = targets(signatures, units)?;
     let tb = build_quietly(&targets, tables, format == Format::Json)?;
     let mut all = Vec::new();
     for m in &targets {
