@@ -24,7 +24,7 @@ mod wdl;
 
 pub use build::{build, dependencies, BuildEvent, BuildOptions, BuildReport};
 pub use error::TbError;
-pub use generate::{generate, GenEvent, GenStats, Strategy};
+pub use generate::{generate, GenEvent, GenStats, GeneratedTable, Strategy};
 pub use material::Material;
 pub use stats::{table_stats, SideStats, TableStats};
 pub use table::Table;
