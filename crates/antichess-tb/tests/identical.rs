@@ -1,10 +1,11 @@
-//! Generation is deterministic and its output fixed: the tables of a small set (every
-//! table of at most three units, and the pawn tables K+P v K+P and K+N v K+P with what
-//! they need: en passant, promotions and symmetric positions all occur) are built with
-//! each propagation strategy and with one and two threads, and every file must be
-//! byte-identical to the reference, named by its length and its xxh3-64 checksum (the
-//! header field that covers every other byte; the files were made by the generator of
-//! before issue 40, which kept a list of positions per DTC level).
+//! Generation is deterministic and its output fixed: every table of at most three units
+//! (en passant, promotions and symmetric positions all occur) is built with each
+//! propagation strategy and with one and two threads, and the pawn tables K+P v K+P and
+//! K+N v K+P with what they need (21 tables of four units) with the automatic strategy;
+//! every file must be byte-identical to the reference, named by its length and its
+//! xxh3-64 checksum (the header field that covers every other byte). The reference files
+//! were made by the generator of before issue 40, which kept a list of positions per DTC
+//! level.
 
 use antichess_tb::format::file_name;
 use antichess_tb::{build, dependencies, BuildOptions, Material, Strategy};
@@ -186,14 +187,16 @@ const REFERENCE: &[(&str, u64, u64)] = &[
     ("KPkp", 3529104, 0xd152c68c2e262158),
 ];
 
-fn targets() -> Vec<Material> {
+fn targets(four_units: bool) -> Vec<Material> {
     let mut t = Material::all_up_to(3);
-    t.push("KPkp".parse().unwrap());
-    t.push("KNkp".parse().unwrap());
+    if four_units {
+        t.push("KPkp".parse().unwrap());
+        t.push("KNkp".parse().unwrap());
+    }
     t
 }
 
-fn check(name: &str, threads: usize, strategy: Strategy) {
+fn check(name: &str, threads: usize, strategy: Strategy, four_units: bool) {
     let dir = temp_dir(name);
     let options = BuildOptions {
         rules: RULES,
@@ -201,12 +204,23 @@ fn check(name: &str, threads: usize, strategy: Strategy) {
         threads,
         strategy,
     };
-    let report = build(&targets(), &options, &|_| {}).unwrap();
-    let plan = dependencies(&targets(), RULES);
+    let report = build(&targets(four_units), &options, &|_| {}).unwrap();
+    let plan = dependencies(&targets(four_units), RULES);
     assert_eq!(report.built.len(), plan.len());
-    assert_eq!(plan.len(), REFERENCE.len(), "the reference covers the plan");
+    for m in &plan {
+        assert!(
+            REFERENCE.iter().any(|(name, _, _)| *name == m.name()),
+            "{m} has no reference"
+        );
+    }
+    if four_units {
+        assert_eq!(plan.len(), REFERENCE.len(), "every reference is checked");
+    }
     for &(material, len, sum) in REFERENCE {
         let m: Material = material.parse().unwrap();
+        if !plan.contains(&m) {
+            continue;
+        }
         let bytes = std::fs::read(dir.join(file_name(&m))).unwrap();
         let stored = u64::from_le_bytes(bytes[80..88].try_into().unwrap());
         assert_eq!(
@@ -220,16 +234,16 @@ fn check(name: &str, threads: usize, strategy: Strategy) {
 }
 
 #[test]
-fn automatic_strategy_on_two_threads_matches_the_reference() {
-    check("identical-auto", 2, Strategy::Auto);
+fn automatic_strategy_on_two_threads_with_four_units_matches_the_reference() {
+    check("identical-auto", 2, Strategy::Auto, true);
 }
 
 #[test]
 fn backward_propagation_on_one_thread_matches_the_reference() {
-    check("identical-backward", 1, Strategy::Backward);
+    check("identical-backward", 1, Strategy::Backward, false);
 }
 
 #[test]
 fn forward_propagation_on_two_threads_matches_the_reference() {
-    check("identical-forward", 2, Strategy::Forward);
+    check("identical-forward", 2, Strategy::Forward, false);
 }
