@@ -309,7 +309,12 @@ pub fn table_image(
                         raw.extend_from_slice(&d.to_le_bytes());
                     }
                 }
-                zstd::bulk::compress(raw, 3).map_err(|e| TbError::Unsupported(format!("zstd: {e}")))
+                let mut block = zstd::bulk::compress(raw, 3)
+                    .map_err(|e| TbError::Unsupported(format!("zstd: {e}")))?;
+                // The buffer is allocated at the compression bound (more than the block's
+                // raw size); thousands of them would hold more than the image itself.
+                block.shrink_to_fit();
+                Ok(block)
             })
             .collect();
         compressed.push(parts?);
