@@ -190,6 +190,16 @@ pub fn file_name(material: &Material) -> String {
     format!("{}.{EXTENSION}", material.syzygy_name())
 }
 
+/// The values of a table being written, read position by position: the generator's
+/// words, or the arrays of a [`TableData`].
+pub trait TableValues: Sync {
+    /// Positions per side to move.
+    fn size(&self) -> u64;
+    /// The WDL code (0 loss, 1 draw, 2 win) and DTC (0 for draws) of position `idx` with
+    /// side `side` (0 White, 1 Black) to move.
+    fn value(&self, side: usize, idx: u64) -> (u8, u16);
+}
+
 /// Final values of a generated table, per side to move.
 #[derive(Debug)]
 pub struct TableData {
@@ -201,94 +211,154 @@ pub struct TableData {
     pub dtc: [Vec<u16>; 2],
 }
 
+impl TableValues for TableData {
+    fn size(&self) -> u64 {
+        self.wdl[0].len() as u64
+    }
+    #[inline]
+    fn value(&self, side: usize, idx: u64) -> (u8, u16) {
+        (self.wdl[side][idx as usize], self.dtc[side][idx as usize])
+    }
+}
+
 impl TableData {
     /// Serialises to the file image.
     pub fn to_bytes(&self) -> Result<Vec<u8>, TbError> {
-        let size = self.wdl[0].len() as u64;
-        let max_dtc = [
-            self.dtc[0].iter().copied().max().unwrap_or(0),
-            self.dtc[1].iter().copied().max().unwrap_or(0),
-        ];
-        let dtc_bytes: u8 = if max_dtc[0].max(max_dtc[1]) > 255 {
-            2
-        } else {
-            1
-        };
-        let wdl_len = size.div_ceil(4);
-        let blocks = size.div_ceil(DTC_BLOCK);
-        let mut header = Header {
-            rules: self.rules,
-            material: self.material,
-            size,
-            dtc_bytes,
-            wdl_offset: HEADER_LEN as u64,
-            wdl_len,
-            dtc_index_offset: HEADER_LEN as u64 + 2 * wdl_len,
-            dtc_data_offset: HEADER_LEN as u64 + 2 * wdl_len + 2 * 8 * (blocks + 1),
-            file_len: 0,
-            checksum: 0,
-            max_dtc,
-        };
-        let mut compressed: Vec<Vec<Vec<u8>>> = Vec::new();
-        for side in 0..2 {
-            let dtc = &self.dtc[side];
-            let parts: Result<Vec<Vec<u8>>, TbError> = dtc
-                .par_chunks(DTC_BLOCK as usize)
-                .map(|chunk| {
-                    let raw: Vec<u8> = if dtc_bytes == 1 {
-                        chunk.iter().map(|&d| d as u8).collect()
-                    } else {
-                        chunk.iter().flat_map(|d| d.to_le_bytes()).collect()
-                    };
-                    zstd::bulk::compress(&raw, 3)
-                        .map_err(|e| TbError::Unsupported(format!("zstd: {e}")))
-                })
-                .collect();
-            compressed.push(parts?);
-        }
-        let mut out = Vec::with_capacity(header.dtc_data_offset as usize);
-        out.extend_from_slice(&header.to_bytes());
-        for side in 0..2 {
-            let wdl = &self.wdl[side];
-            let packed: Vec<u8> = wdl
-                .par_chunks(4)
-                .map(|c| {
-                    c.iter()
-                        .enumerate()
-                        .fold(0u8, |acc, (i, &v)| acc | (v & 3) << (2 * i))
-                })
-                .collect();
-            out.extend_from_slice(&packed);
-        }
-        let mut offset = 0u64;
-        for side in 0..2 {
-            out.extend_from_slice(&offset.to_le_bytes());
-            for block in &compressed[side] {
-                offset += block.len() as u64;
-                out.extend_from_slice(&offset.to_le_bytes());
-            }
-        }
-        for side in compressed {
-            for block in side {
-                out.extend_from_slice(&block);
-            }
-        }
-        header.file_len = out.len() as u64;
-        out[..HEADER_LEN].copy_from_slice(&header.to_bytes());
-        let sum = checksum(&out);
-        header.checksum = sum;
-        out[..HEADER_LEN].copy_from_slice(&header.to_bytes());
-        Ok(out)
+        table_image(&self.material, self.rules, self)
     }
 
     /// Writes the table into `dir` atomically (temporary file, then rename). Returns the
     /// final path.
     pub fn write(&self, dir: &Path) -> Result<PathBuf, TbError> {
-        let bytes = self.to_bytes()?;
-        let path = dir.join(file_name(&self.material));
-        write_atomically(&path, &bytes)?;
-        Ok(path)
+        write_table(&self.material, self.rules, self, dir)
     }
+}
+
+/// Writes the table of `material` with `values` into `dir` atomically (temporary file,
+/// then rename). Returns the final path.
+pub fn write_table(
+    material: &Material,
+    rules: Rules,
+    values: &impl TableValues,
+    dir: &Path,
+) -> Result<PathBuf, TbError> {
+    let bytes = table_image(material, rules, values)?;
+    let path = dir.join(file_name(material));
+    write_atomically(&path, &bytes)?;
+    Ok(path)
+}
+
+/// Positions per parallel work unit when packing WDL codes (a multiple of 4).
+const WDL_CHUNK: u64 = 1 << 16;
+
+/// The file image of a table. The values are read block by block (never copied whole):
+/// one pass for the largest DTC, one to compress the DTC blocks, one to pack the WDL
+/// codes; the image itself (2 bits per position plus the compressed DTC) is the only
+/// large allocation.
+pub fn table_image(
+    material: &Material,
+    rules: Rules,
+    values: &impl TableValues,
+) -> Result<Vec<u8>, TbError> {
+    let size = values.size();
+    let max_dtc = [0usize, 1].map(|side| {
+        (0..size.div_ceil(DTC_BLOCK))
+            .into_par_iter()
+            .map(|block| {
+                let start = block * DTC_BLOCK;
+                (start..(start + DTC_BLOCK).min(size))
+                    .map(|i| values.value(side, i).1)
+                    .max()
+                    .unwrap_or(0)
+            })
+            .max()
+            .unwrap_or(0)
+    });
+    let dtc_bytes: u8 = if max_dtc[0].max(max_dtc[1]) > 255 {
+        2
+    } else {
+        1
+    };
+    let wdl_len = size.div_ceil(4);
+    let blocks = size.div_ceil(DTC_BLOCK);
+    let mut header = Header {
+        rules,
+        material: *material,
+        size,
+        dtc_bytes,
+        wdl_offset: HEADER_LEN as u64,
+        wdl_len,
+        dtc_index_offset: HEADER_LEN as u64 + 2 * wdl_len,
+        dtc_data_offset: HEADER_LEN as u64 + 2 * wdl_len + 2 * 8 * (blocks + 1),
+        file_len: 0,
+        checksum: 0,
+        max_dtc,
+    };
+    let mut compressed: Vec<Vec<Vec<u8>>> = Vec::new();
+    for side in 0..2 {
+        let parts: Result<Vec<Vec<u8>>, TbError> = (0..blocks)
+            .into_par_iter()
+            .map_init(Vec::new, |raw, block| {
+                let start = block * DTC_BLOCK;
+                raw.clear();
+                for i in start..(start + DTC_BLOCK).min(size) {
+                    let d = values.value(side, i).1;
+                    if dtc_bytes == 1 {
+                        raw.push(d as u8);
+                    } else {
+                        raw.extend_from_slice(&d.to_le_bytes());
+                    }
+                }
+                let mut block = zstd::bulk::compress(raw, 3)
+                    .map_err(|e| TbError::Unsupported(format!("zstd: {e}")))?;
+                // The buffer is allocated at the compression bound (more than the block's
+                // raw size); thousands of them would hold more than the image itself.
+                block.shrink_to_fit();
+                Ok(block)
+            })
+            .collect();
+        compressed.push(parts?);
+    }
+    let data_len: usize = compressed.iter().flatten().map(Vec::len).sum();
+    let mut out = Vec::with_capacity(header.dtc_data_offset as usize + data_len);
+    out.extend_from_slice(&header.to_bytes());
+    for side in 0..2 {
+        let at = out.len();
+        out.resize(at + wdl_len as usize, 0);
+        out[at..]
+            .par_chunks_mut((WDL_CHUNK / 4) as usize)
+            .enumerate()
+            .for_each(|(chunk, bytes)| {
+                let first = chunk as u64 * WDL_CHUNK;
+                for (j, byte) in bytes.iter_mut().enumerate() {
+                    let base = first + 4 * j as u64;
+                    *byte = (base..(base + 4).min(size))
+                        .enumerate()
+                        .fold(0u8, |acc, (i, idx)| {
+                            acc | (values.value(side, idx).0 & 3) << (2 * i)
+                        });
+                }
+            });
+    }
+    let mut offset = 0u64;
+    for side in 0..2 {
+        out.extend_from_slice(&offset.to_le_bytes());
+        for block in &compressed[side] {
+            offset += block.len() as u64;
+            out.extend_from_slice(&offset.to_le_bytes());
+        }
+    }
+    for side in compressed {
+        for block in side {
+            out.extend_from_slice(&block);
+        }
+    }
+    header.file_len = out.len() as u64;
+    out[..HEADER_LEN].copy_from_slice(&header.to_bytes());
+    let sum = checksum(&out);
+    header.checksum = sum;
+    out[..HEADER_LEN].copy_from_slice(&header.to_bytes());
+    Ok(out)
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same directory (created if

@@ -15,11 +15,17 @@
 //!    stabiliser sizes reported by the index, so counts stay exact.
 //! 3. Whatever is still undecided is a draw.
 //!
-//! Each position has one 16-bit word holding its value or, while undecided, its counter
-//! and flags; words are updated with compare-and-swap, so passes run on many threads
-//! without locks and a position is decided exactly once.
+//! **Memory** (docs/research/tb-memory.md): each position has one 16-bit word holding its
+//! value or, while undecided, its counter and flags; words are updated with
+//! compare-and-swap, so passes run on many threads without locks and a position is decided
+//! exactly once. Beside the words there is one bit per position, the *mark*: set when a
+//! position is decided (or given a pending win) and cleared once it has been propagated.
+//! A level's positions are found by scanning the marks (1/16 of the words' size) and
+//! reading the level in the word, so no list of positions is ever kept: 2.125 bytes per
+//! position (both sides to move) in all. The file image is written from the words
+//! directly ([`crate::format::table_image`]).
 
-use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use antichess_core::attacks;
 use antichess_core::{
@@ -27,7 +33,7 @@ use antichess_core::{
 };
 use rayon::prelude::*;
 
-use crate::format::TableData;
+use crate::format::TableValues;
 use crate::index::{Neighbourhood, TableIndex};
 use crate::material::Material;
 use crate::tablebase::Tablebase;
@@ -38,21 +44,46 @@ use crate::TbError;
 // - decided: bit 15 set, bit 14 = win, bits 0..14 = DTC;
 // - `FIXED_DRAW`: a draw fixed at initialisation (never updated again);
 // - undecided: bit 15 clear, bits 0..8 = internal moves not yet known to lose (the
-//   counter), bits 8..10 = the largest DTC contribution of losing external moves (0..=2),
-//   bit 10 = `NO_LOSS` (some external move draws or wins).
+//   counter), bits 8..10 = the largest DTC contribution of losing external moves (0..=3),
+//   bit 10 = `NO_LOSS` (some external move draws or wins), bits 11..13 = the level of a
+//   *pending* win (0 = none, else 1..=3: a win at that level unless decided sooner),
+//   bits 13..15 clear;
+// - `FORWARD_LOSS | l`: during the forward pass only, a loss at level `l` (1..=3) found by
+//   it, not yet visible as decided to the positions the pass is still reading.
 const RESOLVED: u16 = 0x8000;
 const WIN: u16 = 0x4000;
 const DTC_MASK: u16 = 0x3fff;
-/// Final draw; its external-contribution field (3) never occurs in undecided words.
+/// Final draw; its bits 13..15 are set, which never happens in undecided words.
 const FIXED_DRAW: u16 = 0x7fff;
 const COUNTER_MASK: u16 = 0x00ff;
 const EXT_SHIFT: u16 = 8;
 const EXT_MASK: u16 = 0x0300;
 const NO_LOSS: u16 = 0x0400;
+const PENDING_SHIFT: u16 = 11;
+const PENDING_MASK: u16 = 0x1800;
+/// The largest level a pending win or a forward-pass loss can have: wins and losses
+/// decided at initialisation have DTC at most 2.
+const EARLY_LEVELS: u16 = 3;
+const FORWARD_LOSS: u16 = 0x7800;
 
 #[inline]
 fn is_final(v: u16) -> bool {
     v & RESOLVED != 0 || v == FIXED_DRAW
+}
+
+/// The level of a pending win in an undecided word (0 = none).
+#[inline]
+fn pending_level(v: u16) -> u16 {
+    (v & PENDING_MASK) >> PENDING_SHIFT
+}
+
+/// `v` (undecided) with a pending win at `level`, or sooner if one was pending already.
+#[inline]
+fn with_pending(v: u16, level: u16) -> u16 {
+    debug_assert!((1..=EARLY_LEVELS).contains(&level));
+    let old = pending_level(v);
+    let level = if old == 0 { level } else { old.min(level) };
+    (v & !PENDING_MASK) | level << PENDING_SHIFT
 }
 
 /// Hints the CPU to fetch the cache line of `p` (a pure performance hint).
@@ -69,31 +100,9 @@ fn prefetch<T>(p: &T) {
     let _ = p;
 }
 
-/// Entries (see [`entry`]) by the level they are decided at.
-type Levels = Vec<Vec<u64>>;
-
-/// What one chunk of the initialisation found: decided entries by level, pending level-2
-/// wins, and the number of positions left undecided.
-type InitChunk = (Levels, Vec<u64>, u64);
-
-/// What one chunk of a retrograde pass found: entries decided at the next level, and
-/// (level, entry) pairs decided later.
-type PassChunk = (Vec<u64>, Vec<(u16, u64)>);
-
-/// An entry of a level list: side in bit 63, index below.
-#[inline]
-fn entry(side: Color, idx: u64) -> u64 {
-    (side.index() as u64) << 63 | idx
-}
-
-#[inline]
-fn entry_side(e: u64) -> Color {
-    if e >> 63 == 0 {
-        Color::White
-    } else {
-        Color::Black
-    }
-}
+/// Positions per work unit of the parallel scans (a multiple of 64, so that a unit owns
+/// whole words of the mark bitmap).
+const CHUNK: usize = 1 << 14;
 
 /// How the positions decided at initialisation are propagated to their predecessors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -128,11 +137,61 @@ pub struct GenStats {
     pub max_dtc: u16,
 }
 
+/// A generated table: its final words, from which the file is written without copying
+/// the values into other arrays.
+#[derive(Debug)]
+pub struct GeneratedTable {
+    pub material: Material,
+    pub rules: Rules,
+    words: [Vec<AtomicU16>; 2],
+}
+
+impl TableValues for GeneratedTable {
+    fn size(&self) -> u64 {
+        self.words[0].len() as u64
+    }
+
+    #[inline]
+    fn value(&self, side: usize, idx: u64) -> (u8, u16) {
+        decode_final(self.words[side][idx as usize].load(Relaxed))
+    }
+}
+
+impl GeneratedTable {
+    /// Serialises to the file image.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, TbError> {
+        crate::format::table_image(&self.material, self.rules, self)
+    }
+
+    /// Writes the table into `dir` atomically (temporary file, then rename). Returns the
+    /// final path.
+    pub fn write(&self, dir: &std::path::Path) -> Result<std::path::PathBuf, TbError> {
+        crate::format::write_table(&self.material, self.rules, self, dir)
+    }
+}
+
+/// The WDL code and DTC of a word after generation (undecided = draw, DTC 0).
+#[inline]
+fn decode_final(v: u16) -> (u8, u16) {
+    if v & RESOLVED != 0 {
+        let code = if v & WIN != 0 {
+            Wdl::Win.code()
+        } else {
+            Wdl::Loss.code()
+        };
+        (code, v & DTC_MASK)
+    } else {
+        (Wdl::Draw.code(), 0)
+    }
+}
+
 struct Generator<'a> {
     index: TableIndex,
     rules: Rules,
     children: &'a Tablebase,
     words: [Vec<AtomicU16>; 2],
+    /// One bit per position: decided and not yet propagated, or a pending win.
+    marks: [Vec<AtomicU64>; 2],
 }
 
 /// The moves of a quiet position that leave the table without capturing: promotions and
@@ -232,19 +291,24 @@ impl Generator<'_> {
         self.children.probe_wdl_required(child)
     }
 
-    /// The initial word, the level it is decided at (if decided), and whether it is a
-    /// pending external win at level 2.
+    /// Marks a position: decided and not yet propagated, or given a pending win.
+    #[inline]
+    fn mark(&self, side: Color, idx: u64) {
+        self.marks[side.index()][(idx >> 6) as usize].fetch_or(1 << (idx & 63), Relaxed);
+    }
+
+    /// The initial word, and whether it is decided (a level to propagate).
     fn init_one(
         &self,
         idx: u64,
         side: Color,
         ext: &mut Vec<(Move, u16)>,
-    ) -> Result<(u16, Option<u16>, bool), TbError> {
+    ) -> Result<(u16, bool), TbError> {
         let board = self.index.decode(idx);
         if !self.index.is_canonical(idx, &board) {
             // An unused duplicate index of a symmetric position: never a predecessor,
             // never probed.
-            return Ok((FIXED_DRAW, None, false));
+            return Ok((FIXED_DRAW, false));
         }
         let pos = Position::from_board_unchecked(board, side, self.rules);
         if pos.has_capture() {
@@ -256,17 +320,17 @@ impl Generator<'_> {
                 }
             }
             return Ok(match best {
-                Wdl::Win => (RESOLVED | WIN | 1, Some(1), false),
-                Wdl::Loss => (RESOLVED | 1, Some(1), false),
-                Wdl::Draw => (FIXED_DRAW, None, false),
+                Wdl::Win => (RESOLVED | WIN | 1, true),
+                Wdl::Loss => (RESOLVED | 1, true),
+                Wdl::Draw => (FIXED_DRAW, false),
             });
         }
         let moves = pos.count_moves();
         if moves == 0 {
             return Ok(match Wdl::from_outcome(pos.no_move_outcome(), side) {
-                Wdl::Win => (RESOLVED | WIN, Some(0), false),
-                Wdl::Loss => (RESOLVED, Some(0), false),
-                Wdl::Draw => (FIXED_DRAW, None, false),
+                Wdl::Win => (RESOLVED | WIN, true),
+                Wdl::Loss => (RESOLVED, true),
+                Wdl::Draw => (FIXED_DRAW, false),
             });
         }
         external_moves(&pos, ext);
@@ -288,62 +352,121 @@ impl Generator<'_> {
         }
         if let Some(dtc) = win {
             if dtc == 1 || internal == 0 {
-                return Ok((RESOLVED | WIN | dtc, Some(dtc), false));
+                return Ok((RESOLVED | WIN | dtc, true));
             }
-            // A win at DTC 2 unless an internal move wins at DTC 1: decided at level 2.
-            return Ok((NO_LOSS | counter, None, true));
+            // A win at DTC 2 unless an internal move wins at DTC 1: pending at level 2.
+            return Ok((with_pending(NO_LOSS | counter, 2), false));
         }
         if internal == 0 {
             return Ok(if draw {
-                (FIXED_DRAW, None, false)
+                (FIXED_DRAW, false)
             } else {
-                (RESOLVED | loss_max, Some(loss_max), false)
+                (RESOLVED | loss_max, true)
             });
         }
         let flags = if draw { NO_LOSS } else { loss_max << EXT_SHIFT };
-        Ok((flags | counter, None, false))
+        Ok((flags | counter, false))
     }
 
-    /// Initialises both sides; returns the decided positions by level and the pending
-    /// level-2 wins.
-    fn initialise(&self) -> Result<InitChunk, TbError> {
-        const CHUNK: usize = 1 << 14;
-        let mut levels: Vec<Vec<u64>> = vec![Vec::new(); 3];
-        let mut pending = Vec::new();
-        let mut undecided = 0;
+    /// Initialises both sides and marks the pending wins; returns the numbers of
+    /// positions decided and left undecided.
+    fn initialise(&self) -> Result<(u64, u64), TbError> {
+        let mut totals = (0, 0);
         for side in Color::ALL {
-            let parts: Result<Vec<InitChunk>, TbError> = self.words[side.index()]
+            let marks = &self.marks[side.index()];
+            let parts: Result<Vec<(u64, u64)>, TbError> = self.words[side.index()]
                 .par_chunks(CHUNK)
                 .enumerate()
                 .map(|(chunk, words)| {
-                    let mut lv: Vec<Vec<u64>> = vec![Vec::new(); 3];
-                    let mut pend = Vec::new();
                     let mut ext = Vec::new();
-                    let mut undecided = 0u64;
+                    let (mut decided, mut undecided) = (0u64, 0u64);
                     for (i, word) in words.iter().enumerate() {
                         let idx = (chunk * CHUNK + i) as u64;
-                        let (value, level, is_pending) = self.init_one(idx, side, &mut ext)?;
+                        let (value, is_decided) = self.init_one(idx, side, &mut ext)?;
                         word.store(value, Relaxed);
-                        if let Some(l) = level {
-                            lv[usize::from(l)].push(entry(side, idx));
+                        decided += u64::from(is_decided);
+                        if !is_final(value) {
+                            undecided += 1;
+                            if pending_level(value) != 0 {
+                                marks[(idx >> 6) as usize].fetch_or(1 << (idx & 63), Relaxed);
+                            }
                         }
-                        if is_pending {
-                            pend.push(entry(side, idx));
-                        }
-                        undecided += u64::from(!is_final(value));
                     }
-                    Ok((lv, pend, undecided))
+                    Ok((decided, undecided))
                 })
                 .collect();
-            for (lv, pend, n) in parts? {
-                for (l, list) in lv.into_iter().enumerate() {
-                    levels[l].extend(list);
-                }
-                pending.extend(pend);
-                undecided += n;
+            for (d, u) in parts? {
+                totals.0 += d;
+                totals.1 += u;
             }
         }
-        Ok((levels, pending, undecided))
+        Ok(totals)
+    }
+
+    /// Applies `f` in parallel to every word of the mark bitmaps (side, index of its
+    /// first position, the bitmap word), summing what it returns.
+    fn scan_marks(&self, f: impl Fn(Color, u64, &AtomicU64) -> u64 + Sync) -> u64 {
+        const MARK_CHUNK: usize = CHUNK / 64;
+        Color::ALL
+            .into_par_iter()
+            .flat_map_iter(|side| {
+                self.marks[side.index()]
+                    .chunks(MARK_CHUNK)
+                    .enumerate()
+                    .map(move |(c, m)| (side, c, m))
+            })
+            .map(|(side, c, marks)| {
+                let mut sum = 0;
+                for (j, m) in marks.iter().enumerate() {
+                    sum += f(side, ((c * MARK_CHUNK + j) as u64) << 6, m);
+                }
+                sum
+            })
+            .sum()
+    }
+
+    /// Marks every decided position (for backward propagation from initialisation).
+    fn mark_decided(&self) {
+        self.scan_marks(|side, first, m| {
+            let words = &self.words[side.index()];
+            let end = (first as usize + 64).min(words.len());
+            let mut bits = 0u64;
+            for (j, w) in words[first as usize..end].iter().enumerate() {
+                if w.load(Relaxed) & RESOLVED != 0 {
+                    bits |= 1 << j;
+                }
+            }
+            if bits != 0 {
+                m.fetch_or(bits, Relaxed);
+            }
+            0
+        });
+    }
+
+    /// The calls `f(position index, word)` for the marked positions of one bitmap word.
+    #[inline]
+    fn for_marked(&self, side: Color, first: u64, bits: u64, mut f: impl FnMut(u64, &AtomicU16)) {
+        let words = &self.words[side.index()];
+        let mut b = bits;
+        while b != 0 {
+            let idx = first + u64::from(b.trailing_zeros());
+            b &= b - 1;
+            f(idx, &words[idx as usize]);
+        }
+    }
+
+    /// At the start of `level` (at most [`EARLY_LEVELS`]): the pending wins of that level
+    /// still undecided become wins.
+    fn resolve_pending(&self, level: u16) {
+        self.scan_marks(|side, first, m| {
+            self.for_marked(side, first, m.load(Relaxed), |_, w| {
+                let v = w.load(Relaxed);
+                if v & RESOLVED == 0 && v != FIXED_DRAW && pending_level(v) == level {
+                    w.store(RESOLVED | WIN | level, Relaxed);
+                }
+            });
+            0
+        });
     }
 
     /// Takes `amount` internal moves of a predecessor as known to lose (its opponent wins
@@ -389,24 +512,18 @@ impl Generator<'_> {
     /// every undecided position looks at its internal moves once. A move to a decided
     /// loss makes it a win pending at the next level (a later loss at a lower level may
     /// still win sooner); moves to decided wins are taken off its counter, and their
-    /// largest contribution is kept as a lower bound of its loss level. Returns the
-    /// positions decided (by level) and the pending wins (by level). Only positions
-    /// decided at initialisation are read: all updates are applied after the pass.
-    fn forward_pass(&self) -> (Vec<Vec<u64>>, Vec<Vec<u64>>) {
-        const CHUNK: usize = 1 << 12;
-        enum Update {
-            Word(u64, u16),
-            Decided(u64, u16),
-            Pending(u64, u16),
-        }
-        let mut updates: Vec<Update> = Vec::new();
+    /// largest contribution is kept as a lower bound of its loss level. Only positions
+    /// decided at initialisation may be read as decided: a position writes only its own
+    /// word, and a loss found here is written as `FORWARD_LOSS` (undecided to the others)
+    /// and made final after the pass. Every position decided or pending is marked.
+    fn forward_pass(&self) {
+        const FORWARD_CHUNK: usize = 1 << 12;
         for side in Color::ALL {
             let other = &self.words[side.other().index()];
-            let parts: Vec<Vec<Update>> = self.words[side.index()]
-                .par_chunks(CHUNK)
+            self.words[side.index()]
+                .par_chunks(FORWARD_CHUNK)
                 .enumerate()
-                .map(|(chunk, words)| {
-                    let mut out = Vec::new();
+                .for_each(|(chunk, words)| {
                     let mut kids: Vec<u64> = Vec::with_capacity(64);
                     let mut near = Neighbourhood::default();
                     for (i, word) in words.iter().enumerate() {
@@ -414,7 +531,7 @@ impl Generator<'_> {
                         if is_final(v) {
                             continue;
                         }
-                        let idx = (chunk * CHUNK + i) as u64;
+                        let idx = (chunk * FORWARD_CHUNK + i) as u64;
                         self.index.neighbourhood_into(idx, &mut near);
                         let board = *near.board();
                         let pos = Position::from_board_unchecked(board, side, self.rules);
@@ -459,59 +576,88 @@ impl Generator<'_> {
                                 }
                             }
                         }
-                        let e = entry(side, idx);
                         if let Some(l) = min_loss {
-                            out.push(Update::Pending(e, l + 1));
+                            word.store(with_pending(v, l + 1), Relaxed);
+                            self.mark(side, idx);
                         } else if wins > 0 {
                             let counter = v & COUNTER_MASK;
                             debug_assert!(counter >= wins, "counter underflow");
                             let ext = ((v & EXT_MASK) >> EXT_SHIFT).max(max_win + 1);
+                            debug_assert!(ext <= EARLY_LEVELS);
                             if counter == wins && v & NO_LOSS == 0 {
-                                out.push(Update::Decided(e, ext));
+                                word.store(FORWARD_LOSS | ext, Relaxed);
+                                self.mark(side, idx);
                             } else {
-                                out.push(Update::Word(
-                                    e,
-                                    (v & NO_LOSS) | ext << EXT_SHIFT | (counter - wins),
-                                ));
+                                word.store(
+                                    (v & (NO_LOSS | PENDING_MASK))
+                                        | ext << EXT_SHIFT
+                                        | (counter - wins),
+                                    Relaxed,
+                                );
                             }
                         }
                     }
-                    out
-                })
-                .collect();
-            updates.extend(parts.into_iter().flatten());
+                });
         }
-        let mut decided: Vec<Vec<u64>> = vec![Vec::new(); 4];
-        let mut pending: Vec<Vec<u64>> = vec![Vec::new(); 4];
-        for update in updates {
-            let (e, word) = match update {
-                Update::Word(e, w) => (e, w),
-                Update::Decided(e, l) => {
-                    decided[usize::from(l)].push(e);
-                    (e, RESOLVED | l)
+        // The losses found by the pass become final.
+        self.scan_marks(|side, first, m| {
+            self.for_marked(side, first, m.load(Relaxed), |_, w| {
+                let v = w.load(Relaxed);
+                if v & !EARLY_LEVELS == FORWARD_LOSS {
+                    w.store(RESOLVED | (v & EARLY_LEVELS), Relaxed);
                 }
-                Update::Pending(e, l) => {
-                    pending[usize::from(l)].push(e);
-                    continue;
-                }
-            };
-            self.words[entry_side(e).index()][(e & !(1 << 63)) as usize].store(word, Relaxed);
-        }
-        (decided, pending)
+            });
+            0
+        });
     }
 
-    /// Processes one decided position: updates its predecessors, appending newly decided
-    /// (level, entry) pairs to `out`.
+    /// One retrograde pass: propagates every marked position decided at `level` and
+    /// unmarks it. Returns the number propagated and the number of positions marked
+    /// afterwards is nonzero (something remains for later levels).
+    fn pass(&self, level: u16) -> (u64, bool) {
+        let remaining = std::sync::atomic::AtomicBool::new(false);
+        let processed = self.scan_marks(|side, first, m| {
+            let bits = m.load(Relaxed);
+            if bits == 0 {
+                return 0;
+            }
+            thread_local! {
+                static SCRATCH: std::cell::RefCell<(Vec<(u64, u32)>, Neighbourhood)> =
+                    std::cell::RefCell::new((Vec::with_capacity(64), Neighbourhood::default()));
+            }
+            SCRATCH.with(|scratch| {
+                let (preds, near) = &mut *scratch.borrow_mut();
+                let mut done = 0u64;
+                let mut decided_more = false;
+                self.for_marked(side, first, bits, |idx, w| {
+                    let v = w.load(Relaxed);
+                    if v & RESOLVED != 0 && v & DTC_MASK == level {
+                        decided_more |= self.retro_one(side, idx, v, preds, near);
+                        done |= 1 << (idx - first);
+                    }
+                });
+                if done != bits || decided_more {
+                    remaining.store(true, Relaxed);
+                }
+                if done != 0 {
+                    m.fetch_and(!done, Relaxed);
+                }
+                u64::from(done.count_ones())
+            })
+        });
+        (processed, remaining.into_inner())
+    }
+
+    /// Propagates one position decided at its level (word `v`) to its predecessors,
+    /// marking those it decides; returns whether it decided any.
     fn retro_one(
         &self,
-        e: u64,
-        out: &mut Vec<(u16, u64)>,
+        side: Color,
+        idx: u64,
+        v: u16,
         preds: &mut Vec<(u64, u32)>,
         near: &mut Neighbourhood,
-    ) {
-        let side = entry_side(e);
-        let idx = e & !(1 << 63);
-        let v = self.words[side.index()][idx as usize].load(Relaxed);
+    ) -> bool {
         debug_assert!(v & RESOLVED != 0);
         let level = v & DTC_MASK;
         let is_win = v & WIN != 0;
@@ -536,19 +682,22 @@ impl Generator<'_> {
             prefetch(&words[pidx as usize]);
             preds.push((pidx, w));
         });
+        let mut decided = false;
         if !is_win {
             for &(pidx, _) in preds.iter() {
                 if self.mark_win(mover, pidx, level + 1) {
-                    out.push((level + 1, entry(mover, pidx)));
+                    self.mark(mover, pidx);
+                    decided = true;
                 }
             }
-            return;
+            return decided;
         }
         let stab = near.stab();
         if stab == 1 {
             for &(pidx, w) in preds.iter() {
-                if let Some(l) = self.decrement(mover, pidx, w, level) {
-                    out.push((l, entry(mover, pidx)));
+                if self.decrement(mover, pidx, w, level).is_some() {
+                    self.mark(mover, pidx);
+                    decided = true;
                 }
             }
         } else {
@@ -563,11 +712,13 @@ impl Generator<'_> {
                     i += 1;
                 }
                 debug_assert_eq!(sum % stab, 0, "stabiliser weights must divide");
-                if let Some(l) = self.decrement(mover, pidx, sum / stab, level) {
-                    out.push((l, entry(mover, pidx)));
+                if self.decrement(mover, pidx, sum / stab, level).is_some() {
+                    self.mark(mover, pidx);
+                    decided = true;
                 }
             }
         }
+        decided
     }
 }
 
@@ -581,7 +732,7 @@ pub fn generate(
     threads: usize,
     strategy: Strategy,
     progress: &(dyn Fn(GenEvent) + Sync),
-) -> Result<(TableData, GenStats), TbError> {
+) -> Result<(GeneratedTable, GenStats), TbError> {
     if !material.is_canonical() {
         return Err(TbError::Unsupported(format!(
             "{material} is not in canonical orientation"
@@ -602,116 +753,56 @@ pub fn generate(
     pool.install(|| {
         let start = std::time::Instant::now();
         let alloc = || (0..size).into_par_iter().map(|_| AtomicU16::new(0)).collect::<Vec<_>>();
-        let gen = Generator { index, rules, children, words: [alloc(), alloc()] };
-        let (mut levels, ext_pending, undecided) = gen.initialise()?;
-        progress(GenEvent::Initialised { decided: levels.iter().map(|l| l.len() as u64).sum() });
-        let decided_at_init: u64 = levels.iter().map(|l| l.len() as u64).sum();
+        let alloc_marks =
+            || (0..size.div_ceil(64)).into_par_iter().map(|_| AtomicU64::new(0)).collect::<Vec<_>>();
+        let gen = Generator {
+            index,
+            rules,
+            children,
+            words: [alloc(), alloc()],
+            marks: [alloc_marks(), alloc_marks()],
+        };
+        let (decided_at_init, undecided) = gen.initialise()?;
+        progress(GenEvent::Initialised { decided: decided_at_init });
         let forward = match strategy {
             Strategy::Auto => decided_at_init > undecided,
             Strategy::Backward => false,
             Strategy::Forward => true,
         };
-        // Wins that become final at the start of their level unless decided sooner.
-        let mut pending: Vec<Vec<u64>> = vec![Vec::new(); 3];
-        pending[2] = ext_pending;
         if forward {
-            let (decided, forward_pending) = gen.forward_pass();
-            levels = decided;
-            for (l, list) in forward_pending.into_iter().enumerate() {
-                if pending.len() <= l {
-                    pending.resize(l + 1, Vec::new());
-                }
-                pending[l].extend(list);
-            }
+            gen.forward_pass();
+        } else {
+            gen.mark_decided();
         }
         let initialised = start.elapsed();
 
         let mut level: u16 = 0;
-        let remaining = |levels: &[Vec<u64>], pending: &[Vec<u64>], level: usize| {
-            levels.iter().skip(level).any(|l| !l.is_empty()) || pending.iter().skip(level).any(|l| !l.is_empty())
-        };
-        while remaining(&levels, &pending, level as usize) {
-            if levels.len() <= level as usize {
-                levels.resize(level as usize + 1, Vec::new());
+        let mut remaining = gen.scan_marks(|_, _, m| u64::from(m.load(Relaxed) != 0)) > 0;
+        while remaining {
+            if level <= EARLY_LEVELS {
+                gen.resolve_pending(level);
             }
-            if let Some(list) = pending.get_mut(level as usize) {
-                for e in std::mem::take(list) {
-                    let word = &gen.words[entry_side(e).index()][(e & !(1 << 63)) as usize];
-                    if word.load(Relaxed) & RESOLVED == 0 {
-                        word.store(RESOLVED | WIN | level, Relaxed);
-                        levels[level as usize].push(e);
-                    }
-                }
-            }
-            let current = std::mem::take(&mut levels[level as usize]);
-            // Newly decided positions: those of the next level (nearly all) are gathered in
-            // parallel; the few decided further ahead go to their lists one by one.
-            let found: Vec<PassChunk> = current
-                .par_chunks(1024)
-                .map(|chunk| {
-                    let (mut next, mut later, mut out) = (Vec::new(), Vec::new(), Vec::new());
-                    let mut preds = Vec::with_capacity(64);
-                    let mut near = Neighbourhood::default();
-                    for &e in chunk {
-                        gen.retro_one(e, &mut out, &mut preds, &mut near);
-                        for (l, x) in out.drain(..) {
-                            if l == level + 1 {
-                                next.push(x);
-                            } else {
-                                later.push((l, x));
-                            }
-                        }
-                    }
-                    (next, later)
-                })
-                .collect();
-            let next: Vec<u64> = found.par_iter().flat_map_iter(|(n, _)| n.iter().copied()).collect();
-            let target = level as usize + 1;
-            if levels.len() <= target {
-                levels.resize(target + 1, Vec::new());
-            }
-            if levels[target].is_empty() {
-                levels[target] = next;
-            } else {
-                levels[target].extend_from_slice(&next);
-            }
-            for (l, e) in found.into_iter().flat_map(|(_, later)| later) {
-                if levels.len() <= l as usize {
-                    levels.resize(l as usize + 1, Vec::new());
-                }
-                levels[l as usize].push(e);
-            }
-            progress(GenEvent::Level { level, decided: current.len() as u64 });
+            let (processed, more) = gen.pass(level);
+            remaining = more;
+            progress(GenEvent::Level { level, decided: processed });
             level += 1;
             if level >= DTC_MASK {
                 return Err(TbError::Unsupported(format!("{material}: DTC beyond {DTC_MASK} plies")));
             }
         }
         let retro = start.elapsed() - initialised;
+        let Generator { words, .. } = gen;
+        let table = GeneratedTable { material: *material, rules, words };
 
         let mut stats = GenStats { positions: 2 * size, ..GenStats::default() };
-        let mut wdl: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
-        let mut dtc: [Vec<u16>; 2] = [Vec::new(), Vec::new()];
         for side in 0..2 {
-            let (w, d): (Vec<u8>, Vec<u16>) = gen.words[side]
+            let (wins, draws, losses, max_dtc) = table.words[side]
                 .par_iter()
-                .map(|v| {
-                    let v = v.load(Relaxed);
-                    if v & RESOLVED != 0 {
-                        (if v & WIN != 0 { Wdl::Win.code() } else { Wdl::Loss.code() }, v & DTC_MASK)
-                    } else {
-                        (Wdl::Draw.code(), 0)
-                    }
-                })
-                .unzip();
-            let (wins, draws, losses, max_dtc) = w
-                .par_iter()
-                .zip(d.par_iter())
                 .fold(
                     || (0u64, 0u64, 0u64, 0u16),
-                    |(wi, dr, lo, mx), (&code, &d)| match Wdl::from_code(code) {
-                        Some(Wdl::Win) => (wi + 1, dr, lo, mx.max(d)),
-                        Some(Wdl::Loss) => (wi, dr, lo + 1, mx.max(d)),
+                    |(wi, dr, lo, mx), w| match decode_final(w.load(Relaxed)) {
+                        (code, d) if code == Wdl::Win.code() => (wi + 1, dr, lo, mx.max(d)),
+                        (code, d) if code == Wdl::Loss.code() => (wi, dr, lo + 1, mx.max(d)),
                         _ => (wi, dr + 1, lo, mx),
                     },
                 )
@@ -720,8 +811,6 @@ pub fn generate(
             stats.draws += draws;
             stats.losses += losses;
             stats.max_dtc = stats.max_dtc.max(max_dtc);
-            wdl[side] = w;
-            dtc[side] = d;
         }
         if timing {
             eprintln!(
@@ -729,6 +818,6 @@ pub fn generate(
                 start.elapsed() - initialised - retro
             );
         }
-        Ok((TableData { material: *material, rules, wdl, dtc }, stats))
+        Ok((table, stats))
     })
 }

@@ -28,7 +28,7 @@ pub use build::{
     BuildReport, Built, PlanEntry,
 };
 pub use error::TbError;
-pub use generate::{generate, GenEvent, GenStats, Strategy};
+pub use generate::{generate, GenEvent, GenStats, GeneratedTable, Strategy};
 pub use material::Material;
 pub use stats::{table_stats, SideStats, TableStats};
 pub use table::Table;
