@@ -83,7 +83,7 @@ fn dry_run_lists_the_plan_and_builds_nothing() {
         .expect("KRk planned");
     assert_eq!(
         kr["memory_estimate"],
-        17 * kr["positions"].as_u64().unwrap()
+        3 * kr["positions"].as_u64().unwrap()
     );
     let total: u64 = rows.iter().map(|r| r["positions"].as_u64().unwrap()).sum();
     assert_eq!(plan["positions"], total);

@@ -286,8 +286,10 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Memory today's generator needs per position of the table being built (both sides to
-/// move), measured on 5-unit tables (docs/benchmarks.md): the estimate `--dry-run` shows.
-const BYTES_PER_POSITION: u64 = 17;
+/// move): 2.49 measured on KBNkr (a 16-bit word and a mark bit per position, plus the file
+/// image while writing; docs/research/tb-memory.md), rounded up: the estimate `--dry-run`
+/// shows.
+const BYTES_PER_POSITION: u64 = 3;
 
 /// `tb build --dry-run`: the plan, built nothing.
 fn dry_run(
