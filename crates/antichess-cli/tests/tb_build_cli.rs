@@ -4,28 +4,15 @@
 //! written; a deleted file is built again and a truncated one is reported as damaged and
 //! built again; the result is byte-identical to an uninterrupted build.
 
+mod common;
+use common::{antichess, s, text};
+
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use antichess_testkit::temp_dir as temp;
-
-fn antichess(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antichess"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 fn ok(args: &[&str]) -> Output {
     let out = antichess(args);
@@ -36,10 +23,6 @@ fn ok(args: &[&str]) -> Output {
 fn json(args: &[&str]) -> serde_json::Value {
     let out = ok(args);
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)))
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -81,10 +64,7 @@ fn dry_run_lists_the_plan_and_builds_nothing() {
         .iter()
         .find(|r| r["material"] == "KRk")
         .expect("KRk planned");
-    assert_eq!(
-        kr["memory_estimate"],
-        3 * kr["positions"].as_u64().unwrap()
-    );
+    assert_eq!(kr["memory_estimate"], 3 * kr["positions"].as_u64().unwrap());
     let total: u64 = rows.iter().map(|r| r["positions"].as_u64().unwrap()).sum();
     assert_eq!(plan["positions"], total);
     assert!(!dir.exists(), "a dry run creates nothing");

@@ -8,11 +8,14 @@
 //! is then deleted or truncated is built again by the next worker; a worker with other
 //! rules is refused.
 
+mod common;
+use common::{s, text};
+
 use antichess_testkit::pg_server;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use antichess_book::tbqueue::{log, status};
@@ -21,19 +24,6 @@ use antichess_testkit::temp_dir as temp;
 /// Small 4-unit tables (about 0.8 M positions each) and, through their captures, 2- and
 /// 3-unit ones.
 const TARGETS: [&str; 4] = ["KKKk", "BBBk", "NNNk", "RRRk"];
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
 
 fn worker(url: &str, dir: &Path, extra: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_antichess"));

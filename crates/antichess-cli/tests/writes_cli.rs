@@ -6,6 +6,9 @@
 //! `--proof` writes nothing; `proof convert` converts only what verifies and reports in
 //! JSON, as `proof minimize` does.
 
+mod common;
+use common::{antichess, s, text};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -17,22 +20,6 @@ use antichess_testkit::temp_dir;
 /// A position White wins in a few moves, proved without tables in a moment.
 const FEN: &str = "8/1p2p1p1/8/8/8/8/3K4/8 w - - 0 1";
 
-fn antichess(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_antichess"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
 fn succeeds(args: &[&str]) -> Output {
     let out = antichess(args);
     assert_eq!(out.status.code(), Some(0), "{args:?}\n{}", text(&out));
@@ -41,10 +28,6 @@ fn succeeds(args: &[&str]) -> Output {
 
 fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// `solve` of [`FEN`] without tables, with these arguments besides.

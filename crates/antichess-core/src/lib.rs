@@ -45,7 +45,7 @@ pub use error::{Error, FenField, PositionError};
 pub use game::{count_repetitions, Game};
 pub use movegen::board_has_capture;
 pub use moves::{Move, MoveList, MAX_MOVES};
-pub use perft::{divide, perft, perft_full};
+pub use perft::{divide, perft, perft_full, MOVEGEN_SET};
 pub use pgn::play_move_text;
 pub use position::Position;
 pub use rules::{Outcome, PromotionRule, RuleSet, Rules};

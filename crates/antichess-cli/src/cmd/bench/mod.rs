@@ -82,67 +82,6 @@ pub struct MovegenArgs {
     pub format: Format,
 }
 
-/// (name, FEN, depth, nodes, every leaf played?). Counts agree with shakmaty (see
-/// crates/antichess-core/tests/data/antichess.perft).
-const MOVEGEN_SET: &[(&str, &str, u32, u64, bool)] = &[
-    (
-        "start",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
-        6,
-        46_264_162,
-        false,
-    ),
-    (
-        "middlegame",
-        "rnq3n1/1p3p2/2kp1p2/p1p5/2P4K/P4P1N/3PP1P1/RN3B2 w - - 2 16",
-        7,
-        47_075_243,
-        false,
-    ),
-    (
-        "endgame",
-        "1n1k4/3p4/p7/5p2/1p6/7K/2PP4/1N5B w - - 0 21",
-        7,
-        11_598_034,
-        false,
-    ),
-    (
-        "promotions",
-        "8/PPP5/8/8/8/8/5ppp/8 w - - 0 1",
-        6,
-        13_295_080,
-        false,
-    ),
-    (
-        "start",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
-        5,
-        2_732_672,
-        true,
-    ),
-    (
-        "middlegame",
-        "rnq3n1/1p3p2/2kp1p2/p1p5/2P4K/P4P1N/3PP1P1/RN3B2 w - - 2 16",
-        6,
-        3_333_913,
-        true,
-    ),
-    (
-        "endgame",
-        "1n1k4/3p4/p7/5p2/1p6/7K/2PP4/1N5B w - - 0 21",
-        6,
-        951_676,
-        true,
-    ),
-    (
-        "promotions",
-        "8/PPP5/8/8/8/8/5ppp/8 w - - 0 1",
-        5,
-        941_871,
-        true,
-    ),
-];
-
 pub fn run(command: &BenchCommand) -> anyhow::Result<ExitCode> {
     match command {
         BenchCommand::Movegen(args) => movegen(args),
@@ -163,7 +102,7 @@ fn movegen(args: &MovegenArgs) -> anyhow::Result<ExitCode> {
     }
     let mut rows = Vec::new();
     let mut totals = [(0u64, 0f64); 2];
-    for &(name, fen, depth, expected, full) in MOVEGEN_SET {
+    for &(name, fen, depth, expected, full) in antichess_core::MOVEGEN_SET {
         let pos = Position::from_fen(fen, Rules::INTERNATIONAL)?;
         let mut best = f64::INFINITY;
         for _ in 0..args.repeat.max(1) {
