@@ -5,10 +5,9 @@
 //! built again; the result is byte-identical to an uninterrupted build.
 
 mod common;
-use common::{antichess, s, text};
+use common::{antichess, files, s, text};
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -23,19 +22,6 @@ fn ok(args: &[&str]) -> Output {
 fn json(args: &[&str]) -> serde_json::Value {
     let out = ok(args);
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)))
-}
-
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "actb"))
-        .filter(|p| !p.file_name().unwrap().to_str().unwrap().starts_with('.'))
-        .map(|p| {
-            let name = p.file_name().unwrap().to_str().unwrap().to_string();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect()
 }
 
 #[test]

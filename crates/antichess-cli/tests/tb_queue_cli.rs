@@ -9,11 +9,10 @@
 //! rules is refused.
 
 mod common;
-use common::{s, text};
+use common::{files, s, text};
 
 use antichess_testkit::pg_server;
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -43,20 +42,6 @@ fn finish(child: Child) -> serde_json::Value {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success(), "{}", text(&out));
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)))
-}
-
-/// The table files of a directory, by name.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "actb"))
-        .filter(|p| !p.file_name().unwrap().to_str().unwrap().starts_with('.'))
-        .map(|p| {
-            let name = p.file_name().unwrap().to_str().unwrap().to_string();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect()
 }
 
 /// "host:pid:" — the prefix of a process's worker names.

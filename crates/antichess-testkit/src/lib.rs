@@ -6,6 +6,7 @@
 //!   material);
 //! - [`full_checks`] and [`scaled`]: how large the long randomized tests and cross-checks
 //!   run (`ANTICHESS_FULL_CHECKS`, `ANTICHESS_TEST_SCALE`);
+//! - [`python_chess`]: whether python-chess, the independent oracle, can be used;
 //! - [`pg_server`]: a throwaway PostgreSQL server.
 //!
 //! A dev-dependency only (`publish = false`), and only of integration tests: a crate's unit
@@ -61,4 +62,22 @@ pub fn temp_dir(name: &str) -> PathBuf {
     std::fs::create_dir_all(&dir)
         .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     dir
+}
+
+/// Whether `python3` can import `modules` (python-chess, e.g. `"chess"` or
+/// `"chess.variant"`), the differential tests' independent oracle. Without it a test skips
+/// with a message, except under CI (`CI` set), where it fails.
+pub fn python_chess(modules: &str) -> bool {
+    let probe = std::process::Command::new("python3")
+        .args(["-c", &format!("import {modules}")])
+        .output();
+    if probe.is_ok_and(|o| o.status.success()) {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "python3 with python-chess is required under CI (pip install chess)"
+    );
+    eprintln!("skipping: python3 with python-chess not found (pip install chess)");
+    false
 }

@@ -2,6 +2,7 @@
 //! read its JSON.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -54,4 +55,18 @@ pub fn antichess_in(args: &[&str], tables: &Path) -> Output {
 pub fn json_of(out: &Output) -> serde_json::Value {
     assert!(out.status.success(), "{}", text(out));
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(out)))
+}
+
+/// The table files (`.actb`) of a directory, by name, with their bytes.
+pub fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "actb"))
+        .filter(|p| !p.file_name().unwrap().to_str().unwrap().starts_with('.'))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_str().unwrap().to_string();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect()
 }
