@@ -14,6 +14,7 @@
 //! for up to [`GrowOptions::retry`]; a search under way keeps running meanwhile.
 
 use std::collections::HashSet;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -56,6 +57,10 @@ pub struct GrowOptions {
     ///
     /// [`BookError::is_transient`]: crate::BookError::is_transient
     pub retry: Duration,
+    /// Where each worker keeps the proof of every node its searches prove (see
+    /// [`crate::leaves`]), extracted while its table still holds it, so that `book prove`
+    /// reads them instead of searching those leaves again (`None`: nothing is kept).
+    pub proof_dir: Option<PathBuf>,
 }
 
 impl Default for GrowOptions {
@@ -72,6 +77,7 @@ impl Default for GrowOptions {
             lone_bishop_rule: true,
             epsilon: 0.25,
             retry: Duration::from_secs(300),
+            proof_dir: None,
         }
     }
 }
@@ -89,6 +95,8 @@ pub struct GrowStats {
     pub lost: AtomicU64,
     /// Claims taken (including searches still running).
     pub claims: AtomicU64,
+    /// Proof files written to [`GrowOptions::proof_dir`].
+    pub proofs_kept: AtomicU64,
     /// Times a worker found the store unreachable and reconnected (or tried to).
     pub retries: AtomicU64,
     /// The last such error, for the user.
@@ -545,6 +553,10 @@ impl Run<'_> {
             });
             if let Some(e) = renewal_error {
                 return Err(e);
+            }
+            if let Some(dir) = &self.options.proof_dir {
+                let kept = crate::leaves::keep(&solver, &pos, &search, &expansion, dir)?;
+                self.stats.proofs_kept.fetch_add(kept.written, Relaxed);
             }
             let applied = self.with_store(&mut store, |s| {
                 let mut txn = s.write()?;

@@ -18,9 +18,9 @@
 //! trees are followed to their targets).
 //!
 //! Re-solving the leaves is the long part of a large book's proof. With a leaf directory
-//! ([`ProveOptions::leaf_dir`]) each leaf's proof is saved there as it is found
-//! (`<Zobrist key in hex>-tb<units>.proof`, our compact format, written atomically) and
-//! read back instead of searched again, so a prove that was stopped (Ctrl-C: the
+//! ([`ProveOptions::leaf_dir`], see [`crate::leaves`]) each leaf's proof is saved there as
+//! it is found (and `book grow` may have saved it there when it proved the leaf) and read
+//! back instead of searched again, so a prove that was stopped (Ctrl-C: the
 //! [`ProveOptions::stop`] flag interrupts the search under way) or killed resumes where it
 //! was. A saved proof is used only if its root is the leaf's position with the same
 //! prover and rules; anything else there is searched again and overwritten. Saved proofs
@@ -42,8 +42,7 @@ use antichess_pns::{
     SearchOptions, SearchStatus, Solver,
 };
 use antichess_proof::{
-    build_with, read_proof_file, write_proof_file, ByteOrder, Expander, Format, IndexedTree,
-    PositionId, ProofCounts, ProofStats, ProofTree, ReferenceOptions, Step,
+    build_with, Expander, IndexedTree, PositionId, ProofCounts, ProofStats, ProofTree, Step,
 };
 use antichess_tb::Tablebase;
 
@@ -389,28 +388,11 @@ enum LeafFailure {
 }
 
 /// Where the proof of the leaf at `pos` is saved, if leaves are saved.
-fn leaf_file(options: &ProveOptions, pos: &Position) -> Option<PathBuf> {
-    options.leaf_dir.as_ref().map(|dir| {
-        dir.join(format!(
-            "{:016x}-tb{}.proof",
-            pos.key(),
-            options.tablebase_units
-        ))
-    })
-}
-
 /// The saved proof of the leaf at `pos`, if there is a readable one of this position,
 /// prover and rule set.
 fn saved_leaf(options: &ProveOptions, prover: Color, pos: &Position) -> Option<ProofTree> {
-    let path = leaf_file(options, pos)?;
-    if !path.exists() {
-        return None;
-    }
-    let tree = read_proof_file(&path, Some(Format::Compact), &ReferenceOptions::default()).ok()?;
-    (PositionId::of(tree.root()) == PositionId::of(pos)
-        && tree.prover() == prover
-        && tree.rules() == pos.rules())
-    .then_some(tree)
+    let dir = options.leaf_dir.as_ref()?;
+    crate::leaves::saved(dir, options.tablebase_units, prover, pos)
 }
 
 /// Searches the leaf at `pos` (book node `id`), extracts its proof and saves it.
@@ -465,13 +447,9 @@ fn solve_one(
                 .map_err(|e| LeafFailure::Failed(e.to_string()))?
         }
     };
-    if let Some(path) = leaf_file(options, pos) {
-        write_proof_file(&tree, &path, Format::Compact, ByteOrder::Little).map_err(|e| {
-            LeafFailure::Failed(format!(
-                "saving the leaf's proof to {}: {e}",
-                path.display()
-            ))
-        })?;
+    if let Some(dir) = &options.leaf_dir {
+        crate::leaves::save(dir, options.tablebase_units, &tree)
+            .map_err(|e| LeafFailure::Failed(e.to_string()))?;
     }
     Ok(SolvedLeaf {
         tree,

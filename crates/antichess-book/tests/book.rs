@@ -1,5 +1,5 @@
 //! End-to-end tests of the book library on small books that solve in seconds: grow until
-//! solved, prove, verify; several workers never search one leaf at overlapping times;
+//! solved, prove, verify; grow keeping the leaves' proofs for prove; several workers never search one leaf at overlapping times;
 //! steering (queue, pin, marks); export and import; errors that name the bad input.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -151,6 +151,48 @@ fn grows_until_solved_then_proves_and_verifies() {
     assert!(stopped.seconds < 1800.0, "{stopped:?}");
     assert!(stopped.counts.total <= report.counts.total, "{stopped:?}");
     resumable_prove(&mut book, &dir, report.leaves);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `grow` with a proof directory keeps the proof of every node its searches prove, so the
+/// assembly of the proof afterwards reads every leaf and searches none (issue 37: a leaf
+/// proved inside a worker's warm table may be much harder for a search of its own).
+#[test]
+fn grow_keeps_the_leaf_proofs_prove_needs() {
+    let dir = temp("keep");
+    let (location, book) = new_book(&dir, "e3-na6.book", "e3 Na6");
+    drop(book);
+    let kept = dir.join("kept");
+    let stats = GrowStats::default();
+    let opts = GrowOptions {
+        proof_dir: Some(kept.clone()),
+        ..options(20_000, 2)
+    };
+    assert_eq!(grow_on(&location, &opts, &stats), GrowEnd::Solved);
+    let written = stats.proofs_kept.load(Ordering::Relaxed);
+    let files = std::fs::read_dir(&kept).unwrap().count() as u64;
+    assert!(written >= 2, "{stats:?}");
+    assert_eq!(files, written, "one file per proof kept");
+    let mut book = Book::open(&location).unwrap();
+    let (report, verified) = prove_to_file(
+        &mut book,
+        None,
+        &ProveOptions {
+            hash_bytes: 32 << 20,
+            leaf_dir: Some(kept.clone()),
+            ..ProveOptions::default()
+        },
+        &dir.join("kept.proof"),
+        &mut |_| {},
+    )
+    .unwrap();
+    verified.verdict.expect("the verifier accepts the proof");
+    assert!(report.leaves >= 2, "{report:?}");
+    assert_eq!(
+        (report.leaves_reused, report.search_nodes),
+        (report.leaves, 0),
+        "every leaf read from the kept proofs: {report:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -23,8 +23,8 @@ pub use checkpoint::{
 };
 pub use error::{PnsError, Result};
 pub use minimize::{
-    extract_minimized, extract_proof, minimize_proof, MinimizeOptions, MinimizeProgress,
-    MinimizeReport, PoolReport, ProofPool, GLOBAL_CHOICE,
+    extract_minimized, extract_proof, extract_proof_at, minimize_proof, MinimizeOptions,
+    MinimizeProgress, MinimizeReport, PoolReport, ProofPool, GLOBAL_CHOICE,
 };
 pub use missing::MissingTable;
 pub use prove::{

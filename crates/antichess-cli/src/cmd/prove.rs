@@ -226,6 +226,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         max_time: args.time,
         max_searches: args.searches,
         tablebase_units: units,
+        proof_dir: Some(leaf_dir(&path)),
         ..GrowOptions::default()
     };
     let stats = GrowStats::default();
@@ -382,10 +383,15 @@ fn prove_options(
         tablebase_units: units,
         minimize,
         stop,
-        leaf_dir: Some(PathBuf::from(format!("{}.leaves", book.display()))),
+        leaf_dir: Some(leaf_dir(book)),
         threads: args.workers,
         ..ProveOptions::default()
     }
+}
+
+/// Where the book's searches keep the proofs they find and the assembly looks for them.
+fn leaf_dir(book: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.leaves", book.display()))
 }
 
 /// Runs `grow`, writing a progress line to stderr every `every`.

@@ -251,6 +251,41 @@ pub fn extract_proof(
     Ok((tree, extractor.researched))
 }
 
+/// Builds the proof of the node reached from the search root `root` by `line` (which the
+/// solver has proved, searched from `root`): the proof's root is that node's position.
+/// The table's entries are found along the same path keys the search used, so a book can
+/// keep the proofs of the won children of a leaf it searched. Returns the tree and the
+/// number of nodes that had to be searched again.
+///
+/// # Errors
+/// [`PnsError::NotProved`] if the table does not hold that node as proved; an illegal
+/// move in `line` is [`PnsError::Invalid`].
+pub fn extract_proof_at(
+    solver: &Solver<'_>,
+    root: &Position,
+    line: &[Move],
+    options: &SearchOptions,
+) -> Result<(ProofTree, u64)> {
+    let shared = extraction(solver, root, options);
+    let mut extractor = Extractor::new(solver, &shared, options);
+    let mut ctx = extractor.root_ctx(root);
+    let mut pos = *root;
+    for &mv in line {
+        if !pos.legal_moves().contains(&mv) {
+            return Err(PnsError::Invalid(format!(
+                "{mv} is not a legal move in {}",
+                pos.fen()
+            )));
+        }
+        let child = pos.play(mv);
+        ctx = extractor.child_ctx(&pos, &ctx, &child);
+        pos = child;
+    }
+    extractor.check_proved(&pos, &ctx)?;
+    let tree = build_with(pos, options.prover, Vec::new(), &mut extractor, ctx)?;
+    Ok((tree, extractor.researched))
+}
+
 /// The search state of an extraction from `root`: no budget, and no stop flag (the
 /// search's Ctrl-C must not cut short the re-searches of lost parts of the proof).
 pub(crate) fn extraction<'a>(

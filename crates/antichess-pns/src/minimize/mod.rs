@@ -56,7 +56,7 @@ mod passes;
 mod phases;
 mod pool;
 
-pub use extract::extract_proof;
+pub use extract::{extract_proof, extract_proof_at};
 pub use global::GLOBAL_CHOICE;
 pub use options::{MinimizeOptions, MinimizeProgress, MinimizeReport};
 pub use passes::extract_minimized;

@@ -3,6 +3,7 @@
 //! A book already solved is said to be so at once (exit 0), before any table is built.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -97,6 +98,13 @@ pub struct GrowArgs {
     /// Print a progress line this often when stderr is not a terminal.
     #[arg(long, value_name = "T", default_value = "60s", value_parser = parse_duration)]
     pub report_every: Duration,
+
+    /// Keep the proof of every node a search proves in this directory (one compact proof
+    /// file per position, named by its key and the table units), extracted while the
+    /// worker's table still holds it; `book prove --leaf-dir DIR` then reads them instead
+    /// of searching those leaves again. Default: none kept.
+    #[arg(long, value_name = "DIR")]
+    pub keep_proofs: Option<PathBuf>,
 
     /// Summary format.
     #[arg(long, value_enum, default_value = "text")]
@@ -211,6 +219,7 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
         lone_bishop_rule: !args.no_bishop_rule,
         epsilon: args.epsilon,
         retry: args.retry,
+        proof_dir: args.keep_proofs.clone(),
     };
     let stop = stop_on_ctrl_c(
         "stopping: the running searches stop and their numbers are written (their leaves return to the pool)",
@@ -337,6 +346,7 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
                 "lost": counts.lost,
                 "searches_logged": counts.searches,
                 "store_retries": stats.retries.load(Relaxed),
+                "proofs_kept": stats.proofs_kept.load(Relaxed),
             })
         );
     } else {
@@ -356,6 +366,13 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
             searches as f64 / seconds.max(1e-9),
             counts.nodes
         );
+        if let Some(dir) = &args.keep_proofs {
+            println!(
+                "{} proofs of proved nodes kept in {}",
+                stats.proofs_kept.load(Relaxed),
+                dir.display()
+            );
+        }
         let retries = stats.retries.load(Relaxed);
         if retries > 0 {
             println!("the store could not be reached {retries} time(s); the workers reconnected");

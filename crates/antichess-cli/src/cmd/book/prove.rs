@@ -66,7 +66,8 @@ pub struct ProveArgs {
     pub minimize: Option<std::time::Duration>,
 
     /// Save each re-solved leaf's proof in this directory and read saved ones back, so
-    /// that a prove stopped by Ctrl-C (or killed) goes on where it was when run again.
+    /// that a prove stopped by Ctrl-C (or killed) goes on where it was when run again
+    /// (give the directory `book grow --keep-proofs` wrote to use the proofs it kept).
     /// Default: OUTPUT.leaves, removed once the proof is written and verified; a
     /// directory given here is kept.
     #[arg(long, value_name = "DIR")]

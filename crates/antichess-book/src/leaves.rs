@@ -1,0 +1,134 @@
+//! The leaf-proof directory: one proof file per won book leaf, named by the leaf's
+//! position (`<Zobrist key in hex>-tb<units>.proof`, our compact format, written
+//! atomically). `book grow` writes a leaf's proof there as soon as its search proves it
+//! (and the proofs of the won children that search found), while the worker's table still
+//! holds the proof; `book prove` reads them back instead of searching the leaves again.
+//!
+//! A file is used only if its root is the leaf's position with the same prover and rules;
+//! anything else is ignored (and overwritten when that leaf is solved again). Nothing in
+//! the directory needs trust: the assembled proof goes through the verifier.
+
+use std::path::{Path, PathBuf};
+
+use antichess_core::{Color, Move, Position};
+use antichess_pns::{extract_proof_at, SearchOptions, Solver};
+use antichess_proof::{
+    read_proof_file, write_proof_file, ByteOrder, Format, PositionId, ProofTree, ReferenceOptions,
+};
+
+use crate::error::{BookError, Result};
+use crate::expand::{Expansion, LeafOutcome};
+use crate::tree::NewChild;
+
+/// The file of the leaf at `pos` in `dir`, for proofs that probe tables up to `units`.
+#[must_use]
+pub fn leaf_path(dir: &Path, pos: &Position, units: u32) -> PathBuf {
+    dir.join(format!("{:016x}-tb{units}.proof", pos.key()))
+}
+
+/// The saved proof of the leaf at `pos`, if `dir` holds a readable one of this position,
+/// prover and rule set.
+#[must_use]
+pub fn saved(dir: &Path, units: u32, prover: Color, pos: &Position) -> Option<ProofTree> {
+    let path = leaf_path(dir, pos, units);
+    if !path.exists() {
+        return None;
+    }
+    let tree = read_proof_file(&path, Some(Format::Compact), &ReferenceOptions::default()).ok()?;
+    (PositionId::of(tree.root()) == PositionId::of(pos)
+        && tree.prover() == prover
+        && tree.rules() == pos.rules())
+    .then_some(tree)
+}
+
+/// Writes `tree` as the proof of the leaf at its root (atomically).
+///
+/// # Errors
+/// The directory or the file cannot be written.
+pub fn save(dir: &Path, units: u32, tree: &ProofTree) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir).map_err(|source| BookError::Io {
+        context: format!("creating the leaf-proof directory {}", dir.display()),
+        source,
+    })?;
+    let path = leaf_path(dir, tree.root(), units);
+    write_proof_file(tree, &path, Format::Compact, ByteOrder::Little).map_err(|e| {
+        BookError::Proof(format!("saving a leaf's proof to {}: {e}", path.display()))
+    })?;
+    Ok(path)
+}
+
+/// The lines (from the searched leaf) of the nodes an expansion proved: the leaf itself
+/// if its search proved it, else every child or kept descendant whose proof number is 0.
+#[must_use]
+pub fn proved_lines(expansion: &Expansion) -> Vec<Vec<Move>> {
+    fn walk(children: &[NewChild], line: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) {
+        for child in children {
+            line.push(child.mv);
+            if child.proof == 0 {
+                out.push(line.clone());
+            } else if let Some(grandchildren) = &child.children {
+                walk(grandchildren, line, out);
+            }
+            line.pop();
+        }
+    }
+    let mut out = Vec::new();
+    if let LeafOutcome::Searched {
+        proof, children, ..
+    } = &expansion.outcome
+    {
+        if *proof == 0 {
+            out.push(Vec::new());
+        } else {
+            walk(children, &mut Vec::new(), &mut out);
+        }
+    }
+    out
+}
+
+/// What [`keep`] did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Kept {
+    /// Proof files written.
+    pub written: u64,
+    /// Nodes whose file was already there (a transposition solved before).
+    pub present: u64,
+    /// Positions the extraction had to search again (the table had lost them).
+    pub researched: u64,
+}
+
+/// Keeps the proof of every node `expansion` proved below the leaf at `pos`, extracted
+/// from `solver`'s table right after the search (`options`: the search's options; the
+/// extraction runs without budget or stop flag so that a proof is always complete).
+///
+/// # Errors
+/// A proof that cannot be extracted or written.
+pub fn keep(
+    solver: &Solver<'_>,
+    pos: &Position,
+    options: &SearchOptions,
+    expansion: &Expansion,
+    dir: &Path,
+) -> Result<Kept> {
+    let mut kept = Kept::default();
+    for line in proved_lines(expansion) {
+        let mut at = *pos;
+        for &mv in &line {
+            at = at.play(mv);
+        }
+        if at.legal_moves().is_empty() {
+            // Decided by the rules: `book prove` needs no file for it.
+            continue;
+        }
+        if saved(dir, options.tablebase_units, options.prover, &at).is_some() {
+            kept.present += 1;
+            continue;
+        }
+        let (tree, researched) = extract_proof_at(solver, pos, &line, options)
+            .map_err(|e| BookError::Proof(format!("extracting the proof of {}: {e}", at.fen())))?;
+        save(dir, options.tablebase_units, &tree)?;
+        kept.written += 1;
+        kept.researched += researched;
+    }
+    Ok(kept)
+}
