@@ -116,6 +116,24 @@ impl Position {
         pos
     }
 
+    /// Like [`Position::from_board_unchecked`], without computing the Zobrist key: for
+    /// retrograde generators, which generate and play moves by the million and never hash
+    /// a position. [`Position::key`] of the result (and of positions played from it) is
+    /// meaningless; nothing that compares or stores positions by key may receive it.
+    #[must_use]
+    #[inline]
+    pub fn from_board_unhashed(board: Board, turn: Color, rules: Rules) -> Position {
+        Position {
+            board,
+            key: 0,
+            halfmoves: 0,
+            fullmoves: 1,
+            turn,
+            ep_square: None,
+            rules,
+        }
+    }
+
     /// Like [`Position::from_board_unchecked`], with an en passant square that the caller
     /// knows a pawn has just passed. It is dropped if no capture on it is possible.
     #[must_use]

@@ -138,3 +138,58 @@ fn unproved_positions_and_proofs_kept_in_memory() {
     assert!(outcome.counts.total <= first.len() as u64);
     assert!(minimized.pool.is_some());
 }
+
+/// `extract_proof_at`: the proof of a node below a searched root, found along the search's
+/// path keys (what a book worker keeps of the won children of a leaf it searched).
+#[test]
+fn a_proved_node_below_the_root_has_its_own_verified_proof() {
+    let dir = temp("at");
+    let (pos, _) = after("e3 Na6");
+    let solver = Solver::new(64 << 20, None);
+    let options = SearchOptions::new(Color::White);
+    let result = solver.search(&pos, &options, &mut |_| {});
+    assert_eq!(result.status, SearchStatus::Proved);
+    let win = result
+        .moves
+        .iter()
+        .find(|m| m.proof == 0)
+        .expect("a winning move")
+        .mv;
+    let after_win = pos.play(win);
+    let reply = after_win.legal_moves()[0];
+    let line = [win, reply];
+    let (tree, _) = antichess_pns::extract_proof_at(&solver, &pos, &line, &options).unwrap();
+    assert!(tree.root().same_position(&after_win.play(reply)));
+    assert_eq!(tree.prover(), Color::White);
+    let path = dir.join("at.proof");
+    antichess_proof::write_proof_file(
+        &tree,
+        &path,
+        Format::Compact,
+        antichess_proof::ByteOrder::Little,
+    )
+    .unwrap();
+    let stats = verify_file(
+        &path,
+        Some(Format::Compact),
+        &NoTablebases,
+        &VerifyOptions::default(),
+        &mut |_| {},
+    )
+    .expect("the verifier accepts the proof of the node");
+    assert_eq!(stats.counts.total, tree.len() as u64);
+    // A move the table does not hold as winning, and an illegal line, are errors.
+    if let Some(open) = result.moves.iter().find(|m| m.proof != 0) {
+        let error = antichess_pns::extract_proof_at(&solver, &pos, &[open.mv], &options);
+        assert!(
+            matches!(error, Err(antichess_pns::PnsError::NotProved)),
+            "{error:?}"
+        );
+    }
+    let error = antichess_pns::extract_proof_at(&solver, &pos, &[reply], &options);
+    assert!(
+        matches!(error, Err(antichess_pns::PnsError::Invalid(_))),
+        "{error:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -36,6 +36,7 @@ use rayon::prelude::*;
 use crate::format::TableValues;
 use crate::index::{Neighbourhood, TableIndex};
 use crate::material::Material;
+use crate::table::Table;
 use crate::tablebase::Tablebase;
 use crate::wdl::Wdl;
 use crate::TbError;
@@ -185,10 +186,68 @@ fn decode_final(v: u16) -> (u8, u16) {
     }
 }
 
+/// Where a capture leads: the table of the material it leaves (by the side to move, the
+/// captured role and the promotion role), looked up once per generation instead of once
+/// per capture.
+#[derive(Clone, Copy)]
+enum CaptureTarget<'a> {
+    /// The capture takes the opponent's last piece: the opponent, to move, has won.
+    OpponentBare,
+    /// The child's table, and whether its colours are swapped.
+    Table(&'a Table, bool),
+    /// No table of that material: an error if a capture leads there.
+    Missing(Material),
+    /// The capture cannot happen in this table.
+    Impossible,
+}
+
+/// [`CaptureTarget`]s by side to move, captured role and promotion (0 none, else the
+/// promotion role's index + 1).
+type CaptureTargets<'a> = [[[CaptureTarget<'a>; 7]; 6]; 2];
+
+fn capture_targets<'a>(
+    material: &Material,
+    children: &'a Tablebase,
+) -> Result<CaptureTargets<'a>, TbError> {
+    let mut targets = [[[CaptureTarget::Impossible; 7]; 6]; 2];
+    for side in Color::ALL {
+        let them = side.other();
+        for captured in Role::ALL {
+            if material.count(them, captured) == 0 {
+                continue;
+            }
+            for promo in 0..7usize {
+                let mut child = *material;
+                child.set_count(them, captured, material.count(them, captured) - 1);
+                if promo > 0 {
+                    let role = Role::ALL[promo - 1];
+                    let pawns = material.count(side, Role::Pawn);
+                    if pawns == 0 || role == Role::Pawn {
+                        continue;
+                    }
+                    child.set_count(side, Role::Pawn, pawns - 1);
+                    child.set_count(side, role, child.count(side, role) + 1);
+                }
+                targets[side.index()][captured.index()][promo] = if child.side_units(them) == 0 {
+                    CaptureTarget::OpponentBare
+                } else {
+                    match children.table_by_key(child.key())? {
+                        Some((table, swapped)) => CaptureTarget::Table(table, swapped),
+                        None => CaptureTarget::Missing(child),
+                    }
+                };
+            }
+        }
+    }
+    Ok(targets)
+}
+
 struct Generator<'a> {
     index: TableIndex,
     rules: Rules,
     children: &'a Tablebase,
+    /// The tables captures lead to.
+    captures: CaptureTargets<'a>,
     words: [Vec<AtomicU16>; 2],
     /// One bit per position: decided and not yet propagated, or a pending win.
     marks: [Vec<AtomicU64>; 2],
@@ -291,6 +350,33 @@ impl Generator<'_> {
         self.children.probe_wdl_required(child)
     }
 
+    /// The WDL, for the opponent (to move after it), of the capture `m` by `side` on
+    /// `board` (no en passant: stored positions have no en passant square), probed in the
+    /// table the capture leads to without building the child position.
+    #[inline]
+    fn capture_wdl(&self, board: &Board, side: Color, m: Move) -> Result<Wdl, TbError> {
+        let (from, to) = (m.from(), m.to());
+        let mover = board.piece_at(from).expect("a piece captures");
+        let captured = board.piece_at(to).expect("a capture takes a piece");
+        let promo = m.promotion().map_or(0, |r| r.index() + 1);
+        match self.captures[side.index()][captured.role.index()][promo] {
+            CaptureTarget::OpponentBare => Ok(Wdl::Win),
+            CaptureTarget::Table(table, swapped) => {
+                let mut child = *board;
+                child.remove_unchecked(to, captured);
+                child.remove_unchecked(from, mover);
+                child.put_unchecked(to, m.promotion().map_or(mover, |r| Piece::new(side, r)));
+                Ok(if swapped {
+                    table.wdl_of(&child.swap_colors(), side)
+                } else {
+                    table.wdl_of(&child, side.other())
+                })
+            }
+            CaptureTarget::Missing(material) => Err(self.children.missing(&material)),
+            CaptureTarget::Impossible => unreachable!("a capture the material does not allow"),
+        }
+    }
+
     /// Marks a position: decided and not yet propagated, or given a pending win.
     #[inline]
     fn mark(&self, side: Color, idx: u64) {
@@ -310,11 +396,11 @@ impl Generator<'_> {
             // never probed.
             return Ok((FIXED_DRAW, false));
         }
-        let pos = Position::from_board_unchecked(board, side, self.rules);
+        let pos = Position::from_board_unhashed(board, side, self.rules);
         if pos.has_capture() {
             let mut best = Wdl::Loss;
             for m in pos.captures() {
-                best = best.max(-self.child_wdl(&pos.play(m))?);
+                best = best.max(-self.capture_wdl(&board, side, m)?);
                 if best == Wdl::Win {
                     break;
                 }
@@ -534,7 +620,7 @@ impl Generator<'_> {
                         let idx = (chunk * FORWARD_CHUNK + i) as u64;
                         self.index.neighbourhood_into(idx, &mut near);
                         let board = *near.board();
-                        let pos = Position::from_board_unchecked(board, side, self.rules);
+                        let pos = Position::from_board_unhashed(board, side, self.rules);
                         let their_pawns = board.by_piece(Piece::new(side.other(), Role::Pawn));
                         // Indices of the internal children, prefetched before they are read.
                         kids.clear();
@@ -759,6 +845,7 @@ pub fn generate(
             index,
             rules,
             children,
+            captures: capture_targets(material, children)?,
             words: [alloc(), alloc()],
             marks: [alloc_marks(), alloc_marks()],
         };

@@ -315,13 +315,20 @@ impl Tablebase {
     /// it.
     #[inline]
     fn table_of(&self, board: &Board) -> Result<Option<(&Table, bool)>, TbError> {
-        match self.by_key.get(&board_key(board)) {
+        self.table_by_key(board_key(board))
+    }
+
+    /// The table of the material with key `key` (see [`Material::key`]) and whether its
+    /// colours must be swapped to index it; `None` if no file is present.
+    #[inline]
+    pub(crate) fn table_by_key(&self, key: u64) -> Result<Option<(&Table, bool)>, TbError> {
+        match self.by_key.get(&key) {
             Some(&(i, swapped)) => Ok(Some((self.load(&self.slots[i as usize].1)?, swapped))),
             None => Ok(None),
         }
     }
 
-    fn missing(&self, material: &Material) -> TbError {
+    pub(crate) fn missing(&self, material: &Material) -> TbError {
         TbError::Missing {
             material: material.canonical().0.name(),
             dir: self
