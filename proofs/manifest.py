@@ -64,7 +64,9 @@ def main():
             else ("not recorded" if e["tablebase_leaves"] else "none")
         )
         made = e["made"]
-        if made.get("seconds") is not None:
+        if made.get("book_searches") is not None:
+            how = f"{made['seconds']:,.1f} s, a book of {made['book_searches']:,} searches"
+        elif made.get("seconds") is not None:
             how = f"{made['seconds']:,.1f} s, {made['search_nodes']:,} positions"
         else:
             how = "see below"

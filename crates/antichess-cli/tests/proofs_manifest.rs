@@ -5,6 +5,11 @@
 //! bytes, tablebase leaves
 //! and the tables recorded in the file (materials and checksums). A proof file that the
 //! manifest does not list fails the test, as does a listed file that is missing.
+//!
+//! A proof that relies on tables of more than [`CI_UNITS`] units (whose dependencies close
+//! over the whole 4-unit set: about ten minutes more of CI) is verified only with
+//! `ANTICHESS_FULL_CHECKS=1` (`.ci/run`'s full mode); otherwise its file is decoded whole by
+//! `proof stats` and every figure but the verdict is checked.
 
 mod common;
 use common::{antichess, json_of as json};
@@ -13,6 +18,13 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use antichess_testkit::temp_dir;
+
+/// Tables of at most this many units are built for every run of the test.
+const CI_UNITS: u64 = 3;
+
+fn full_checks() -> bool {
+    std::env::var("ANTICHESS_FULL_CHECKS").is_ok_and(|v| v == "1")
+}
 
 fn proofs_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs")
@@ -57,8 +69,12 @@ fn every_shipped_proof_is_in_the_manifest_and_verifies_with_its_figures() {
 
     // The tables the proofs rely on, built from scratch: the materials their files record
     // (with what those depend on), not a whole n-unit set.
+    let verified_here = |e: &serde_json::Value| {
+        full_checks() || e["tablebase_units"].as_u64().expect("tablebase_units") <= CI_UNITS
+    };
     let materials: BTreeSet<String> = entries
         .iter()
+        .filter(|e| verified_here(e))
         .flat_map(|e| e["tables"].as_array().expect("tables").iter())
         .map(|t| t["material"].as_str().expect("material").to_string())
         .collect();
@@ -80,16 +96,33 @@ fn every_shipped_proof_is_in_the_manifest_and_verifies_with_its_figures() {
     for e in entries {
         let file = e["file"].as_str().unwrap();
         let path = dir.join(file);
-        let v = json(&antichess(&[
-            "proof",
-            "verify",
-            path.to_str().unwrap(),
-            "--tables",
-            tables.to_str().unwrap(),
-            "--format",
-            "json",
-        ]));
-        assert_eq!(v["verified"], true, "{file}");
+        let verify = verified_here(e);
+        let v = if verify {
+            json(&antichess(&[
+                "proof",
+                "verify",
+                path.to_str().unwrap(),
+                "--tables",
+                tables.to_str().unwrap(),
+                "--format",
+                "json",
+            ]))
+        } else {
+            eprintln!(
+                "{file}: relies on tables of {} units, verified with ANTICHESS_FULL_CHECKS=1 only; decoded and its figures checked",
+                e["tablebase_units"]
+            );
+            json(&antichess(&[
+                "proof",
+                "stats",
+                path.to_str().unwrap(),
+                "--format",
+                "json",
+            ]))
+        };
+        if verify {
+            assert_eq!(v["verified"], true, "{file}");
+        }
         assert_eq!(v["rules"], rules, "{file}");
         assert_eq!(v["prover"], e["prover"], "{file}");
         assert_eq!(v["counts"]["total"], e["nodes"], "{file}: nodes");
@@ -117,7 +150,8 @@ fn every_shipped_proof_is_in_the_manifest_and_verifies_with_its_figures() {
             .map(|t| {
                 t.iter()
                     .map(|c| {
-                        assert_eq!(c["status"], "same", "{file}: {c}");
+                        let status = if verify { "same" } else { "not_checked" };
+                        assert_eq!(c["status"], status, "{file}: {c}");
                         (
                             c["material"].as_str().unwrap().to_string(),
                             c["recorded"].as_str().unwrap().to_string(),
