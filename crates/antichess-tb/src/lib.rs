@@ -16,6 +16,7 @@ pub mod index;
 pub mod lasker;
 pub mod material;
 pub mod memory;
+pub mod royal;
 mod stats;
 pub mod symmetry;
 mod table;
@@ -30,6 +31,7 @@ pub use build::{
 pub use error::TbError;
 pub use generate::{generate, GenEvent, GenStats, GeneratedTable, Strategy};
 pub use material::Material;
+pub use royal::{royal_generate, royal_table_ok, RoyalTable, ROYAL_MAX_UNITS};
 pub use stats::{table_stats, SideStats, TableStats};
 pub use table::Table;
 pub use tablebase::{board_key, MoveValue, Tablebase};

@@ -53,6 +53,11 @@ pub enum TbCommand {
 ///
 /// Progress: a bar with the time left on a terminal, and one line per table built on
 /// stderr (time, positions/s, file size, peak memory, time left), terminal or not.
+///
+/// Rule sets (--rules): international, fics, joint, vinciperdi, pritchard (any of them
+/// +queen-only but pritchard), up to 6 units; and the royal-king pritchard3 / pritchard4,
+/// up to 4 units: their tables are K+X against K+Y (15 materials), since a side with a
+/// bare king has won by the rule and needs no table (`--units 4` builds the 15).
 #[derive(Debug, Args)]
 pub struct BuildArgs {
     /// Materials to build, e.g. KRkb or KRvKB (White uppercase, Black lowercase).
