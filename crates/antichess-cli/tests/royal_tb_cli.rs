@@ -25,8 +25,17 @@ fn royal_tables_build_probe_and_serve_the_solver() {
     let t = tables.to_str().unwrap();
     // The plan of --units 4: the 15 materials K+X against K+Y, nothing smaller.
     let plan = json(&[
-        "tb", "build", "--rules", "pritchard3", "--units", "4", "--dry-run", "--format",
-        "json", "--tables", t,
+        "tb",
+        "build",
+        "--rules",
+        "pritchard3",
+        "--units",
+        "4",
+        "--dry-run",
+        "--format",
+        "json",
+        "--tables",
+        t,
     ]);
     assert_eq!(plan["tables"], 15, "{plan}");
     for row in plan["plan"].as_array().unwrap() {
@@ -35,7 +44,14 @@ fn royal_tables_build_probe_and_serve_the_solver() {
     }
     // More than 4 units is refused, naming the limit.
     let out = common::antichess(&[
-        "tb", "build", "--rules", "pritchard4", "--units", "5", "--tables", t,
+        "tb",
+        "build",
+        "--rules",
+        "pritchard4",
+        "--units",
+        "5",
+        "--tables",
+        t,
     ]);
     assert!(!out.status.success(), "{}", text(&out));
     assert!(
@@ -45,15 +61,31 @@ fn royal_tables_build_probe_and_serve_the_solver() {
     );
     // One table (KRkn needs no other).
     let built = json(&[
-        "tb", "build", "--rules", "pritchard3", "KRkn", "--format", "json", "--tables", t,
+        "tb",
+        "build",
+        "--rules",
+        "pritchard3",
+        "KRkn",
+        "--format",
+        "json",
+        "--tables",
+        t,
     ]);
     assert_eq!(built["built"], 1, "{built}");
     assert_eq!(built["tables"][0]["material"], "KRkn", "{built}");
 
     let probe = |fen: &str| {
         json(&[
-            "tb", "probe", "--rules", "pritchard3", "--fen", fen, "--format", "json",
-            "--tables", t,
+            "tb",
+            "probe",
+            "--rules",
+            "pritchard3",
+            "--fen",
+            fen,
+            "--format",
+            "json",
+            "--tables",
+            t,
         ])
     };
     let v = probe(MATE_IN_ONE);
@@ -73,8 +105,16 @@ fn royal_tables_build_probe_and_serve_the_solver() {
     // being mated): the tables of the two variants differ by the mate rule.
     let p4 = dir.join("p4");
     let v = json(&[
-        "tb", "probe", "--rules", "pritchard4", "--fen", MATE_IN_ONE, "--format", "json",
-        "--tables", p4.to_str().unwrap(),
+        "tb",
+        "probe",
+        "--rules",
+        "pritchard4",
+        "--fen",
+        MATE_IN_ONE,
+        "--format",
+        "json",
+        "--tables",
+        p4.to_str().unwrap(),
     ]);
     let rb8 = v["moves"]
         .as_array()
@@ -88,18 +128,50 @@ fn royal_tables_build_probe_and_serve_the_solver() {
     // leaf or the end of a game, and no material was met without a table.
     let proof = dir.join("mate.proof");
     let v = json(&[
-        "solve", "--rules", "pritchard3", "--fen", MATE_IN_ONE, "--tables", t, "--hash",
-        "16M", "--nodes", "100K", "--proof", proof.to_str().unwrap(), "--format", "json",
+        "solve",
+        "--rules",
+        "pritchard3",
+        "--fen",
+        MATE_IN_ONE,
+        "--tables",
+        t,
+        "--hash",
+        "16M",
+        "--nodes",
+        "100K",
+        "--proof",
+        proof.to_str().unwrap(),
+        "--format",
+        "json",
     ]);
     assert_eq!(v["result"], "proved", "{v}");
     assert_eq!(v["verified"], true, "{v}");
     // A position the table says White cannot win: the solver disproves it at once.
     let lost = "7k/8/6K1/8/8/8/8/nR6 w - - 0 1";
     let v = json(&[
-        "solve", "--rules", "pritchard3", "--fen", lost, "--tables", t, "--hash", "16M",
-        "--nodes", "100K", "--format", "json",
+        "solve",
+        "--rules",
+        "pritchard3",
+        "--fen",
+        lost,
+        "--tables",
+        t,
+        "--hash",
+        "16M",
+        "--nodes",
+        "100K",
+        "--format",
+        "json",
     ]);
     assert_eq!(v["result"], "disproved", "{v}");
-    let _ = ok(&["tb", "verify", "--rules", "pritchard3", "KRkn", "--tables", t]);
+    let _ = ok(&[
+        "tb",
+        "verify",
+        "--rules",
+        "pritchard3",
+        "KRkn",
+        "--tables",
+        t,
+    ]);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -324,7 +324,16 @@ impl Gen<'_> {
                     break;
                 }
             } else {
-                kids.push(self.child_entry(&pos.play(m)));
+                let piece = board.piece_at(m.from()).expect("a piece moves");
+                if piece.role == Role::Pawn && m.from().index().abs_diff(m.to().index()) == 16 {
+                    // A double step may reach an en passant node.
+                    kids.push(self.child_entry(&pos.play(m)));
+                } else {
+                    let mut child = board;
+                    child.remove_unchecked(m.from(), piece);
+                    child.put_unchecked(m.to(), piece);
+                    kids.push(entry(side.other(), self.index.encode(&child)));
+                }
             }
         }
         if win {
@@ -751,8 +760,18 @@ pub fn royal_generate(
             gen.ep_keys = gen.find_ep_nodes();
             gen.ep_words = (0..gen.ep_keys.len()).map(|_| AtomicU32::new(0)).collect();
         }
+        let timing = std::env::var_os("ANTICHESS_TB_TIMING").is_some();
+        let start = std::time::Instant::now();
         let levels = gen.initialise()?;
+        let initialised = start.elapsed();
         gen.run(levels);
+        if timing {
+            eprintln!(
+                "{material}: {} en passant nodes, init {initialised:?}, retrograde {:?}",
+                gen.ep_keys.len(),
+                start.elapsed() - initialised
+            );
+        }
         let Gen { words, .. } = gen;
         let table = RoyalTable {
             material: *material,
