@@ -1,7 +1,8 @@
 //! Royal-king tablebases from the command line: `tb build` plans the 15 tables of
 //! `--units 4` under pritchard3 and builds one, refuses more than 4 units; `tb probe`
-//! answers a mate in one and a bare-king win; `solve` under pritchard3 uses the table
-//! (tablebase leaves in its proof, no missing table) and proves what the table says.
+//! answers a mate in one and a bare-king win; `solve` under pritchard3 uses the table (its
+//! proof is one table leaf, no missing table; without tables the same budget does not
+//! settle it) and proves what the table says.
 
 mod common;
 
@@ -101,59 +102,50 @@ fn royal_tables_build_probe_and_serve_the_solver() {
     assert_eq!(v["dtc"], 1, "{v}");
     assert_eq!(v["moves"].as_array().unwrap().len(), 1, "{v}");
 
-    // The same mate in one is lost for White under pritchard4 after Rb8# (Black wins by
-    // being mated): the tables of the two variants differ by the mate rule.
-    let p4 = dir.join("p4");
-    let v = json(&[
-        "tb",
-        "probe",
-        "--rules",
-        "pritchard4",
-        "--fen",
-        MATE_IN_ONE,
-        "--format",
-        "json",
-        "--tables",
-        p4.to_str().unwrap(),
-    ]);
-    let rb8 = v["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|m| m["san"] == "Rb8#")
-        .unwrap_or_else(|| panic!("{v}"));
-    assert_eq!(rb8["category"], "win", "{v}");
-
-    // solve uses the table: every leaf of the proof of a 4-unit position is a table
-    // leaf or the end of a game, and no material was met without a table.
-    let proof = dir.join("mate.proof");
-    let v = json(&[
-        "solve",
-        "--rules",
-        "pritchard3",
-        "--fen",
-        MATE_IN_ONE,
-        "--tables",
-        t,
-        "--hash",
-        "16M",
-        "--nodes",
-        "100K",
-        "--proof",
-        proof.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
+    // solve uses the table: Black wins this KRkn position in 16 plies to conversion
+    // (`tb stats`' longest win with Black to move); with the table the search proves it at
+    // once, its proof is one table leaf (verified), and no material is missing.
+    let deep = "1n6/8/8/8/3k4/8/3K4/3R4 b - - 0 1";
+    let v = probe(deep);
+    assert_eq!(v["category"], "win", "{v}");
+    assert_eq!(v["dtc"], 16, "{v}");
+    let proof = dir.join("deep.proof");
+    let solve = |tables: &[&str], nodes: &str| {
+        let mut args = vec![
+            "solve",
+            "--rules",
+            "pritchard3",
+            "--fen",
+            deep,
+            "--hash",
+            "16M",
+            "--nodes",
+            nodes,
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(tables);
+        json(&args)
+    };
+    let v = solve(&["--tables", t, "--proof", proof.to_str().unwrap()], "100K");
     assert_eq!(v["result"], "proved", "{v}");
+    assert_eq!(v["prover"], "black", "{v}");
     assert_eq!(v["verified"], true, "{v}");
-    // A position the table says White cannot win: the solver disproves it at once.
-    let lost = "7k/8/6K1/8/8/8/8/nR6 w - - 0 1";
+    assert_eq!(v["proof_nodes"], 1, "a table leaf: {v}");
+    assert!(v["nodes"].as_u64().unwrap() < 100, "{v}");
+    assert_eq!(v["missing_tables"], serde_json::json!([]), "{v}");
+    // Without tables the same budget does not settle it, and the search says which table
+    // it missed.
+    let v = solve(&["--tb-units", "0"], "20K");
+    assert_eq!(v["result"], "unknown", "{v}");
+    assert_eq!(v["missing_tables"][0]["material"], "KRkn", "{v}");
+    // A position the table says White loses: the solver disproves White at once.
     let v = json(&[
         "solve",
         "--rules",
         "pritchard3",
         "--fen",
-        lost,
+        FORCED_CAPTURE,
         "--tables",
         t,
         "--hash",

@@ -371,8 +371,8 @@ impl Gen<'_> {
 
     /// The en passant nodes of stored position `idx` (`side` to move): for each pawn of
     /// the other side that may just have made a double step (both squares behind it
-    /// empty, the board before it legal) after which `side` has a legal en passant
-    /// capture, the node's position.
+    /// empty, the board before it a position in which the double step is legal) after
+    /// which `side` has a legal en passant capture, the node's position.
     fn ep_nodes_of(&self, board: &Board, side: Color, mut f: impl FnMut(Position)) {
         let mover = side.other();
         let (rank, back): (u8, i32) = match mover {
@@ -393,7 +393,9 @@ impl Gen<'_> {
             let mut before = *board;
             before.remove_unchecked(to, pawn);
             before.put_unchecked(start, pawn);
-            if in_check(&before, side) {
+            // The board before must be a position, and the double step legal there (a
+            // capture not compulsory): otherwise the node is never reached.
+            if in_check(&before, side) || must_capture(&before, mover) {
                 continue;
             }
             let after = Position::from_board_unchecked(before, mover, self.rules)

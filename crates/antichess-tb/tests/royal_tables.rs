@@ -169,7 +169,7 @@ fn random_position(material: &Material, turn: Color, seed: &mut u64, rules: Rule
 
 fn build_tables(rules: Rules, targets: &[&str], dir: &Path) -> Tablebase {
     let targets: Vec<Material> = targets.iter().map(|m| m.parse().unwrap()).collect();
-    build(
+    let report = build(
         &targets,
         &BuildOptions {
             rules,
@@ -180,6 +180,20 @@ fn build_tables(rules: Rules, targets: &[&str], dir: &Path) -> Tablebase {
         &|_| {},
     )
     .unwrap();
+    for b in &report.built {
+        eprintln!(
+            "{rules} {}: built in {:.1} s, {} positions ({} wins, {} draws, {} losses), \
+             longest DTC {}, {} bytes",
+            b.material,
+            b.seconds,
+            b.stats.positions,
+            b.stats.wins,
+            b.stats.draws,
+            b.stats.losses,
+            b.stats.max_dtc,
+            b.bytes
+        );
+    }
     Tablebase::open(dir, rules).unwrap()
 }
 
