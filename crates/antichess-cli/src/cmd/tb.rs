@@ -296,6 +296,11 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
 /// shows.
 const BYTES_PER_POSITION: u64 = 3;
 
+/// The same for the royal-king generator (`antichess_tb::royal`): a 32-bit word per
+/// position and the lists of each level; 195 MB measured for `KPkp` (8.5 M positions),
+/// rounded up.
+const ROYAL_BYTES_PER_POSITION: u64 = 24;
+
 /// `tb build --dry-run`: the plan, built nothing.
 fn dry_run(
     targets: &[Material],
@@ -303,11 +308,16 @@ fn dry_run(
     format: Format,
 ) -> anyhow::Result<ExitCode> {
     let plan = plan(targets, options)?;
+    let per_position = if options.rules.is_royal() {
+        ROYAL_BYTES_PER_POSITION
+    } else {
+        BYTES_PER_POSITION
+    };
     let missing: Vec<_> = plan.iter().filter(|e| !e.present).collect();
     let positions: u64 = missing.iter().map(|e| e.positions).sum();
     let peak = missing
         .iter()
-        .map(|e| e.positions * BYTES_PER_POSITION)
+        .map(|e| e.positions * per_position)
         .max()
         .unwrap_or(0);
     match format {
@@ -325,7 +335,7 @@ fn dry_run(
                     "units": e.material.units(),
                     "pawns": e.material.pawns(),
                     "positions": e.positions,
-                    "memory_estimate": e.positions * BYTES_PER_POSITION,
+                    "memory_estimate": e.positions * per_position,
                     "status": if e.present { "present" } else { "missing" },
                 })).collect::<Vec<_>>(),
             })
@@ -336,12 +346,12 @@ fn dry_run(
                     "{:<10} {:>14} positions  ~{:>9}  {}",
                     e.material.name(),
                     e.positions,
-                    bytes_text(e.positions * BYTES_PER_POSITION),
+                    bytes_text(e.positions * per_position),
                     if e.present { "present" } else { "to build" }
                 );
             }
             println!(
-                "{} tables needed, {} present, {} to build ({positions} positions, the largest needing ~{} at {BYTES_PER_POSITION} bytes per position) in {}",
+                "{} tables needed, {} present, {} to build ({positions} positions, the largest needing ~{} at {per_position} bytes per position) in {}",
                 plan.len(),
                 plan.len() - missing.len(),
                 missing.len(),
