@@ -225,13 +225,28 @@ fn solve_writes_a_proof_that_records_its_rules_and_verifies() {
 }
 
 #[test]
-fn tb_build_refuses_royal_rule_sets() {
+fn tb_build_needs_no_table_below_four_units_and_refuses_five() {
+    // Royal tables exist up to 4 units (crates/antichess-cli/tests/royal_tb_cli.rs builds
+    // one); with at most 3 units a side has a bare king, which the rules decide.
     let dir = temp("royal-tb");
-    let out = antichess(&[
+    let v = json(&antichess(&[
         "tb",
         "build",
         "--units",
         "3",
+        "--rules",
+        "pritchard3",
+        "--format",
+        "json",
+        "--tables",
+        dir.to_str().unwrap(),
+    ]));
+    assert_eq!(v["built"], 0, "{v}");
+    let out = antichess(&[
+        "tb",
+        "build",
+        "--units",
+        "5",
         "--rules",
         "pritchard3",
         "--tables",
@@ -240,7 +255,7 @@ fn tb_build_refuses_royal_rule_sets() {
     assert!(!out.status.success(), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("pritchard3") && stderr.contains("royal"),
+        stderr.contains("pritchard3") && stderr.contains("at most 4"),
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);

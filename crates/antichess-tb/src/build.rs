@@ -101,6 +101,11 @@ fn promotion_roles(rules: Rules) -> &'static [Role] {
 /// The tables `m`'s captures and promotions lead to, canonical, in build order.
 #[must_use]
 pub fn direct_dependencies(m: &Material, rules: Rules) -> Vec<Material> {
+    if rules.is_royal() {
+        let mut out = crate::royal::royal_successors(m, rules);
+        sort_for_building(&mut out);
+        return out;
+    }
     let mut out: Vec<Material> = m
         .successors(promotion_roles(rules))
         .iter()
@@ -112,8 +117,27 @@ pub fn direct_dependencies(m: &Material, rules: Rules) -> Vec<Material> {
 }
 
 /// The requested materials and everything they depend on, canonical, in build order.
+///
+/// Under a royal rule set, materials without a table (a bare king, or not one king per
+/// side: decided by the rules) are left out, targets included.
 #[must_use]
 pub fn dependencies(targets: &[Material], rules: Rules) -> Vec<Material> {
+    if rules.is_royal() {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack: Vec<Material> = targets
+            .iter()
+            .filter(|m| crate::royal::royal_table_ok(m))
+            .map(|m| m.canonical().0)
+            .collect();
+        while let Some(m) = stack.pop() {
+            if seen.insert(m) {
+                stack.extend(crate::royal::royal_successors(&m, rules));
+            }
+        }
+        let mut out: Vec<Material> = seen.into_iter().collect();
+        sort_for_building(&mut out);
+        return out;
+    }
     let mut seen = std::collections::HashSet::new();
     let mut stack: Vec<Material> = targets.iter().map(|m| m.canonical().0).collect();
     let mut out = Vec::new();
@@ -134,10 +158,18 @@ pub fn dependencies(targets: &[Material], rules: Rules) -> Vec<Material> {
 /// generator.
 fn check_targets(targets: &[Material], rules: Rules) -> Result<(), TbError> {
     if rules.is_royal() {
-        return Err(TbError::Unsupported(format!(
-            "tables for {rules}: the royal-king rule sets (pritchard3, pritchard4) have no \
-             tablebase generator yet; search without tables (--tb-units 0)"
-        )));
+        if let Some(m) = targets
+            .iter()
+            .find(|m| m.units() > crate::royal::ROYAL_MAX_UNITS)
+        {
+            return Err(TbError::Unsupported(format!(
+                "{m}: {} units; {rules} tables have at most {} (positions with a bare \
+                 king need none)",
+                m.units(),
+                crate::royal::ROYAL_MAX_UNITS
+            )));
+        }
+        return Ok(());
     }
     if let Some(m) = targets
         .iter()
@@ -259,6 +291,12 @@ pub fn build_one(
     check_targets(std::slice::from_ref(m), options.rules)?;
     let t = Instant::now();
     crate::memory::reset_peak();
+    if options.rules.is_royal() {
+        let (data, stats) = crate::royal::royal_generate(m, options.rules, tb, options.threads)?;
+        let path = data.write(&options.dir)?;
+        drop(data);
+        return finish(m, stats, t, path, tb);
+    }
     let (data, stats) = generate(
         m,
         options.rules,
@@ -273,6 +311,17 @@ pub fn build_one(
         eprintln!("{m}: written in {:?}", written.elapsed());
     }
     drop(data);
+    finish(m, stats, t, path, tb)
+}
+
+/// Registers a written table and reports its figures.
+fn finish(
+    m: &Material,
+    stats: GenStats,
+    t: Instant,
+    path: PathBuf,
+    tb: &mut Tablebase,
+) -> Result<Built, TbError> {
     let peak_memory = crate::memory::peak_resident();
     let bytes = std::fs::metadata(&path)
         .map_err(|e| TbError::io(&path, e))?

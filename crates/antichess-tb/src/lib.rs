@@ -3,6 +3,10 @@
 //! symmetry, retrograde generation of WDL and DTC (distance to conversion, in plies), the
 //! table file format, memory-mapped probing, statistics and verification.
 //!
+//! Under the royal-king rule sets (`pritchard3`, `pritchard4`) the tables are built by a
+//! generator of their own ([`royal`]) into the same file format, and probing follows
+//! their rules (bare king, check, mate per variant).
+//!
 //! A table covers one material (both sides to move); colour-swapped materials share one
 //! table. Positions with an en passant capture available are not stored: probing resolves
 //! them by their captures. Tables depend on the rules (stalemate scoring and promotion
@@ -16,6 +20,7 @@ pub mod index;
 pub mod lasker;
 pub mod material;
 pub mod memory;
+pub mod royal;
 mod stats;
 pub mod symmetry;
 mod table;
@@ -30,6 +35,7 @@ pub use build::{
 pub use error::TbError;
 pub use generate::{generate, GenEvent, GenStats, GeneratedTable, Strategy};
 pub use material::Material;
+pub use royal::{royal_generate, royal_table_ok, RoyalTable, ROYAL_MAX_UNITS};
 pub use stats::{table_stats, SideStats, TableStats};
 pub use table::Table;
 pub use tablebase::{board_key, MoveValue, Tablebase};

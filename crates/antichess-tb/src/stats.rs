@@ -2,7 +2,7 @@
 //! side to move (with an example), and mutual zugzwangs (positions lost for whichever side
 //! is to move). Counts are of positions up to the board's symmetries (8 without pawns, 2
 //! with pawns); positions with an en passant capture available are not stored and not
-//! counted.
+//! counted, nor are the boards a royal table marks as not positions.
 
 use antichess_core::{Color, Position, Role};
 use rayon::prelude::*;
@@ -67,9 +67,20 @@ pub fn table_stats(table: &Table) -> Result<TableStats, TbError> {
             if !index.is_canonical(idx, &board) {
                 return acc;
             }
+            // Royal tables mark boards that are not positions (the side not to move in
+            // check) with code 3: neither values nor counted.
+            let legal = [Color::White, Color::Black].map(|c| {
+                !rules.is_royal() || table.wdl_code(c, idx) != crate::royal::CODE_NOT_POSITION
+            });
+            if legal == [false, false] {
+                return acc;
+            }
             acc.positions += 1;
             let w = [table.wdl(Color::White, idx), table.wdl(Color::Black, idx)];
             for side in 0..2 {
+                if !legal[side] {
+                    continue;
+                }
                 acc.counts[side][w[side].code() as usize] += 1;
                 if w[side] == Wdl::Win {
                     let d = dtc[side][idx as usize];
@@ -80,7 +91,7 @@ pub fn table_stats(table: &Table) -> Result<TableStats, TbError> {
                     }
                 }
             }
-            if w[0] == Wdl::Loss && w[1] == Wdl::Loss {
+            if legal == [true, true] && w[0] == Wdl::Loss && w[1] == Wdl::Loss {
                 acc.mzug += 1;
                 if acc.mzug_example.is_none_or(|at| idx < at) {
                     acc.mzug_example = Some(idx);

@@ -280,8 +280,13 @@ impl Tablebase {
     /// not even all 2-unit tables are).
     #[must_use]
     pub fn complete_units(&self) -> u32 {
+        let royal = self.rules.is_royal();
         let mut n = 1;
-        while n < 8 && Material::all_up_to(n + 1).iter().all(|m| self.contains(m)) {
+        while n < 8
+            && Material::all_up_to(n + 1)
+                .iter()
+                .all(|m| self.contains(m) || (royal && !crate::royal::royal_table_ok(m)))
+        {
             n += 1;
         }
         if n == 1 {
@@ -314,7 +319,7 @@ impl Tablebase {
     /// The table of a board's material and whether its colours must be swapped to index
     /// it.
     #[inline]
-    fn table_of(&self, board: &Board) -> Result<Option<(&Table, bool)>, TbError> {
+    pub(crate) fn table_of(&self, board: &Board) -> Result<Option<(&Table, bool)>, TbError> {
         self.table_by_key(board_key(board))
     }
 
@@ -340,6 +345,9 @@ impl Tablebase {
 
     /// WDL for the side to move; `Ok(None)` if a needed table is absent.
     pub fn probe_wdl(&self, pos: &Position) -> Result<Option<Wdl>, TbError> {
+        if self.rules.is_royal() {
+            return crate::royal::probe_wdl(self, pos);
+        }
         if pos.us().is_empty() {
             return Ok(Some(Wdl::Win));
         }
@@ -374,6 +382,9 @@ impl Tablebase {
 
     /// WDL and DTC for the side to move; `Ok(None)` if a needed table is absent.
     pub fn probe(&self, pos: &Position) -> Result<Option<Value>, TbError> {
+        if self.rules.is_royal() {
+            return crate::royal::probe(self, pos, true);
+        }
         if pos.us().is_empty() {
             return Ok(Some(Value {
                 wdl: Wdl::Win,

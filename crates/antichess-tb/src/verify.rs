@@ -56,6 +56,7 @@ pub fn verify_table(tb: &Tablebase, material: &Material) -> Result<VerifyReport,
             },
         }
     };
+    let royal = tb.rules().is_royal();
     let mut report = VerifyReport {
         positions: 2 * size,
         ..VerifyReport::default()
@@ -78,7 +79,17 @@ pub fn verify_table(tb: &Tablebase, material: &Material) -> Result<VerifyReport,
                     let mut problem = None;
                     let code = table.wdl_code(side, idx);
                     let raw_dtc = dtc[side.index()][idx as usize];
-                    if index.encode(&board) != idx {
+                    let royal_legal = royal && crate::royal::is_position(&board, side);
+                    if royal && !royal_legal {
+                        // Not a position under the royal rules: stored as code 3.
+                        if code != crate::royal::CODE_NOT_POSITION || raw_dtc != 0 {
+                            problem = Some(format!(
+                                "{}: not a position (the side not to move is in check), \
+                                 stored WDL code {code} dtc {raw_dtc} (expected 3, 0)",
+                                pos.fen()
+                            ));
+                        }
+                    } else if index.encode(&board) != idx {
                         problem = Some(format!(
                             "index {idx} decodes to {} which encodes to {}",
                             pos.fen(),

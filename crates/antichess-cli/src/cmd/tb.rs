@@ -53,6 +53,11 @@ pub enum TbCommand {
 ///
 /// Progress: a bar with the time left on a terminal, and one line per table built on
 /// stderr (time, positions/s, file size, peak memory, time left), terminal or not.
+///
+/// Rule sets (--rules): international, fics, joint, vinciperdi, pritchard (any of them
+/// +queen-only but pritchard), up to 6 units; and the royal-king pritchard3 / pritchard4,
+/// up to 4 units: their tables are K+X against K+Y (15 materials), since a side with a
+/// bare king has won by the rule and needs no table (`--units 4` builds the 15).
 #[derive(Debug, Args)]
 pub struct BuildArgs {
     /// Materials to build, e.g. KRkb or KRvKB (White uppercase, Black lowercase).
@@ -291,6 +296,11 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
 /// shows.
 const BYTES_PER_POSITION: u64 = 3;
 
+/// The same for the royal-king generator (`antichess_tb::royal`): a 32-bit word per
+/// position and the lists of each level; 195 MB measured for `KPkp` (8.5 M positions),
+/// rounded up.
+const ROYAL_BYTES_PER_POSITION: u64 = 24;
+
 /// `tb build --dry-run`: the plan, built nothing.
 fn dry_run(
     targets: &[Material],
@@ -298,11 +308,16 @@ fn dry_run(
     format: Format,
 ) -> anyhow::Result<ExitCode> {
     let plan = plan(targets, options)?;
+    let per_position = if options.rules.is_royal() {
+        ROYAL_BYTES_PER_POSITION
+    } else {
+        BYTES_PER_POSITION
+    };
     let missing: Vec<_> = plan.iter().filter(|e| !e.present).collect();
     let positions: u64 = missing.iter().map(|e| e.positions).sum();
     let peak = missing
         .iter()
-        .map(|e| e.positions * BYTES_PER_POSITION)
+        .map(|e| e.positions * per_position)
         .max()
         .unwrap_or(0);
     match format {
@@ -320,7 +335,7 @@ fn dry_run(
                     "units": e.material.units(),
                     "pawns": e.material.pawns(),
                     "positions": e.positions,
-                    "memory_estimate": e.positions * BYTES_PER_POSITION,
+                    "memory_estimate": e.positions * per_position,
                     "status": if e.present { "present" } else { "missing" },
                 })).collect::<Vec<_>>(),
             })
@@ -331,12 +346,12 @@ fn dry_run(
                     "{:<10} {:>14} positions  ~{:>9}  {}",
                     e.material.name(),
                     e.positions,
-                    bytes_text(e.positions * BYTES_PER_POSITION),
+                    bytes_text(e.positions * per_position),
                     if e.present { "present" } else { "to build" }
                 );
             }
             println!(
-                "{} tables needed, {} present, {} to build ({positions} positions, the largest needing ~{} at {BYTES_PER_POSITION} bytes per position) in {}",
+                "{} tables needed, {} present, {} to build ({positions} positions, the largest needing ~{} at {per_position} bytes per position) in {}",
                 plan.len(),
                 plan.len() - missing.len(),
                 missing.len(),

@@ -41,13 +41,12 @@ pub fn solver_tables(
     if units == 0 {
         return Ok(None);
     }
-    if rules.is_royal() {
-        // No generator for the royal-king rule sets yet (`tb build` refuses them): search
-        // without tables rather than fail on the default --tb-units.
-        if !quiet {
-            eprintln!("no tablebases exist for {rules} yet: searching without tables");
-        }
-        return Ok(None);
+    if rules.is_royal() && !(2..=antichess_tb::ROYAL_MAX_UNITS).contains(&units) {
+        bail!(
+            "--tb-units {units}: choose 0 (no tables) or 2 to {} under {rules} (positions \
+             with a bare king need no table)",
+            antichess_tb::ROYAL_MAX_UNITS
+        );
     }
     if !(2..=5).contains(&units) {
         bail!("--tb-units {units}: choose 0 (no tables) or 2 to 5");
