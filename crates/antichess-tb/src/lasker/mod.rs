@@ -17,6 +17,7 @@
 //! their own ([`generate`] documents how).
 
 mod build;
+mod ep;
 mod format;
 mod generate;
 mod probe;
