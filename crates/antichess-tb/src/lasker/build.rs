@@ -78,9 +78,9 @@ pub const LASKER_GEN_BYTES_PER_POSITION: f64 = 2.125;
 /// The peak memory `lasker_generate` and the file writer are expected to need for
 /// `material`, in bytes: while generating, the words and marks of its positions plus the
 /// tables its captures and promotions lead to, loaded whole (two bytes per position);
-/// while writing (those tables dropped), the codes (two bytes per position) and one side's
-/// raw image (two bytes per index). En passant nodes (under 1 % of the positions) and the
-/// compressed image are left out.
+/// while writing (those tables dropped), the codes (two bytes per position, compressed
+/// without a copy) and the compressed image. En passant nodes (under 1 % of the
+/// positions) and the compressed image are left out, so generating is the peak.
 #[must_use]
 pub fn lasker_memory_estimate(material: &Material) -> u64 {
     let positions = 2 * TableIndex::new(material).size();
@@ -96,9 +96,7 @@ pub fn lasker_memory_estimate(material: &Material) -> u64 {
         .iter()
         .map(|c| 2 * 2 * TableIndex::new(c).size())
         .sum();
-    let generating = (positions as f64 * LASKER_GEN_BYTES_PER_POSITION) as u64 + loaded;
-    let writing = 3 * positions;
-    generating.max(writing)
+    (positions as f64 * LASKER_GEN_BYTES_PER_POSITION) as u64 + loaded
 }
 
 /// Builds the requested Lasker tables and their dependencies into `dir`.
