@@ -151,3 +151,84 @@ fn errors_name_the_input() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn dry_run_plans_without_building() {
+    let dir = temp_dir("lasker-dry");
+    let d = dir.to_str().unwrap();
+    let out = antichess(&["tb", "build", "--game", "lasker", "KQk", "--tables", d]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let before = std::fs::read_dir(&dir).unwrap().count();
+    let v = json(&antichess(&[
+        "tb",
+        "build",
+        "--game",
+        "lasker",
+        "KQPkq",
+        "--dry-run",
+        "--format",
+        "json",
+        "--tables",
+        d,
+    ]));
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        before,
+        "nothing built"
+    );
+    let plan = v["plan"].as_array().unwrap();
+    let names: Vec<&str> = plan
+        .iter()
+        .map(|r| r["material"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.last(), Some(&"KQPkq"), "{names:?}");
+    // Its promotions lead to the four 5-man tables without pawns, before it.
+    for m in ["KQQkq", "KQRkq", "KQBkq", "KQNkq", "KQkq", "KQk", "KPk"] {
+        assert!(names.contains(&m), "{m} in {names:?}");
+    }
+    let status = |m: &str| plan.iter().find(|r| r["material"] == m).unwrap()["status"].clone();
+    assert_eq!(status("KQk"), "present");
+    assert_eq!(status("KQPkq"), "missing");
+    assert_eq!(v["tables"], plan.len());
+    assert_eq!(v["to_build"], plan.len() - 1);
+    let missing: Vec<&serde_json::Value> =
+        plan.iter().filter(|r| r["status"] == "missing").collect();
+    let positions: u64 = missing
+        .iter()
+        .map(|r| r["positions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(v["positions"], positions);
+    let largest = missing
+        .iter()
+        .map(|r| r["memory_estimate"].as_u64().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(v["largest_memory_estimate"], largest);
+    // The table itself needs the most: over 2 bytes per position (its words and marks).
+    let kqpkq = plan.last().unwrap();
+    let p = kqpkq["positions"].as_u64().unwrap();
+    assert!(kqpkq["memory_estimate"].as_u64().unwrap() > 2 * p);
+    assert_eq!(largest, kqpkq["memory_estimate"].as_u64().unwrap());
+
+    let out = antichess(&[
+        "tb",
+        "build",
+        "--game",
+        "lasker",
+        "KQPkq",
+        "--dry-run",
+        "--tables",
+        d,
+    ]);
+    let t = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(t.contains("KQPkq") && t.contains("to build"), "{t}");
+    assert!(
+        t.contains(&format!(
+            "{} Lasker tables needed, 1 present, {} to build",
+            plan.len(),
+            plan.len() - 1
+        )),
+        "{t}"
+    );
+}

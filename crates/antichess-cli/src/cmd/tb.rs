@@ -205,7 +205,13 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         bail!("--queue builds antichess tables; build Lasker tables without it");
     }
     if args.game == Game::Lasker {
-        return lasker::run_build(&args.signatures, args.units, args.format, &args.tables);
+        return lasker::run_build(
+            &args.signatures,
+            args.units,
+            args.format,
+            &args.tables,
+            args.dry_run,
+        );
     }
     let targets = match &args.from_book {
         Some(book) => crate::common::book::missing_materials(book, args.top, args.tables.rules)?,

@@ -1,7 +1,8 @@
 //! Building Lasker tables: the closure of what the requested tables' captures and
 //! promotions (to queen, rook, bishop or knight) lead to, keeping both kings, in the build
 //! order of the antichess tables (fewer units first, then fewer pawns), skipping tables
-//! already present so that an interrupted build resumes.
+//! already present so that an interrupted build resumes. Each table is generated with
+//! only the tables it probes in memory (docs/research/lasker-engine.md, "Memory").
 
 use std::path::Path;
 use std::time::Instant;
@@ -11,7 +12,8 @@ use antichess_core::Role;
 use super::format::lasker_file_name;
 use super::generate::{lasker_generate, LaskerGenStats};
 use super::lasker_material_ok;
-use super::probe::{LaskerTable, LaskerTablebase};
+use super::probe::LaskerTablebase;
+use crate::index::TableIndex;
 use crate::material::{sort_for_building, Material};
 use crate::TbError;
 
@@ -69,6 +71,34 @@ pub fn lasker_dependencies(targets: &[Material]) -> Result<Vec<Material>, TbErro
     Ok(out)
 }
 
+/// Bytes per position (both sides to move) the generator keeps while generating: a 16-bit
+/// word and a mark bit (docs/research/lasker-engine.md, "Memory").
+pub const LASKER_GEN_BYTES_PER_POSITION: f64 = 2.125;
+
+/// The peak memory `lasker_generate` and the file writer are expected to need for
+/// `material`, in bytes: while generating, the words and marks of its positions plus the
+/// tables its captures and promotions lead to, loaded whole (two bytes per position);
+/// while writing (those tables dropped), the codes (two bytes per position, compressed
+/// without a copy) and the compressed image. En passant nodes (under 1 % of the
+/// positions) and the compressed image are left out, so generating is the peak.
+#[must_use]
+pub fn lasker_memory_estimate(material: &Material) -> u64 {
+    let positions = 2 * TableIndex::new(material).size();
+    let mut children: Vec<Material> = material
+        .successors(&PROMOTIONS)
+        .into_iter()
+        .filter(lasker_material_ok)
+        .map(|m| m.canonical().0)
+        .collect();
+    children.sort();
+    children.dedup();
+    let loaded: u64 = children
+        .iter()
+        .map(|c| 2 * 2 * TableIndex::new(c).size())
+        .sum();
+    (positions as f64 * LASKER_GEN_BYTES_PER_POSITION) as u64 + loaded
+}
+
 /// Builds the requested Lasker tables and their dependencies into `dir`.
 pub fn lasker_build(
     targets: &[Material],
@@ -87,16 +117,19 @@ pub fn lasker_build(
     if !crate::tablebase::existing_dir(dir)? {
         std::fs::create_dir_all(dir).map_err(|e| TbError::io(dir, e))?;
     }
-    let mut tb = LaskerTablebase::open(dir)?;
+    // Presence is read from the file names; a table is loaded (and its checksum checked)
+    // only when a table being built probes it.
+    let present = LaskerTablebase::open(dir)?;
     let mut report = LaskerBuildReport::default();
     let mut missing = Vec::new();
     for m in &plan {
-        if tb.table(m)?.is_some() {
+        if present.contains(m) {
             report.present_tables.push(*m);
         } else {
             missing.push(*m);
         }
     }
+    drop(present);
     progress(LaskerBuildEvent::Planned {
         total: plan.len(),
         to_build: missing.len(),
@@ -107,10 +140,15 @@ pub fn lasker_build(
             material: *m,
             number: i + 1,
         });
-        let (data, stats) = lasker_generate(m, &tb, threads)?;
+        // A fresh view of the directory per table: it loads the tables this one probes
+        // and is dropped before the file is written, so no table stays in memory from
+        // one build to the next.
+        let children = LaskerTablebase::open(dir)?;
+        let (data, stats) = lasker_generate(m, &children, threads)?;
+        drop(children);
         data.write(dir)?;
         debug_assert!(dir.join(lasker_file_name(m)).exists());
-        tb.add_table(m, LaskerTable::from_data(data));
+        drop(data);
         let seconds = t.elapsed().as_secs_f64();
         report.built.push((*m, stats, seconds));
         progress(LaskerBuildEvent::Finished {

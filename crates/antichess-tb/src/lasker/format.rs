@@ -42,15 +42,61 @@ fn checksum(bytes: &[u8]) -> u64 {
     hasher.digest()
 }
 
+/// The little-endian bytes of `codes`. On a little-endian machine they are the codes' own
+/// memory, so a table's image is compressed without a copy of its codes (two bytes per
+/// index and side less at the writer's peak; docs/research/lasker-engine.md, "Memory").
+fn le_bytes(codes: &[u16]) -> std::borrow::Cow<'_, [u8]> {
+    #[cfg(target_endian = "little")]
+    {
+        // Safety: the slice covers exactly the `2 * codes.len()` initialised bytes of
+        // `codes` and borrows it for its lifetime; `u8` has alignment 1 and every byte is a
+        // valid `u8`. On a little-endian machine those bytes are the codes' little-endian
+        // encoding, the file's.
+        let bytes =
+            unsafe { std::slice::from_raw_parts(codes.as_ptr().cast::<u8>(), 2 * codes.len()) };
+        std::borrow::Cow::Borrowed(bytes)
+    }
+    #[cfg(not(target_endian = "little"))]
+    std::borrow::Cow::Owned(codes.iter().flat_map(|c| c.to_le_bytes()).collect())
+}
+
+/// The `len` codes of one zstd frame of little-endian codes. On a little-endian machine the
+/// frame is decompressed straight into the codes (no raw copy while a table loads).
+fn decompress_codes(frame: &[u8], len: usize) -> Result<Vec<u16>, String> {
+    #[cfg(target_endian = "little")]
+    {
+        let mut codes = vec![0u16; len];
+        // Safety: as in `le_bytes`, with a unique borrow: every byte pattern written into
+        // the slice is a valid `u16`, and the slice is dropped before `codes` is used.
+        let bytes =
+            unsafe { std::slice::from_raw_parts_mut(codes.as_mut_ptr().cast::<u8>(), 2 * len) };
+        let n = zstd::bulk::decompress_to_buffer(frame, bytes).map_err(|e| e.to_string())?;
+        if n != 2 * len {
+            return Err("wrong length".into());
+        }
+        Ok(codes)
+    }
+    #[cfg(not(target_endian = "little"))]
+    {
+        let raw = zstd::bulk::decompress(frame, 2 * len).map_err(|e| e.to_string())?;
+        if raw.len() != 2 * len {
+            return Err("wrong length".into());
+        }
+        Ok(raw
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect())
+    }
+}
+
 impl LaskerTableData {
     /// The file image.
     pub fn to_bytes(&self) -> Result<Vec<u8>, TbError> {
         let size = self.codes[0].len() as u64;
         let mut frames = Vec::new();
         for side in &self.codes {
-            let raw: Vec<u8> = side.iter().flat_map(|c| c.to_le_bytes()).collect();
             frames.push(
-                zstd::bulk::compress(&raw, 9)
+                zstd::bulk::compress(&le_bytes(side), 9)
                     .map_err(|e| TbError::Unsupported(format!("zstd: {e}")))?,
             );
         }
@@ -153,15 +199,8 @@ impl LaskerTableData {
             &bytes[HEADER_LEN + len0..HEADER_LEN + len0 + len1],
         ];
         for (side, frame) in frames.iter().enumerate() {
-            let raw = zstd::bulk::decompress(frame, size as usize * 2)
+            codes[side] = decompress_codes(frame, size as usize)
                 .map_err(|e| corrupt(format!("side {side}: {e}")))?;
-            if raw.len() as u64 != 2 * size {
-                return Err(corrupt(format!("side {side} has the wrong length")));
-            }
-            codes[side] = raw
-                .chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect();
         }
         Ok(LaskerTableData { material, codes })
     }

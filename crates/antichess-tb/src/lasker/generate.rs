@@ -15,33 +15,44 @@
 //! the depth is one more than the deepest stalemate-win child). Terminal stalemates are
 //! its level 0. Whatever both phases leave undecided is a draw (2).
 //!
-//! External moves (captures and promotions) are probed in the smaller tables at
-//! initialisation and enter as pending wins or as lower bounds of loss depths. Positions
-//! in which the side not to move is in check are illegal and never touched again. Words
-//! are 32-bit atomics updated by compare-and-swap, so each level runs on many threads.
+//! External moves (captures and promotions) are probed in the smaller tables: at
+//! initialisation for phase A, when phase B starts for phase B (only the positions phase
+//! A left undecided), and once more for a position whose counter reaches zero while one
+//! of them loses (its depth is a lower bound of the loss depth). A winning external move
+//! makes a *pending* win: a win at its depth unless the position is decided sooner.
+//! Positions in which the side not to move is in check are illegal and never touched
+//! again.
 //!
-//! **En passant.** With pawns of both colours, a double step can give the opponent an en
-//! passant capture. The position reached, `E`, is not stored (the index has no en passant
-//! square) but it is a node of its own: its moves are the en passant captures (external,
-//! into a smaller table) and every move of its *twin* `T`, the stored position with the
-//! same board and side to move, so its value is the better of the en passant captures'
-//! and `T`'s. The generator keeps such nodes in a side list (one per board, side to move
-//! and en passant square with a legal en passant capture and a legal predecessor), each
-//! with one internal "move" of no ply into its twin: when `T` is decided as a win at level
-//! `d`, `E` is a win at `d`; when `T` is decided as a loss at `d`, `E`'s counter drops to
-//! zero and, if no en passant capture escapes, `E` is a loss at `max(d, deepest loss by en
-//! passant)`. Levels are re-run until empty so that a node decided at its twin's level is
-//! propagated in that level. The double step that made `E` is counted as one internal
-//! move of its predecessor, which is told by `E` (not by `T`) when `E` is decided; the
-//! un-moves of `T` leave such double steps out.
+//! **Memory** (docs/research/lasker-engine.md, "Memory"). Each position has one 16-bit
+//! word: its final code (the file's: value and depth), or while undecided its counter and
+//! two flags, or a pending win's depth. Words are updated by compare-and-swap, so each
+//! level runs on many threads and a position is decided exactly once. Beside the words,
+//! one *mark* bit per position: set when a position is decided or given a pending win,
+//! cleared once it has been propagated. A level's positions are found by scanning the
+//! marks and reading the depth in the word; no list of positions is kept. That is 2.125
+//! bytes per position (both sides to move) while generating; the words then become the
+//! file's codes in place.
+//!
+//! **En passant** ([`super::ep`]). With pawns of both colours, the position `E` reached by
+//! a double step that gives the opponent an en passant capture is a node of its own, with
+//! a word and a mark like a stored position: its en passant captures are external moves,
+//! and it has one internal "move" of no ply into its *twin* `T`, the stored position with
+//! the same board and side to move. When `T` is decided as a win at level `d`, `E` is a
+//! win at `d`; when `T` is decided as a loss at `d`, `E`'s counter drops to zero and, if no
+//! en passant capture escapes, `E` is a loss at `max(d, deepest loss by en passant)`.
+//! Levels are re-scanned until no position of their own depth is left, so that a node
+//! decided at its twin's level is propagated in that level. The double step that made `E`
+//! is counted as one internal move of its predecessor, which is told by `E` (not by `T`)
+//! when `E` is decided; the un-moves of `T` leave such double steps out.
 
-use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 
 use antichess_core::attacks;
 use antichess_core::orthodox::{in_check, OrthoPosition};
 use antichess_core::{Board, Color, Move, MoveList, Piece, Role, Square};
 use rayon::prelude::*;
 
+use super::ep::{ep_after, EpNodes};
 use super::format::LaskerTableData;
 use super::probe::LaskerTablebase;
 use super::{lasker_material_ok, LaskerValue, CODE_NONE};
@@ -49,82 +60,70 @@ use crate::index::{Neighbourhood, TableIndex};
 use crate::material::Material;
 use crate::TbError;
 
-// Words: bit 31 FINAL. Final: bits 28..31 value (0..=4, 7 = not a position), bits 0..16
-// depth. Undecided: bits 0..8 counter, bits 8..24 largest depth of the losing external
-// moves (the lower bound of a loss depth), bit 24 NO_LOSS (an external move escapes).
-const FINAL: u32 = 1 << 31;
-const NOT_POSITION: u32 = FINAL | 7 << 28;
-const DEPTH_MASK: u32 = 0xffff;
-const COUNTER_MASK: u32 = 0xff;
-const EXT_SHIFT: u32 = 8;
-const NO_LOSS: u32 = 1 << 24;
-/// Phase B's external information, kept per position from initialisation: bits 0..16 the
-/// shortest stalemate win by an external move (`NO_WIN` if none), bits 16..31 the deepest
-/// external stalemate loss, bit 31 an external move draws or better.
-const NO_WIN: u32 = 0xffff;
-const B_NO_LOSS: u32 = 1 << 31;
+// One 16-bit word per index and side to move (and per en passant node):
+// - final: the file's code, `value << 12 | depth` (value 0..=4), below `FINAL_END`;
+// - `NOT_POSITION` (the file's `CODE_NONE`): not a position;
+// - undecided: `UNDECIDED | counter`, the counter (bits 0..8) of internal moves not yet
+//   known to lose, `NO_LOSS` (an external move escapes the phase's loss) and `EXT_LOSS`
+//   (an external move loses in the phase: its depth bounds the loss depth from below and
+//   is probed again when the counter reaches zero);
+// - pending: `PENDING | depth`: a win of the phase at that depth by an external move
+//   unless decided sooner (never a loss, so no counter is kept).
+const FINAL_END: u16 = 0x5000;
+const NOT_POSITION: u16 = CODE_NONE;
+const UNDECIDED: u16 = 0x8000;
+const COUNTER_MASK: u16 = 0x00ff;
+const NO_LOSS: u16 = 0x0100;
+const EXT_LOSS: u16 = 0x0200;
+const PENDING: u16 = 0xc000;
+const KIND_MASK: u16 = 0xf000;
+const DEPTH_MASK: u16 = 0x0fff;
 
 #[inline]
-fn final_word(value: u8, depth: u16) -> u32 {
-    FINAL | u32::from(value) << 28 | u32::from(depth)
+fn final_word(value: u8, depth: u16) -> u16 {
+    u16::from(value) << 12 | depth
 }
 
 #[inline]
-fn word_value(w: u32) -> u8 {
-    ((w >> 28) & 7) as u8
-}
-
-/// Entry flag of an en passant node (its position in [`EpNodes`] below the flags).
-const EP_ENTRY: u64 = 1 << 62;
-
-#[inline]
-fn entry(side: Color, idx: u64) -> u64 {
-    (side.index() as u64) << 63 | idx
+fn is_final(w: u16) -> bool {
+    w < FINAL_END
 }
 
 #[inline]
-fn entry_side(e: u64) -> Color {
-    if e >> 63 == 0 {
-        Color::White
-    } else {
-        Color::Black
+fn word_value(w: u16) -> u8 {
+    (w >> 12) as u8
+}
+
+/// Whether `w` is undecided with a counter (not final, not pending, a position).
+#[inline]
+fn has_counter(w: u16) -> bool {
+    w & 0xc000 == UNDECIDED
+}
+
+#[inline]
+fn is_pending(w: u16) -> bool {
+    w & KIND_MASK == PENDING
+}
+
+/// Bitmap number of the en passant nodes (0 and 1 are the sides to move).
+const EP_MAP: usize = 2;
+
+/// An entry: a stored position (side to move, index) or an en passant node.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Entry {
+    Stored(Color, u64),
+    Ep(usize),
+}
+
+impl Entry {
+    #[inline]
+    fn of(map: usize, i: u64) -> Entry {
+        match map {
+            0 => Entry::Stored(Color::White, i),
+            1 => Entry::Stored(Color::Black, i),
+            _ => Entry::Ep(i as usize),
+        }
     }
-}
-
-#[inline]
-fn entry_idx(e: u64) -> usize {
-    (e & !(3 << 62)) as usize
-}
-
-/// Key of an en passant node: the side to move, its twin's index, and the en passant
-/// square in the frame of the board the twin's index decodes to.
-#[inline]
-fn ep_key(side: Color, idx: u64, ep: Square) -> u64 {
-    (side.index() as u64) << 63 | idx << 6 | ep.index() as u64
-}
-
-/// The positions reached by a double step that gives the opponent a legal en passant
-/// capture (see the module documentation), sorted by key, with their words.
-#[derive(Default)]
-struct EpNodes {
-    keys: Vec<u64>,
-    words: Vec<AtomicU32>,
-    ext_b: Vec<AtomicU32>,
-}
-
-/// The en passant square of a double step `from` → `to` that leaves `board` (after the
-/// step) with a legal en passant capture for the side to move `turn`; `None` otherwise.
-#[inline]
-fn ep_after(board: &Board, turn: Color, from: Square, to: Square) -> Option<Square> {
-    let pawns = board.pawns();
-    if !pawns.contains(to) || from.index().abs_diff(to.index()) != 16 {
-        return None;
-    }
-    let ep = Square::from_index(((from.index() + to.index()) / 2) as u32);
-    if (attacks::pawn_attacks(turn.other(), ep) & pawns & board.by_color(turn)).is_empty() {
-        return None;
-    }
-    OrthoPosition::from_board_with_ep_unchecked(*board, turn, Some(ep)).ep_square()
 }
 
 /// Counts of a generated table (indices that are positions, both sides to move).
@@ -152,26 +151,54 @@ struct Phase {
 const MATE: Phase = Phase { win: 4, loss: 0 };
 const STALEMATE: Phase = Phase { win: 3, loss: 1 };
 
+/// What a position's external moves give, for one phase.
+#[derive(Clone, Copy, Default)]
+struct External {
+    /// The fastest win of the phase by an external move.
+    win: Option<u16>,
+    /// The deepest loss of the phase by an external move (0 if none).
+    loss: u16,
+    /// An external move neither wins nor loses in the phase.
+    escape: bool,
+}
+
+/// The starting word of an entry in `phase` from its external moves and its counter of
+/// internal moves (in phase B, those not into mate wins of the opponent): the word, and
+/// whether it is marked (decided or pending). Without internal moves, an escape is a draw
+/// in phase B and leaves the entry undecided in phase A (phase B may still decide it).
+fn start_word(ext: External, counter: u32, phase: Phase) -> (u16, bool) {
+    let counter = counter as u16;
+    if let Some(d) = ext.win {
+        if d == 1 || counter == 0 {
+            return (final_word(phase.win, d), true);
+        }
+        return (PENDING | d, true);
+    }
+    if counter == 0 && !ext.escape {
+        return (final_word(phase.loss, ext.loss), true);
+    }
+    if counter == 0 && phase.win == STALEMATE.win {
+        return (LaskerValue::DRAW.code(), false);
+    }
+    let flags = if ext.escape {
+        NO_LOSS
+    } else if ext.loss > 0 {
+        EXT_LOSS
+    } else {
+        0
+    };
+    (UNDECIDED | flags | counter, false)
+}
+
 struct Gen<'a> {
     index: TableIndex,
     children: &'a LaskerTablebase,
-    words: [Vec<AtomicU32>; 2],
-    ext_b: [Vec<AtomicU32>; 2],
+    words: [Vec<AtomicU16>; 2],
+    marks: [Vec<AtomicU64>; 2],
     ep: EpNodes,
+    /// The deepest pending win of the current phase.
+    pending_max: AtomicU16,
 }
-
-/// What initialising one position found.
-struct Init {
-    word: u32,
-    ext_b: u32,
-    /// Decided now: (phase 0 = mate / 1 = stalemate, level).
-    decided: Option<(usize, u16)>,
-    /// A mate win by an external move, pending at this level.
-    pending: Option<u16>,
-}
-
-/// Levels of entries per phase.
-type Levels = Vec<Vec<u64>>;
 
 /// The quiet moves by which `mover` could have reached `board` inside the table (no
 /// captures, no promotions), as (piece, square now, square before). Double steps after
@@ -218,277 +245,196 @@ fn un_moves(board: &Board, mover: Color, mut f: impl FnMut(Piece, Square, Square
     }
 }
 
+/// Whether `m` leaves the table of a stored position (`them`: the opponent's men).
+#[inline]
+fn leaves_table(m: &Move, them: antichess_core::Bitboard) -> bool {
+    m.is_promotion() || them.contains(m.to()) || m.is_en_passant()
+}
+
 impl Gen<'_> {
-    fn init_one(&self, idx: u64, side: Color, moves: &mut MoveList) -> Result<Init, TbError> {
-        let none = Init {
-            word: NOT_POSITION,
-            ext_b: 0,
-            decided: None,
-            pending: None,
+    fn words_of(&self, map: usize) -> &[AtomicU16] {
+        if map == EP_MAP {
+            &self.ep.words
+        } else {
+            &self.words[map]
+        }
+    }
+
+    fn marks_of(&self, map: usize) -> &[AtomicU64] {
+        if map == EP_MAP {
+            &self.ep.marks
+        } else {
+            &self.marks[map]
+        }
+    }
+
+    #[inline]
+    fn word_of(&self, e: Entry) -> &AtomicU16 {
+        match e {
+            Entry::Stored(side, idx) => &self.words[side.index()][idx as usize],
+            Entry::Ep(i) => &self.ep.words[i],
+        }
+    }
+
+    #[inline]
+    fn mark(&self, e: Entry) {
+        let (map, i) = match e {
+            Entry::Stored(side, idx) => (side.index(), idx),
+            Entry::Ep(i) => (EP_MAP, i as u64),
         };
+        self.marks_of(map)[(i >> 6) as usize].fetch_or(1 << (i & 63), Relaxed);
+    }
+
+    /// The position of an entry (a node with its en passant right).
+    fn position(&self, e: Entry) -> OrthoPosition {
+        match e {
+            Entry::Stored(side, idx) => {
+                OrthoPosition::from_board_unchecked(self.index.decode(idx), side)
+            }
+            Entry::Ep(i) => self.ep.position(&self.index, i),
+        }
+    }
+
+    /// What the external moves of `pos` give in each phase (captures, promotions and en
+    /// passant captures of a stored position; the en passant captures of a node).
+    fn external(
+        &self,
+        pos: &OrthoPosition,
+        ep_node: bool,
+        moves: &MoveList,
+    ) -> Result<[External; 2], TbError> {
+        let them = pos.board().by_color(pos.turn().other());
+        let mut out = [External::default(); 2];
+        for m in moves.iter() {
+            let external = if ep_node {
+                m.is_en_passant()
+            } else {
+                leaves_table(m, them)
+            };
+            if !external {
+                continue;
+            }
+            let v = LaskerValue::for_mover(self.children.probe(&pos.play(*m))?);
+            for (ext, phase) in out.iter_mut().zip([MATE, STALEMATE]) {
+                if v.value == phase.win {
+                    ext.win = Some(ext.win.map_or(v.depth, |w| w.min(v.depth)));
+                } else if v.value == phase.loss {
+                    ext.loss = ext.loss.max(v.depth);
+                } else if phase.win == 4 || v.value >= 2 {
+                    // Phase A: every other value escapes mate. Phase B: mated by an
+                    // external move is no escape from a stalemate loss.
+                    ext.escape = true;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Phase A's starting word of one index: (word, marked).
+    fn init_one(
+        &self,
+        idx: u64,
+        side: Color,
+        moves: &mut MoveList,
+    ) -> Result<(u16, bool), TbError> {
         let board = self.index.decode(idx);
         if !self.index.is_canonical(idx, &board) || in_check(&board, side.other()) {
-            return Ok(none);
+            return Ok((NOT_POSITION, false));
         }
         let pos = OrthoPosition::from_board_unchecked(board, side);
         pos.legal_moves_into(moves);
         if moves.is_empty() {
-            return Ok(if pos.is_check() {
-                Init {
-                    word: final_word(0, 0),
-                    decided: Some((0, 0)),
-                    ..none
-                }
-            } else {
-                Init {
-                    word: final_word(1, 0),
-                    decided: Some((1, 0)),
-                    ..none
-                }
-            });
+            // Mated (phase A's level 0) or stalemated (phase B's level 0).
+            return Ok((final_word(u8::from(!pos.is_check()), 0), true));
         }
         let them = board.by_color(side.other());
-        let internal = moves
-            .iter()
-            .filter(|m| !(m.is_promotion() || them.contains(m.to()) || m.is_en_passant()))
-            .count() as u32;
-        if internal > COUNTER_MASK {
+        let internal = moves.iter().filter(|m| !leaves_table(m, them)).count() as u32;
+        if internal > u32::from(COUNTER_MASK) {
             return Err(TbError::Unsupported(format!(
                 "{}: more than 255 moves",
                 pos.fen()
             )));
         }
-        let externals = moves
-            .iter()
-            .copied()
-            .filter(|m| m.is_promotion() || them.contains(m.to()) || m.is_en_passant());
-        self.classify(&pos, externals, internal)
+        let [ext, _] = self.external(&pos, false, moves)?;
+        let (w, marked) = start_word(ext, internal, MATE);
+        if is_pending(w) {
+            self.pending_max.fetch_max(w & DEPTH_MASK, Relaxed);
+        }
+        Ok((w, marked))
     }
 
-    /// The starting word of a position from its external moves (probed in the smaller
-    /// tables) and its number of internal moves.
-    fn classify(
-        &self,
-        pos: &OrthoPosition,
-        externals: impl Iterator<Item = Move>,
-        internal: u32,
-    ) -> Result<Init, TbError> {
-        let (mut win4, mut no_loss_a, mut ext_a) = (None::<u16>, false, 0u16);
-        let (mut win3, mut no_loss_b, mut ext_b) = (NO_WIN as u16, false, 0u16);
-        for m in externals {
-            let child = pos.play(m);
-            let v = LaskerValue::for_mover(self.children.probe(&child)?);
-            match v.value {
-                4 => win4 = Some(win4.map_or(v.depth, |w| w.min(v.depth))),
-                0 => ext_a = ext_a.max(v.depth),
-                _ => no_loss_a = true,
-            }
-            match v.value {
-                3 => win3 = win3.min(v.depth),
-                1 => ext_b = ext_b.max(v.depth),
-                2..=4 => no_loss_b = true,
-                _ => {}
-            }
+    /// Initialises the stored positions of both sides for phase A, marking the decided
+    /// ones, the pending wins and the terminal stalemates.
+    fn initialise(&self) -> Result<(), TbError> {
+        const CHUNK: usize = 1 << 12;
+        for side in Color::ALL {
+            let s = side.index();
+            self.words[s]
+                .par_chunks(CHUNK)
+                .zip(self.marks[s].par_chunks(CHUNK / 64))
+                .enumerate()
+                .try_for_each(|(chunk, (words, marks))| {
+                    let mut moves = MoveList::new();
+                    for (i, word) in words.iter().enumerate() {
+                        let idx = (chunk * CHUNK + i) as u64;
+                        let (w, marked) = self.init_one(idx, side, &mut moves)?;
+                        word.store(w, Relaxed);
+                        if marked {
+                            marks[i >> 6].fetch_or(1 << (i & 63), Relaxed);
+                        }
+                    }
+                    Ok::<(), TbError>(())
+                })?;
         }
-        let b = u32::from(win3) | u32::from(ext_b) << 16 | if no_loss_b { B_NO_LOSS } else { 0 };
-        if let Some(d) = win4 {
-            if d == 1 || internal == 0 {
-                return Ok(Init {
-                    word: final_word(4, d),
-                    ext_b: b,
-                    decided: Some((0, d)),
-                    pending: None,
-                });
+        Ok(())
+    }
+
+    /// Initialises the en passant nodes for phase A (after the stored positions): their en
+    /// passant captures are external moves, their twin one internal move.
+    fn initialise_ep(&self) -> Result<(), TbError> {
+        (0..self.ep.len()).into_par_iter().try_for_each(|i| {
+            let pos = self.ep.position(&self.index, i);
+            let moves = pos.legal_moves();
+            let [ext, _] = self.external(&pos, true, &moves)?;
+            let (w, marked) = start_word(ext, 1, MATE);
+            if is_pending(w) {
+                self.pending_max.fetch_max(w & DEPTH_MASK, Relaxed);
             }
-            return Ok(Init {
-                word: NO_LOSS | internal,
-                ext_b: b,
-                decided: None,
-                pending: Some(d),
-            });
-        }
-        if internal == 0 && !no_loss_a {
-            return Ok(Init {
-                word: final_word(0, ext_a),
-                ext_b: b,
-                decided: Some((0, ext_a)),
-                pending: None,
-            });
-        }
-        let flags = if no_loss_a {
-            NO_LOSS
-        } else {
-            u32::from(ext_a) << EXT_SHIFT
-        };
-        Ok(Init {
-            word: flags | internal,
-            ext_b: b,
-            decided: None,
-            pending: None,
+            self.ep.words[i].store(w, Relaxed);
+            if marked {
+                self.mark(Entry::Ep(i));
+            }
+            Ok(())
         })
     }
 
-    /// The en passant nodes of the table: for each legal stored position and each pawn of
-    /// the side not to move that may just have made a double step (both squares behind it
-    /// empty, the position before it legal) after which the side to move has a legal en
-    /// passant capture. Keys in increasing order.
-    fn find_ep_nodes(&self) -> Vec<u64> {
-        const CHUNK: usize = 1 << 12;
-        let mut keys = Vec::new();
-        for side in Color::ALL {
-            let size = self.index.size() as usize;
-            let parts: Vec<Vec<u64>> = (0..size.div_ceil(CHUNK))
-                .into_par_iter()
-                .map(|chunk| {
-                    let mut out = Vec::new();
-                    let end = ((chunk + 1) * CHUNK).min(size);
-                    for i in chunk * CHUNK..end {
-                        let idx = i as u64;
-                        if self.words[side.index()][i].load(Relaxed) == NOT_POSITION {
-                            continue;
-                        }
-                        let board = self.index.decode(idx);
-                        ep_nodes_of(&board, side, |ep| out.push(ep_key(side, idx, ep)));
-                    }
-                    out
-                })
-                .collect();
-            keys.extend(parts.into_iter().flatten());
-        }
-        debug_assert!(keys.windows(2).all(|w| w[0] < w[1]));
-        keys
+    /// The deepest loss of `phase` by an external move of an entry (probed again when its
+    /// counter reaches zero).
+    fn external_loss(&self, e: Entry, phase: Phase) -> u16 {
+        let pos = self.position(e);
+        let moves = pos.legal_moves();
+        let ext = self
+            .external(&pos, matches!(e, Entry::Ep(_)), &moves)
+            .expect("the tables probed at initialisation answer again");
+        ext[usize::from(phase.win == STALEMATE.win)].loss
     }
 
-    /// Initialises the en passant nodes (after the stored positions): their en passant
-    /// captures are external moves, their twin one internal move. Returns the decided
-    /// ones (mate phase, by level) and the pending mate wins by level.
-    fn initialise_ep(&self) -> Result<(Levels, Levels), TbError> {
-        let parts: Result<Vec<(usize, Init)>, TbError> = self
-            .ep
-            .keys
-            .par_iter()
-            .enumerate()
-            .map(|(i, &key)| {
-                let (side, idx, ep) = split_ep_key(key);
-                let board = self.index.decode(idx);
-                let pos = OrthoPosition::from_board_with_ep_unchecked(board, side, Some(ep));
-                debug_assert_eq!(pos.ep_square(), Some(ep));
-                let moves = pos.legal_moves();
-                let externals = moves.iter().copied().filter(|m| m.is_en_passant());
-                Ok((i, self.classify(&pos, externals, 1)?))
-            })
-            .collect();
-        let (mut decided, mut pending): (Levels, Levels) = (Vec::new(), Vec::new());
-        for (i, init) in parts? {
-            self.ep.words[i].store(init.word, Relaxed);
-            self.ep.ext_b[i].store(init.ext_b, Relaxed);
-            let e = EP_ENTRY | i as u64;
-            if let Some((_, l)) = init.decided {
-                push_level(&mut decided, l, e);
-            }
-            if let Some(l) = init.pending {
-                push_level(&mut pending, l, e);
-            }
-        }
-        Ok((decided, pending))
-    }
-
-    /// The word of an entry (stored position or en passant node).
+    /// Makes an undecided entry a win of `phase` at `level`; false if it was final. A
+    /// pending win is decided at the smaller of its depth and `level`.
     #[inline]
-    fn word_of(&self, e: u64) -> &AtomicU32 {
-        if e & EP_ENTRY != 0 {
-            &self.ep.words[entry_idx(e)]
-        } else {
-            &self.words[entry_side(e).index()][entry_idx(e)]
-        }
-    }
-
-    /// The entry of the en passant node with `board` (any frame), `turn` to move and en
-    /// passant square `ep`.
-    fn ep_entry(&self, board: &Board, turn: Color, ep: Square) -> u64 {
-        let idx = self.index.encode(board);
-        let ep = if self.index.decode(idx) == *board {
-            ep
-        } else {
-            ep.flip_horizontal()
-        };
-        let key = ep_key(turn, idx, ep);
-        let i = self
-            .ep
-            .keys
-            .binary_search(&key)
-            .expect("every en passant node is listed");
-        EP_ENTRY | i as u64
-    }
-
-    /// Initialises both sides: the mate phase's decided positions and pending wins by
-    /// level, and the terminal stalemates.
-    fn initialise(&self) -> Result<(Levels, Levels, Vec<u64>), TbError> {
-        const CHUNK: usize = 1 << 12;
-        type Part = (Levels, Levels, Vec<u64>);
-        let mut mate: Levels = Vec::new();
-        let mut pending: Levels = Vec::new();
-        let mut stalemates = Vec::new();
-        let push = |levels: &mut Levels, l: u16, e: u64| {
-            let l = usize::from(l);
-            if levels.len() <= l {
-                levels.resize(l + 1, Vec::new());
-            }
-            levels[l].push(e);
-        };
-        for side in Color::ALL {
-            let s = side.index();
-            let parts: Result<Vec<Part>, TbError> = self.words[s]
-                .par_chunks(CHUNK)
-                .zip(self.ext_b[s].par_chunks(CHUNK))
-                .enumerate()
-                .map(|(chunk, (words, exts))| {
-                    let (mut m, mut p, mut st) = (Vec::new(), Vec::new(), Vec::new());
-                    let mut moves = MoveList::new();
-                    for (i, (word, ext)) in words.iter().zip(exts).enumerate() {
-                        let idx = (chunk * CHUNK + i) as u64;
-                        let init = self.init_one(idx, side, &mut moves)?;
-                        word.store(init.word, Relaxed);
-                        ext.store(init.ext_b, Relaxed);
-                        match init.decided {
-                            Some((0, l)) => push(&mut m, l, entry(side, idx)),
-                            Some((_, _)) => st.push(entry(side, idx)),
-                            None => {}
-                        }
-                        if let Some(l) = init.pending {
-                            push(&mut p, l, entry(side, idx));
-                        }
-                    }
-                    Ok((m, p, st))
-                })
-                .collect();
-            for (m, p, st) in parts? {
-                for (l, list) in m.into_iter().enumerate() {
-                    for e in list {
-                        push(&mut mate, l as u16, e);
-                    }
-                }
-                for (l, list) in p.into_iter().enumerate() {
-                    for e in list {
-                        push(&mut pending, l as u16, e);
-                    }
-                }
-                stalemates.extend(st);
-            }
-        }
-        Ok((mate, pending, stalemates))
-    }
-
-    /// Marks an undecided entry as a win of `phase` at `level`; false if it was final.
-    #[inline]
-    fn mark_win(&self, e: u64, phase: Phase, level: u16) -> bool {
+    fn mark_win(&self, e: Entry, phase: Phase, level: u16) -> bool {
         let word = self.word_of(e);
         let mut cur = word.load(Relaxed);
         loop {
-            if cur & FINAL != 0 {
+            if is_final(cur) || cur == NOT_POSITION {
                 return false;
             }
-            match word.compare_exchange_weak(cur, final_word(phase.win, level), Relaxed, Relaxed) {
+            let depth = if is_pending(cur) {
+                level.min(cur & DEPTH_MASK)
+            } else {
+                level
+            };
+            match word.compare_exchange_weak(cur, final_word(phase.win, depth), Relaxed, Relaxed) {
                 Ok(_) => return true,
                 Err(v) => cur = v,
             }
@@ -499,22 +445,34 @@ impl Gen<'_> {
     /// `level`, or for an en passant node its twin lost at `level`: `plies` is 1 for a
     /// move, 0 for the twin); returns the loss level if it became a loss.
     #[inline]
-    fn decrement(&self, e: u64, amount: u32, level: u16, plies: u16, phase: Phase) -> Option<u16> {
+    fn decrement(
+        &self,
+        e: Entry,
+        amount: u32,
+        level: u16,
+        plies: u16,
+        phase: Phase,
+    ) -> Option<u16> {
         let word = self.word_of(e);
         let mut cur = word.load(Relaxed);
+        let mut ext: Option<u16> = None;
         loop {
-            if cur & FINAL != 0 {
+            if !has_counter(cur) {
                 return None;
             }
-            let counter = cur & COUNTER_MASK;
+            let counter = u32::from(cur & COUNTER_MASK);
             debug_assert!(counter >= amount, "counter underflow");
             let left = counter - amount;
             let (new, decided) = if left == 0 && cur & NO_LOSS == 0 {
-                let ext = ((cur >> EXT_SHIFT) & DEPTH_MASK) as u16;
-                let l = (level + plies).max(ext);
+                let x = if cur & EXT_LOSS != 0 {
+                    *ext.get_or_insert_with(|| self.external_loss(e, phase))
+                } else {
+                    0
+                };
+                let l = (level + plies).max(x);
                 (final_word(phase.loss, l), Some(l))
             } else {
-                ((cur & !COUNTER_MASK) | left, None)
+                ((cur & !COUNTER_MASK) | left as u16, None)
             };
             match word.compare_exchange_weak(cur, new, Relaxed, Relaxed) {
                 Ok(_) => return decided,
@@ -523,61 +481,55 @@ impl Gen<'_> {
         }
     }
 
-    /// Propagates one decided entry to its predecessors (and a stored position to its en
-    /// passant twins).
+    /// Propagates one entry decided at `level` (word `v`) to its predecessors (and a
+    /// stored position to its en passant twins), marking what it decides. Returns whether
+    /// it decided an entry at `level` itself (an en passant twin) and whether it decided
+    /// any.
     fn retro_one(
         &self,
-        e: u64,
+        e: Entry,
+        v: u16,
         phase: Phase,
-        out: &mut Vec<(u16, u64)>,
         preds: &mut Vec<(u64, u32)>,
         near: &mut Neighbourhood,
-    ) {
-        let v = self.word_of(e).load(Relaxed);
-        let level = (v & DEPTH_MASK) as u16;
+    ) -> (bool, bool) {
+        let level = v & DEPTH_MASK;
         let is_win = word_value(v) == phase.win;
-        if e & EP_ENTRY != 0 {
-            // The one predecessor: the double step back.
-            let (side, idx, ep) = split_ep_key(self.ep.keys[entry_idx(e)]);
-            let mut board = self.index.decode(idx);
-            let mover = side.other();
-            let pawn = Piece::new(mover, Role::Pawn);
-            let (to, start) = double_step_squares(mover, ep);
-            board.remove_unchecked(to, pawn);
-            board.put_unchecked(start, pawn);
-            let (pidx, w) = self.index.encode_with_stab(&board);
-            debug_assert_eq!(w, 1, "no symmetric boards with pawns of both colours");
-            let p = entry(mover, pidx);
-            if !is_win {
-                if self.mark_win(p, phase, level + 1) {
-                    out.push((level + 1, p));
-                }
-            } else if let Some(l) = self.decrement(p, 1, level, 1, phase) {
-                out.push((l, p));
-            }
-            return;
-        }
-        let side = entry_side(e);
-        let idx = entry_idx(e);
-        if !self.ep.keys.is_empty() {
-            let lo = ep_key(side, idx as u64, Square::from_index(0));
-            let first = self.ep.keys.partition_point(|&k| k < lo);
-            for (i, _) in self.ep.keys[first..]
-                .iter()
-                .enumerate()
-                .take_while(|(_, &k)| k >> 6 == lo >> 6)
-            {
-                let twin = EP_ENTRY | (first + i) as u64;
-                if is_win {
-                    if self.mark_win(twin, phase, level) {
-                        out.push((level, twin));
+        let (mut same, mut any) = (false, false);
+        let mut decided = |p: Entry, l: u16| {
+            self.mark(p);
+            any = true;
+            same |= l == level;
+        };
+        let (side, idx) = match e {
+            Entry::Ep(i) => {
+                // The one predecessor: the double step back.
+                let (mover, board) = self.ep.predecessor(&self.index, i);
+                let (pidx, w) = self.index.encode_with_stab(&board);
+                debug_assert_eq!(w, 1, "no symmetric boards with pawns of both colours");
+                let p = Entry::Stored(mover, pidx);
+                if !is_win {
+                    if self.mark_win(p, phase, level + 1) {
+                        decided(p, level + 1);
                     }
-                } else if let Some(l) = self.decrement(twin, 1, level, 0, phase) {
-                    out.push((l, twin));
+                } else if let Some(l) = self.decrement(p, 1, level, 1, phase) {
+                    decided(p, l);
                 }
+                return (same, any);
+            }
+            Entry::Stored(side, idx) => (side, idx),
+        };
+        for i in self.ep.twins_of(side, idx) {
+            let twin = Entry::Ep(i);
+            if is_win {
+                if self.mark_win(twin, phase, level) {
+                    decided(twin, level);
+                }
+            } else if let Some(l) = self.decrement(twin, 1, level, 0, phase) {
+                decided(twin, l);
             }
         }
-        self.index.neighbourhood_into(idx as u64, near);
+        self.index.neighbourhood_into(idx, near);
         let near = &*near;
         let board = near.board();
         let mover = side.other();
@@ -596,19 +548,19 @@ impl Gen<'_> {
         });
         if !is_win {
             for &(pidx, _) in preds.iter() {
-                let p = entry(mover, pidx);
+                let p = Entry::Stored(mover, pidx);
                 if self.mark_win(p, phase, level + 1) {
-                    out.push((level + 1, p));
+                    decided(p, level + 1);
                 }
             }
-            return;
+            return (same, any);
         }
         let stab = near.stab();
         if stab == 1 {
             for &(pidx, w) in preds.iter() {
-                let p = entry(mover, pidx);
+                let p = Entry::Stored(mover, pidx);
                 if let Some(l) = self.decrement(p, w, level, 1, phase) {
-                    out.push((l, p));
+                    decided(p, l);
                 }
             }
         } else {
@@ -622,95 +574,171 @@ impl Gen<'_> {
                     i += 1;
                 }
                 debug_assert_eq!(sum % stab, 0, "stabiliser weights must divide");
-                let p = entry(mover, pidx);
+                let p = Entry::Stored(mover, pidx);
                 if let Some(l) = self.decrement(p, sum / stab, level, 1, phase) {
-                    out.push((l, p));
+                    decided(p, l);
                 }
             }
         }
+        (same, any)
     }
 
-    /// Runs the retrograde levels of one phase. A level is re-run until no entry of its
-    /// own depth is left (an en passant node decided by its twin is at the twin's level).
-    fn run_phase(
-        &self,
-        phase: Phase,
-        mut levels: Levels,
-        mut pending: Levels,
-    ) -> Result<(), TbError> {
-        let mut level: u16 = 0;
-        while levels
-            .iter()
-            .skip(usize::from(level))
-            .any(|l| !l.is_empty())
-            || pending
-                .iter()
-                .skip(usize::from(level))
-                .any(|l| !l.is_empty())
-        {
-            let l = usize::from(level);
-            if levels.len() <= l + 1 {
-                levels.resize(l + 2, Vec::new());
+    /// Applies `f` in parallel to every word of the mark bitmaps (bitmap, index of its
+    /// first entry, the bitmap word).
+    fn scan_marks(&self, f: impl Fn(usize, u64, &AtomicU64) + Sync) {
+        const MARK_CHUNK: usize = 64;
+        [0, 1, EP_MAP]
+            .into_par_iter()
+            .flat_map_iter(|map| {
+                self.marks_of(map)
+                    .chunks(MARK_CHUNK)
+                    .enumerate()
+                    .map(move |(c, m)| (map, c, m))
+            })
+            .for_each(|(map, c, marks)| {
+                for (j, m) in marks.iter().enumerate() {
+                    f(map, ((c * MARK_CHUNK + j) as u64) << 6, m);
+                }
+            });
+    }
+
+    /// The calls `f(entry index, word)` for the marked entries of one bitmap word.
+    #[inline]
+    fn for_marked(&self, map: usize, first: u64, bits: u64, mut f: impl FnMut(u64, &AtomicU16)) {
+        let words = self.words_of(map);
+        let mut b = bits;
+        while b != 0 {
+            let i = first + u64::from(b.trailing_zeros());
+            b &= b - 1;
+            f(i, &words[i as usize]);
+        }
+    }
+
+    /// At the start of `level`: the pending wins of that depth still undecided become
+    /// wins of `phase`.
+    fn resolve_pending(&self, level: u16, phase: Phase) {
+        self.scan_marks(|map, first, m| {
+            self.for_marked(map, first, m.load(Relaxed), |_, w| {
+                if w.load(Relaxed) == PENDING | level {
+                    // Only this scan changes a pending word of this depth into a win now,
+                    // and `mark_win` would give the same word.
+                    let _ = w.compare_exchange(
+                        PENDING | level,
+                        final_word(phase.win, level),
+                        Relaxed,
+                        Relaxed,
+                    );
+                }
+            });
+        });
+    }
+
+    /// One scan at `level`: propagates every marked entry decided at `level` in `phase`
+    /// and unmarks it. Returns whether an entry was decided at `level` itself (the level
+    /// must be scanned again) and whether anything of the phase is left for later levels.
+    fn pass(&self, level: u16, phase: Phase) -> (bool, bool) {
+        let again = AtomicBool::new(false);
+        let remaining = AtomicBool::new(false);
+        self.scan_marks(|map, first, m| {
+            let bits = m.load(Relaxed);
+            if bits == 0 {
+                return;
             }
-            if let Some(list) = pending.get_mut(l) {
-                for e in std::mem::take(list) {
-                    if self.mark_win(e, phase, level) {
-                        levels[l].push(e);
+            thread_local! {
+                static SCRATCH: std::cell::RefCell<(Vec<(u64, u32)>, Neighbourhood)> =
+                    std::cell::RefCell::new((Vec::with_capacity(64), Neighbourhood::default()));
+            }
+            SCRATCH.with(|scratch| {
+                let (preds, near) = &mut *scratch.borrow_mut();
+                let mut done = 0u64;
+                let (mut same, mut left) = (false, false);
+                self.for_marked(map, first, bits, |i, w| {
+                    let v = w.load(Relaxed);
+                    let ours = is_pending(v)
+                        || (is_final(v)
+                            && (word_value(v) == phase.win || word_value(v) == phase.loss));
+                    if !ours {
+                        return;
                     }
+                    if is_final(v) && v & DEPTH_MASK == level {
+                        let (s, any) = self.retro_one(Entry::of(map, i), v, phase, preds, near);
+                        same |= s;
+                        left |= any;
+                        done |= 1 << (i - first);
+                    } else {
+                        left = true;
+                    }
+                });
+                if done != 0 {
+                    m.fetch_and(!done, Relaxed);
                 }
+                if same {
+                    again.store(true, Relaxed);
+                }
+                if left {
+                    remaining.store(true, Relaxed);
+                }
+            });
+        });
+        (again.into_inner(), remaining.into_inner())
+    }
+
+    /// Runs the retrograde levels of one phase from the marked entries.
+    fn run_phase(&self, phase: Phase) -> Result<(), TbError> {
+        let mut level: u16 = 0;
+        loop {
+            if level <= self.pending_max.load(Relaxed) {
+                self.resolve_pending(level, phase);
             }
-            while !levels[l].is_empty() {
-                let current = std::mem::take(&mut levels[l]);
-                let found: Vec<Vec<(u16, u64)>> = current
-                    .par_chunks(1024)
-                    .map(|chunk| {
-                        let mut out = Vec::new();
-                        let mut preds = Vec::with_capacity(64);
-                        let mut near = Neighbourhood::default();
-                        for &e in chunk {
-                            self.retro_one(e, phase, &mut out, &mut preds, &mut near);
-                        }
-                        out
-                    })
-                    .collect();
-                for (dl, e) in found.into_iter().flatten() {
-                    push_level(&mut levels, dl, e);
+            let remaining = loop {
+                let (again, remaining) = self.pass(level, phase);
+                if !again {
+                    break remaining;
                 }
+            };
+            if !remaining {
+                return Ok(());
             }
             level += 1;
-            if u32::from(level) >= 0x0fff {
+            if level >= DEPTH_MASK {
                 return Err(TbError::Unsupported(format!(
                     "{}: depth beyond 4095 plies",
                     self.index.material()
                 )));
             }
         }
-        Ok(())
     }
 
-    /// Phase B's starting words: for every position phase A left undecided, the counter of
-    /// internal moves not into mate wins of the opponent, with the external information.
-    /// Returns the decided positions and the pending wins by level.
-    fn prepare_stalemate_phase(&self, stalemates: Vec<u64>) -> (Levels, Levels) {
+    /// Phase B's starting word of an entry phase A left undecided, from its counter of
+    /// internal moves not into mate wins of the opponent and its external moves; marks it
+    /// if decided or pending.
+    fn start_stalemate(&self, e: Entry, word: &AtomicU16, counter: u32, ext: External) {
+        let (w, marked) = start_word(ext, counter, STALEMATE);
+        if is_pending(w) {
+            self.pending_max.fetch_max(w & DEPTH_MASK, Relaxed);
+        }
+        word.store(w, Relaxed);
+        if marked {
+            self.mark(e);
+        }
+    }
+
+    /// Phase B's starting words: for every entry phase A left undecided, the counter of
+    /// internal moves not into mate wins of the opponent and its external moves probed
+    /// again. The terminal stalemates are marked already (its level 0).
+    fn prepare_stalemate_phase(&self) -> Result<(), TbError> {
         const CHUNK: usize = 1 << 12;
-        let mut levels: Levels = vec![stalemates];
-        let mut pending: Levels = Vec::new();
-        let mut collect = |parts: Vec<Vec<(u64, u16, bool)>>| {
-            for (e, l, pend) in parts.into_iter().flatten() {
-                push_level(if pend { &mut pending } else { &mut levels }, l, e);
-            }
-        };
+        self.pending_max.store(0, Relaxed);
         for side in Color::ALL {
             let s = side.index();
-            let parts: Vec<Vec<(u64, u16, bool)>> = self.words[s]
+            self.words[s]
                 .par_chunks(CHUNK)
                 .enumerate()
-                .map(|(chunk, words)| {
-                    let mut out = Vec::new();
+                .try_for_each(|(chunk, words)| {
                     let mut moves = MoveList::new();
                     let mut near = Neighbourhood::default();
                     for (i, word) in words.iter().enumerate() {
-                        if word.load(Relaxed) & FINAL != 0 {
+                        if !has_counter(word.load(Relaxed)) {
                             continue;
                         }
                         let idx = (chunk * CHUNK + i) as u64;
@@ -721,7 +749,7 @@ impl Gen<'_> {
                         let them = board.by_color(side.other());
                         let mut counter = 0u32;
                         for &m in moves.iter() {
-                            if m.is_promotion() || them.contains(m.to()) || m.is_en_passant() {
+                            if leaves_table(&m, them) {
                                 continue;
                             }
                             let piece = board.piece_at(m.from()).expect("a piece moves");
@@ -732,8 +760,8 @@ impl Gen<'_> {
                                 .then(|| ep_after(&child, side.other(), m.from(), m.to()))
                                 .flatten()
                             {
-                                self.word_of(self.ep_entry(&child, side.other(), ep))
-                                    .load(Relaxed)
+                                let n = self.ep.lookup(&self.index, &child, side.other(), ep);
+                                self.ep.words[n].load(Relaxed)
                             } else {
                                 let cidx = match self.index.encode_neighbour(
                                     &near,
@@ -746,132 +774,43 @@ impl Gen<'_> {
                                 };
                                 self.words[side.other().index()][cidx as usize].load(Relaxed)
                             };
-                            if !(cw & FINAL != 0 && word_value(cw) == 4) {
+                            if !(is_final(cw) && word_value(cw) == MATE.win) {
                                 counter += 1;
                             }
                         }
-                        let b = self.ext_b[s][idx as usize].load(Relaxed);
-                        let (new, decided, pend) = stalemate_start(counter, b);
-                        word.store(new, Relaxed);
-                        if let Some(l) = decided {
-                            out.push((entry(side, idx), l, pend));
-                        }
+                        let [_, ext] = self.external(&pos, false, &moves)?;
+                        self.start_stalemate(Entry::Stored(side, idx), word, counter, ext);
                     }
-                    out
-                })
-                .collect();
-            collect(parts);
+                    Ok::<(), TbError>(())
+                })?;
         }
         // En passant nodes: the twin is their one internal move, left out if it is mated
         // (the worst outcome, as a move into a mate win of the opponent).
-        let parts: Vec<Vec<(u64, u16, bool)>> = vec![self
-            .ep
-            .keys
-            .par_iter()
-            .enumerate()
-            .filter_map(|(i, &key)| {
-                let word = &self.ep.words[i];
-                if word.load(Relaxed) & FINAL != 0 {
-                    return None;
-                }
-                let (side, idx, _) = split_ep_key(key);
-                let tw = self.words[side.index()][idx as usize].load(Relaxed);
-                let counter = u32::from(!(tw & FINAL != 0 && word_value(tw) == 0));
-                let (new, decided, pend) = stalemate_start(counter, self.ep.ext_b[i].load(Relaxed));
-                word.store(new, Relaxed);
-                decided.map(|l| (EP_ENTRY | i as u64, l, pend))
-            })
-            .collect()];
-        collect(parts);
-        (levels, pending)
+        (0..self.ep.len()).into_par_iter().try_for_each(|i| {
+            let word = &self.ep.words[i];
+            if !has_counter(word.load(Relaxed)) {
+                return Ok(());
+            }
+            let (side, idx) = self.ep.twin(i);
+            let tw = self.words[side.index()][idx as usize].load(Relaxed);
+            let counter = u32::from(!(is_final(tw) && word_value(tw) == MATE.loss));
+            let pos = self.ep.position(&self.index, i);
+            let moves = pos.legal_moves();
+            let [_, ext] = self.external(&pos, true, &moves)?;
+            self.start_stalemate(Entry::Ep(i), word, counter, ext);
+            Ok(())
+        })
     }
 }
 
-/// Phase B's starting word of an undecided position from its counter of internal moves
-/// not into mate wins of the opponent and its external information `b`: the word, the
-/// level at which it is decided or pending, and whether that is a pending win.
-fn stalemate_start(counter: u32, b: u32) -> (u32, Option<u16>, bool) {
-    let win3 = (b & 0xffff) as u16;
-    let ext = ((b >> 16) & 0x7fff) as u16;
-    let no_loss = b & B_NO_LOSS != 0;
-    if win3 != NO_WIN as u16 && (win3 == 1 || counter == 0) {
-        (final_word(3, win3), Some(win3), false)
-    } else if win3 != NO_WIN as u16 {
-        (NO_LOSS | counter, Some(win3), true)
-    } else if counter == 0 && no_loss {
-        (final_word(2, 0), None, false)
-    } else if counter == 0 {
-        (final_word(1, ext), Some(ext), false)
-    } else if no_loss {
-        (NO_LOSS | counter, None, false)
-    } else {
-        (u32::from(ext) << EXT_SHIFT | counter, None, false)
-    }
-}
-
-/// Appends `e` to the list of level `l`.
-fn push_level(levels: &mut Levels, l: u16, e: u64) {
-    let l = usize::from(l);
-    if levels.len() <= l {
-        levels.resize(l + 1, Vec::new());
-    }
-    levels[l].push(e);
-}
-
-/// Side to move, twin index and en passant square of an en passant key.
+/// The file's code of a word at the end: undecided is a draw.
 #[inline]
-fn split_ep_key(key: u64) -> (Color, u64, Square) {
-    let side = if key >> 63 == 0 {
-        Color::White
+fn final_code(w: u16) -> u16 {
+    if is_final(w) || w == NOT_POSITION {
+        w
     } else {
-        Color::Black
-    };
-    let idx = (key & !(1 << 63)) >> 6;
-    (side, idx, Square::from_index((key & 63) as u32))
-}
-
-/// The square a pawn of `mover` reached by a double step over `ep`, and its start square.
-#[inline]
-fn double_step_squares(mover: Color, ep: Square) -> (Square, Square) {
-    let e = ep.index() as u32;
-    match mover {
-        Color::White => (Square::from_index(e + 8), Square::from_index(e - 8)),
-        Color::Black => (Square::from_index(e - 8), Square::from_index(e + 8)),
-    }
-}
-
-/// The en passant squares of the en passant nodes with `board`, `side` to move: every pawn
-/// of the other side that may just have made a double step (both squares behind it empty,
-/// the position before it legal) after which `side` has a legal en passant capture.
-fn ep_nodes_of(board: &Board, side: Color, mut f: impl FnMut(Square)) {
-    let mover = side.other();
-    let rank = match mover {
-        Color::White => 3,
-        Color::Black => 4,
-    };
-    let empty = !board.occupied();
-    let pawn = Piece::new(mover, Role::Pawn);
-    for to in board.by_piece(pawn) {
-        if to.rank() != rank {
-            continue;
-        }
-        let ep = match mover {
-            Color::White => Square::from_index(to.index() as u32 - 8),
-            Color::Black => Square::from_index(to.index() as u32 + 8),
-        };
-        let (_, start) = double_step_squares(mover, ep);
-        if !empty.contains(ep) || !empty.contains(start) {
-            continue;
-        }
-        if ep_after(board, side, start, to).is_none() {
-            continue;
-        }
-        let mut before = *board;
-        before.remove_unchecked(to, pawn);
-        before.put_unchecked(start, pawn);
-        if !in_check(&before, side) {
-            f(ep);
-        }
+        debug_assert!(has_counter(w), "no pending win is left");
+        LaskerValue::DRAW.code()
     }
 }
 
@@ -904,67 +843,51 @@ pub fn lasker_generate(
         let alloc = || {
             (0..size)
                 .into_par_iter()
-                .map(|_| AtomicU32::new(0))
+                .map(|_| AtomicU16::new(0))
+                .collect::<Vec<_>>()
+        };
+        let alloc_marks = || {
+            (0..size.div_ceil(64))
+                .into_par_iter()
+                .map(|_| AtomicU64::new(0))
                 .collect::<Vec<_>>()
         };
         let mut gen = Gen {
             index,
             children,
             words: [alloc(), alloc()],
-            ext_b: [alloc(), alloc()],
+            marks: [alloc_marks(), alloc_marks()],
             ep: EpNodes::default(),
+            pending_max: AtomicU16::new(0),
         };
-        let (mut mate, mut pending, stalemates) = gen.initialise()?;
+        gen.initialise()?;
         let both_pawns = material.count(Color::White, Role::Pawn) > 0
             && material.count(Color::Black, Role::Pawn) > 0;
         if both_pawns {
-            let keys = gen.find_ep_nodes();
-            let n = keys.len();
-            gen.ep = EpNodes {
-                keys,
-                words: (0..n).map(|_| AtomicU32::new(0)).collect(),
-                ext_b: (0..n).map(|_| AtomicU32::new(0)).collect(),
-            };
-            let (m, p) = gen.initialise_ep()?;
-            for (l, list) in m.into_iter().enumerate() {
-                for e in list {
-                    push_level(&mut mate, l as u16, e);
-                }
-            }
-            for (l, list) in p.into_iter().enumerate() {
-                for e in list {
-                    push_level(&mut pending, l as u16, e);
-                }
-            }
+            let words = &gen.words;
+            gen.ep = EpNodes::find(&gen.index, |side, idx| {
+                words[side.index()][idx as usize].load(Relaxed) != NOT_POSITION
+            });
+            gen.initialise_ep()?;
         }
-        gen.run_phase(MATE, mate, pending)?;
-        let (levels, pending) = gen.prepare_stalemate_phase(stalemates);
-        gen.run_phase(STALEMATE, levels, pending)?;
+        gen.run_phase(MATE)?;
+        gen.prepare_stalemate_phase()?;
+        gen.run_phase(STALEMATE)?;
         let mut stats = LaskerGenStats {
             indices: 2 * size,
-            ep_nodes: gen.ep.keys.len() as u64,
+            ep_nodes: gen.ep.len() as u64,
             ..LaskerGenStats::default()
         };
-        let mut codes: [Vec<u16>; 2] = [Vec::new(), Vec::new()];
-        for side in 0..2 {
-            codes[side] = gen.words[side]
-                .par_iter()
-                .map(|w| {
-                    let w = w.load(Relaxed);
-                    if w == NOT_POSITION {
-                        CODE_NONE
-                    } else if w & FINAL == 0 {
-                        LaskerValue::DRAW.code()
-                    } else {
-                        LaskerValue {
-                            value: word_value(w),
-                            depth: (w & DEPTH_MASK) as u16,
-                        }
-                        .code()
-                    }
-                })
-                .collect();
-            for &c in &codes[side] {
+        let Gen { words, marks, .. } = gen;
+        drop(marks);
+        // The words become the codes in place (same size and alignment).
+        let codes = words.map(|side| {
+            side.into_iter()
+                .map(|w| final_code(w.into_inner()))
+                .collect::<Vec<u16>>()
+        });
+        for side in &codes {
+            for &c in side {
                 if let Some(v) = LaskerValue::from_code(c) {
                     stats.positions += 1;
                     stats.by_value[usize::from(v.value)] += 1;

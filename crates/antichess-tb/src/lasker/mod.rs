@@ -17,12 +17,16 @@
 //! their own ([`generate`] documents how).
 
 mod build;
+mod ep;
 mod format;
 mod generate;
 mod probe;
 mod stats;
 
-pub use build::{lasker_build, lasker_dependencies, LaskerBuildEvent, LaskerBuildReport};
+pub use build::{
+    lasker_build, lasker_dependencies, lasker_memory_estimate, LaskerBuildEvent, LaskerBuildReport,
+    LASKER_GEN_BYTES_PER_POSITION,
+};
 pub use format::{LaskerTableData, LASKER_EXTENSION, LASKER_VERSION};
 pub use generate::{lasker_generate, LaskerGenStats};
 pub use probe::{LaskerMoveValue, LaskerTable, LaskerTablebase};

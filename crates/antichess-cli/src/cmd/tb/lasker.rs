@@ -10,13 +10,14 @@
 //! diagonal, the Black king on or below it; with pawns the White king on files a–d); the
 //! counts are also given up to symmetry and on the whole board.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use antichess_core::orthodox::OrthoPosition;
+use antichess_tb::index::TableIndex;
 use antichess_tb::lasker::{
-    lasker_build, lasker_material_ok, lasker_stats, LaskerBuildEvent, LaskerDeepest,
-    LaskerSideStats, LaskerStats, LaskerTablebase, LaskerValue,
+    lasker_build, lasker_dependencies, lasker_material_ok, lasker_memory_estimate, lasker_stats,
+    LaskerBuildEvent, LaskerDeepest, LaskerSideStats, LaskerStats, LaskerTablebase, LaskerValue,
 };
 use antichess_tb::Material;
 use anyhow::{bail, Context};
@@ -24,6 +25,7 @@ use serde_json::json;
 
 use crate::common::args::{default_tables_dir, TablesArgs};
 use crate::common::output::Format;
+use crate::common::progress::bytes_text;
 
 /// Value names in the order 0..=4.
 const VALUE_NAMES: [&str; 5] = [
@@ -99,12 +101,16 @@ pub fn run_build(
     units: Option<u32>,
     format: Format,
     tables: &TablesArgs,
+    dry_run: bool,
 ) -> anyhow::Result<ExitCode> {
     let targets = targets(signatures, units)?;
     if targets.is_empty() {
         bail!("give signatures (e.g. KQk) or --units N");
     }
     let dir = dir(tables);
+    if dry_run {
+        return run_dry(&targets, &dir, format);
+    }
     let json = format == Format::Json;
     let progress = |e: LaskerBuildEvent| {
         if json {
@@ -161,6 +167,68 @@ pub fn run_build(
         report.present_tables.len(),
         dir.display(),
         report.seconds
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `tb build --game lasker --dry-run`: the plan in build order (each table's positions,
+/// both sides to move, its memory estimate and whether it is present), built nothing.
+fn run_dry(targets: &[Material], dir: &Path, format: Format) -> anyhow::Result<ExitCode> {
+    let plan = lasker_dependencies(targets)?;
+    let present = LaskerTablebase::open(dir)?;
+    let rows: Vec<(Material, u64, u64, bool)> = plan
+        .iter()
+        .map(|m| {
+            let positions = 2 * TableIndex::new(m).size();
+            (
+                *m,
+                positions,
+                lasker_memory_estimate(m),
+                present.contains(m),
+            )
+        })
+        .collect();
+    let missing: Vec<_> = rows.iter().filter(|r| !r.3).collect();
+    let positions: u64 = missing.iter().map(|r| r.1).sum();
+    let peak = missing.iter().map(|r| r.2).max().unwrap_or(0);
+    if format == Format::Json {
+        println!(
+            "{}",
+            json!({
+                "game": "lasker",
+                "dir": dir.display().to_string(),
+                "tables": plan.len(),
+                "to_build": missing.len(),
+                "positions": positions,
+                "largest_memory_estimate": peak,
+                "plan": rows.iter().map(|(m, p, mem, here)| json!({
+                    "material": m.name(),
+                    "units": m.units(),
+                    "pawns": m.pawns(),
+                    "positions": p,
+                    "memory_estimate": mem,
+                    "status": if *here { "present" } else { "missing" },
+                })).collect::<Vec<_>>(),
+            })
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    for (m, p, mem, here) in &rows {
+        println!(
+            "{:<10} {:>14} positions  ~{:>9}  {}",
+            m.name(),
+            p,
+            bytes_text(*mem),
+            if *here { "present" } else { "to build" }
+        );
+    }
+    println!(
+        "{} Lasker tables needed, {} present, {} to build ({positions} positions, the largest needing ~{}) in {}",
+        plan.len(),
+        plan.len() - missing.len(),
+        missing.len(),
+        bytes_text(peak),
+        dir.display()
     );
     Ok(ExitCode::SUCCESS)
 }
