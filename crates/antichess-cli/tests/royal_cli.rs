@@ -1,8 +1,8 @@
 //! End-to-end tests of the royal-king rule sets `pritchard3` and `pritchard4` (Pritchard's
 //! variants 3 and 4) through the `antichess` binary: perft, moves (SAN with `+`/`#`, bare
 //! king and checkmate results), position validation, `solve` with a proof that records its
-//! rule set and that `proof verify` replays under royal-king rules, and `tb build` refusing
-//! them.
+//! rule set and that `proof verify` replays under royal-king rules, `tb build`'s limits,
+//! and the shipped first-move proofs of proofs/pritchard/.
 
 mod common;
 use common::{antichess, json_of as json, text};
@@ -352,5 +352,47 @@ fn the_uci_engine_plays_under_the_royal_rule_sets() {
             .find_map(|l| l.strip_prefix("bestmove "))
             .unwrap_or_else(|| panic!("{rules}: {stdout}"));
         assert_eq!(best.starts_with("a1a8"), mates, "{rules}: {stdout}");
+    }
+}
+
+/// The proofs of docs/research/pritchard-first-moves.md (in proofs/pritchard/): each
+/// verifies under the rule set its name says, from the position after its first move,
+/// with Black as the prover and no table.
+#[test]
+fn the_shipped_first_move_proofs_verify() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs/pritchard");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("proofs/pritchard")
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".proof"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 6, "{names:?}");
+    for name in names {
+        let (rules, first) = name
+            .trim_end_matches(".proof")
+            .split_once('-')
+            .expect("RULES-MOVE.proof");
+        let path = dir.join(&name);
+        let v = json(&antichess(&[
+            "proof",
+            "verify",
+            path.to_str().unwrap(),
+            "--format",
+            "json",
+        ]));
+        assert_eq!(v["verified"], true, "{name}: {v}");
+        assert_eq!(v["rules"], rules, "{name}");
+        assert_eq!(v["prover"], "black", "{name}");
+        assert_eq!(v["counts"]["tablebase"], 0, "{name}");
+        let after = json(&antichess(&[
+            "moves", "--moves", first, "--rules", rules, "--format", "json",
+        ]));
+        let part = |fen: &str| fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+        assert_eq!(
+            part(v["root_fen"].as_str().unwrap()),
+            part(after["fen"].as_str().unwrap()),
+            "{name}: the root is not the position after 1. {first}"
+        );
     }
 }
