@@ -103,15 +103,7 @@ impl Position {
     /// have pawns on back ranks.
     #[must_use]
     pub fn from_board_unchecked(board: Board, turn: Color, rules: Rules) -> Position {
-        let mut pos = Position {
-            board,
-            key: 0,
-            halfmoves: 0,
-            fullmoves: 1,
-            turn,
-            ep_square: None,
-            rules,
-        };
+        let mut pos = Position::from_board_unhashed(board, turn, rules);
         pos.key = pos.compute_key();
         pos
     }
