@@ -294,10 +294,15 @@ fn external_moves(pos: &Position, out: &mut Vec<(Move, u16)>) {
         }
     }
 }
-/// The quiet moves that stay in the table by which `mover` could have reached `board`
-/// (not captures, not promotions, not double steps that allow en passant), reported as
-/// (piece, square it stands on now, square it came from).
-fn predecessors(board: &Board, mover: Color, mut f: impl FnMut(Piece, Square, Square)) {
+/// The quiet un-moves of `mover`'s pieces other than pawns on `board`: for each, the piece,
+/// the square it stands on now and an empty square it could have come from (shared by the
+/// antichess, Lasker and royal generators; each filters them by its own rules).
+#[inline]
+pub(crate) fn piece_un_moves(
+    board: &Board,
+    mover: Color,
+    mut f: impl FnMut(Piece, Square, Square),
+) {
     let occupied = board.occupied();
     let empty = !occupied;
     let ours = board.by_color(mover);
@@ -315,6 +320,16 @@ fn predecessors(board: &Board, mover: Color, mut f: impl FnMut(Piece, Square, Sq
             }
         }
     }
+}
+
+/// The quiet moves that stay in the table by which `mover` could have reached `board`
+/// (not captures, not promotions, not double steps that allow en passant), reported as
+/// (piece, square it stands on now, square it came from).
+fn predecessors(board: &Board, mover: Color, mut f: impl FnMut(Piece, Square, Square)) {
+    let occupied = board.occupied();
+    let empty = !occupied;
+    let ours = board.by_color(mover);
+    piece_un_moves(board, mover, &mut f);
     let pawn = Piece::new(mover, Role::Pawn);
     let their_pawns = board.by_piece(Piece::new(mover.other(), Role::Pawn));
     let (back, min_rank, double_rank): (i32, u8, u8) = match mover {

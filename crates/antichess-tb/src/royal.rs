@@ -48,7 +48,7 @@ use antichess_core::{attacks, Board, Color, Move, Piece, Position, Role, Rules, 
 use rayon::prelude::*;
 
 use crate::format::TableValues;
-use crate::generate::GenStats;
+use crate::generate::{piece_un_moves, GenStats};
 use crate::index::TableIndex;
 use crate::material::Material;
 use crate::symmetry::{transform_board, transform_square, ALL_TRANSFORMS, PAWN_TRANSFORMS};
@@ -524,7 +524,6 @@ impl Gen<'_> {
         let mover = side.other();
         let occupied = board.occupied();
         let empty = !occupied;
-        let ours = board.by_color(mover);
         let mut consider = |piece: Piece, to: Square, from: Square| {
             let mut before = *board;
             before.remove_unchecked(to, piece);
@@ -534,20 +533,7 @@ impl Gen<'_> {
             }
             out.push(self.index.encode(&before));
         };
-        for role in [
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
-            let piece = Piece::new(mover, role);
-            for to in ours & board.by_role(role) {
-                for from in attacks::attacks(mover, role, to, occupied) & empty {
-                    consider(piece, to, from);
-                }
-            }
-        }
+        piece_un_moves(board, mover, &mut consider);
         let pawn = Piece::new(mover, Role::Pawn);
         let (back, double_rank): (i32, u8) = match mover {
             Color::White => (-8, 3),

@@ -47,7 +47,6 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 
-use antichess_core::attacks;
 use antichess_core::orthodox::{in_check, OrthoPosition};
 use antichess_core::{Board, Color, Move, MoveList, Piece, Role, Square};
 use rayon::prelude::*;
@@ -56,6 +55,7 @@ use super::ep::{ep_after, EpNodes};
 use super::format::LaskerTableData;
 use super::probe::LaskerTablebase;
 use super::{lasker_material_ok, LaskerValue, CODE_NONE};
+use crate::generate::piece_un_moves;
 use crate::index::{Neighbourhood, TableIndex};
 use crate::material::Material;
 use crate::TbError;
@@ -208,20 +208,7 @@ fn un_moves(board: &Board, mover: Color, mut f: impl FnMut(Piece, Square, Square
     let occupied = board.occupied();
     let empty = !occupied;
     let ours = board.by_color(mover);
-    for role in [
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ] {
-        let piece = Piece::new(mover, role);
-        for to in ours & board.by_role(role) {
-            for from in attacks::attacks(mover, role, to, occupied) & empty {
-                f(piece, to, from);
-            }
-        }
-    }
+    piece_un_moves(board, mover, &mut f);
     let pawn = Piece::new(mover, Role::Pawn);
     let (back, double_rank): (i32, u8) = match mover {
         Color::White => (-8, 3),
