@@ -107,7 +107,7 @@ fn grows_until_solved_then_proves_and_verifies() {
         &ProveOptions {
             hash_bytes: 32 << 20,
             // (A budget in positions searched, not time: the same run on every machine.)
-            minimize_work: Some(2_000_000),
+            minimize_work: Some(200_000),
             ..ProveOptions::default()
         },
         &dir.join("small.proof"),

@@ -103,6 +103,12 @@ impl Deadline {
         self.work.map(|w| w.saturating_sub(self.spent()))
     }
 
+    /// The positions one search may evaluate: `nodes`, or the work left if less (at least
+    /// one), so that a work budget holds within a search and not only between searches.
+    pub(crate) fn search_budget(&self, nodes: u64) -> u64 {
+        self.work_left().map_or(nodes, |left| nodes.min(left.max(1)))
+    }
+
     /// Whether at most `time` and at most `work` are left (a missing limit is never
     /// short).
     pub(crate) fn at_most_left(&self, time: Duration, work: Option<u64>) -> bool {

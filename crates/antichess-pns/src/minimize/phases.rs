@@ -79,6 +79,9 @@ pub fn minimize_proof(
     let (choice, mut report) = pool.start_from(tree, others)?;
     let mut dag = pool.dag(choice)?;
     let mut tried = HashSet::new();
+    // The starting point, before any search: a caller hears at once that the
+    // minimisation has begun (and may stop it there).
+    tell(progress, &report, &pool, &dag);
     exact_pass(
         &ex,
         &mut pool,
@@ -246,7 +249,8 @@ fn alternatives_pass(
                 let mut free = in_rest(pool_ref, dag, &ancestors);
                 report.alternatives_searched += 1;
                 let before = exact.nodes();
-                let result = exact.smallest(&pos.play(mv), limit, options.exact_nodes, &mut free);
+                let budget = deadline.search_budget(options.exact_nodes);
+                let result = exact.smallest(&pos.play(mv), limit, budget, &mut free);
                 deadline.spend(exact.nodes() - before);
                 if let Some(tree) = result.found() {
                     found.push((pos, mv, tree));
@@ -345,7 +349,8 @@ pub(super) fn exact_pass(
             let ancestors = Dag::ancestors(&parents, v);
             let mut free = in_rest(pool_ref, dag, &ancestors);
             let before = exact.nodes();
-            let result = exact.smallest(&pos, limit as u32, options.exact_nodes, &mut free);
+            let budget = deadline.search_budget(options.exact_nodes);
+            let result = exact.smallest(&pos, limit as u32, budget, &mut free);
             deadline.spend(exact.nodes() - before);
             if matches!(result, Smallest::GaveUp) {
                 report.exact_gave_up += 1;
