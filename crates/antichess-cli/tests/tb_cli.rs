@@ -162,7 +162,19 @@ fn bad_input_is_a_clear_error() {
                 "--tables",
                 d,
             ],
-            "at most 5 units",
+            "tables have at most 6 units",
+        ),
+        (
+            // Six units: probed when the directory holds the tables, never built on the way.
+            &[
+                "tb",
+                "probe",
+                "--fen",
+                "8/8/8/3k4/8/8/1NN5/NN2K3 w - - 0 1",
+                "--tables",
+                d,
+            ],
+            "no KNNNNk table in",
         ),
         (&["tb", "verify", "KRk", "--tables", d], "no table for KRk"),
     ];

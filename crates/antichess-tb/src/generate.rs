@@ -40,6 +40,7 @@ use crate::table::Table;
 use crate::tablebase::Tablebase;
 use crate::wdl::Wdl;
 use crate::TbError;
+use crate::zeroed::ZeroedArray;
 
 // One 16-bit word per position and side to move:
 // - decided: bit 15 set, bit 14 = win, bits 0..14 = DTC;
@@ -144,7 +145,7 @@ pub struct GenStats {
 pub struct GeneratedTable {
     pub material: Material,
     pub rules: Rules,
-    words: [Vec<AtomicU16>; 2],
+    words: [ZeroedArray<AtomicU16>; 2],
 }
 
 impl TableValues for GeneratedTable {
@@ -248,9 +249,9 @@ struct Generator<'a> {
     children: &'a Tablebase,
     /// The tables captures lead to.
     captures: CaptureTargets<'a>,
-    words: [Vec<AtomicU16>; 2],
+    words: [ZeroedArray<AtomicU16>; 2],
     /// One bit per position: decided and not yet propagated, or a pending win.
-    marks: [Vec<AtomicU64>; 2],
+    marks: [ZeroedArray<AtomicU64>; 2],
 }
 
 /// The moves of a quiet position that leave the table without capturing: promotions and
@@ -853,18 +854,18 @@ pub fn generate(
     let timing = std::env::var_os("ANTICHESS_TB_TIMING").is_some();
     pool.install(|| {
         let start = std::time::Instant::now();
-        let alloc = || (0..size).into_par_iter().map(|_| AtomicU16::new(0)).collect::<Vec<_>>();
-        let alloc_marks =
-            || (0..size.div_ceil(64)).into_par_iter().map(|_| AtomicU64::new(0)).collect::<Vec<_>>();
+        let alloc = || ZeroedArray::<AtomicU16>::new(size as usize);
+        let alloc_marks = || ZeroedArray::<AtomicU64>::new(size.div_ceil(64) as usize);
         let gen = Generator {
             index,
             rules,
             children,
             captures: capture_targets(material, children)?,
-            words: [alloc(), alloc()],
-            marks: [alloc_marks(), alloc_marks()],
+            words: [alloc()?, alloc()?],
+            marks: [alloc_marks()?, alloc_marks()?],
         };
         let (decided_at_init, undecided) = gen.initialise()?;
+        let probed = start.elapsed();
         progress(GenEvent::Initialised { decided: decided_at_init });
         let forward = match strategy {
             Strategy::Auto => decided_at_init > undecided,
@@ -916,7 +917,9 @@ pub fn generate(
         }
         if timing {
             eprintln!(
-                "{material}: init {initialised:?}, retrograde {retro:?} ({level} levels), finish {:?}",
+                "{material}: init {initialised:?} (probes {probed:?}, then {} {:?}), retrograde {retro:?} ({level} levels), finish {:?}",
+                if forward { "forward pass" } else { "marks" },
+                initialised - probed,
                 start.elapsed() - initialised - retro
             );
         }

@@ -27,6 +27,7 @@ mod table;
 mod tablebase;
 mod verify;
 mod wdl;
+mod zeroed;
 
 pub use build::{
     build, build_one, dependencies, direct_dependencies, plan, positions, BuildEvent, BuildOptions,

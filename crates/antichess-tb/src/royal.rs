@@ -55,6 +55,7 @@ use crate::symmetry::{transform_board, transform_square, ALL_TRANSFORMS, PAWN_TR
 use crate::tablebase::Tablebase;
 use crate::wdl::{Value, Wdl};
 use crate::TbError;
+use crate::zeroed::ZeroedArray;
 
 /// The most units of a royal table this program builds.
 pub const ROYAL_MAX_UNITS: u32 = 4;
@@ -195,7 +196,7 @@ fn must_capture(board: &Board, mover: Color) -> bool {
 pub struct RoyalTable {
     pub material: Material,
     pub rules: Rules,
-    words: [Vec<AtomicU32>; 2],
+    words: [ZeroedArray<AtomicU32>; 2],
 }
 
 impl TableValues for RoyalTable {
@@ -247,7 +248,7 @@ struct Gen<'a> {
     rules: Rules,
     children: &'a Tablebase,
     transforms: &'static [u8],
-    words: [Vec<AtomicU32>; 2],
+    words: [ZeroedArray<AtomicU32>; 2],
     ep_keys: Vec<u64>,
     ep_words: Vec<AtomicU32>,
 }
@@ -723,12 +724,7 @@ pub fn royal_generate(
         .build()
         .map_err(|e| TbError::Unsupported(format!("thread pool: {e}")))?;
     pool.install(|| {
-        let alloc = || {
-            (0..size)
-                .into_par_iter()
-                .map(|_| AtomicU32::new(0))
-                .collect::<Vec<_>>()
-        };
+        let alloc = || ZeroedArray::<AtomicU32>::new(size as usize);
         let mut gen = Gen {
             index,
             rules,
@@ -738,7 +734,7 @@ pub fn royal_generate(
             } else {
                 &ALL_TRANSFORMS
             },
-            words: [alloc(), alloc()],
+            words: [alloc()?, alloc()?],
             ep_keys: Vec::new(),
             ep_words: Vec::new(),
         };

@@ -398,14 +398,25 @@ fn probe_one(fen: &str, args: &ProbeArgs) -> anyhow::Result<String> {
     let pos =
         Position::from_fen(fen, args.tables.rules).with_context(|| format!("--fen \"{fen}\""))?;
     let units = pos.board().occupied().count();
-    if units > AUTO_BUILD_UNITS {
-        bail!("{fen}: {units} units; tables are available for at most {AUTO_BUILD_UNITS} units");
+    if units > MAX_UNITS {
+        bail!("{fen}: {units} units; tables have at most {MAX_UNITS} units");
     }
-    let tb = ensure_tables(
-        &probe_targets(&pos),
-        &args.tables,
-        args.format == Format::Json,
-    )?;
+    let targets = probe_targets(&pos);
+    let tb = if units > AUTO_BUILD_UNITS {
+        // Too large to build on the way: probe the tables the directory holds.
+        let dir = args.tables.dir();
+        let tb = Tablebase::open(&dir, args.tables.rules)?;
+        if let Some(m) = targets.iter().find(|m| !tb.contains(m)) {
+            bail!(
+                "{fen}: no {m} table in {}; tables of more than {AUTO_BUILD_UNITS} units are not \
+                 built on the way (build it with `antichess tb build {m}`)",
+                dir.display()
+            );
+        }
+        tb
+    } else {
+        ensure_tables(&targets, &args.tables, args.format == Format::Json)?
+    };
     let value = tb.probe_required(&pos)?;
     let moves = tb.probe_moves(&pos)?;
     Ok(match args.format {
