@@ -323,6 +323,37 @@ pub(crate) fn piece_un_moves(
     }
 }
 
+/// The moves of `side` on `board` that stay in the table, when `side` has no capture (so
+/// that every quiet move is legal): quiet moves other than promotions and double steps that
+/// allow an en passant capture, reported as (piece, from, to). The forward pass's children;
+/// exactly the moves initialisation counts as internal.
+fn internal_moves(board: &Board, side: Color, mut f: impl FnMut(Piece, Square, Square)) {
+    // A piece other than a pawn reaches an empty square exactly when it could have come
+    // from it: its un-moves are its moves.
+    piece_un_moves(board, side, &mut f);
+    let pawn = Piece::new(side, Role::Pawn);
+    let empty = !board.occupied();
+    let their_pawns = board.by_piece(Piece::new(side.other(), Role::Pawn));
+    let (push, last, second): (i32, u8, u8) = match side {
+        Color::White => (8, 7, 1),
+        Color::Black => (-8, 0, 6),
+    };
+    for from in board.by_piece(pawn) {
+        let to = Square::from_index((from.index() as i32 + push) as u32);
+        if to.rank() == last || !empty.contains(to) {
+            continue; // a promotion (external) or blocked
+        }
+        f(pawn, from, to);
+        if from.rank() == second {
+            let to2 = Square::from_index((to.index() as i32 + push) as u32);
+            // A double step past an enemy pawn's capture allows en passant: external.
+            if empty.contains(to2) && (attacks::pawn_attacks(side, to) & their_pawns).is_empty() {
+                f(pawn, from, to2);
+            }
+        }
+    }
+}
+
 /// The quiet moves that stay in the table by which `mover` could have reached `board`
 /// (not captures, not promotions, not double steps that allow en passant), reported as
 /// (piece, square it stands on now, square it came from).
@@ -636,23 +667,9 @@ impl Generator<'_> {
                         let idx = (chunk * FORWARD_CHUNK + i) as u64;
                         self.index.neighbourhood_into(idx, &mut near);
                         let board = *near.board();
-                        let pos = Position::from_board_unhashed(board, side, self.rules);
-                        let their_pawns = board.by_piece(Piece::new(side.other(), Role::Pawn));
                         // Indices of the internal children, prefetched before they are read.
                         kids.clear();
-                        for m in pos.legal_moves() {
-                            if m.is_promotion() {
-                                continue;
-                            }
-                            let (from, to) = (m.from(), m.to());
-                            let piece = board.piece_at(from).expect("a piece moves");
-                            if piece.role == Role::Pawn && from.index().abs_diff(to.index()) == 16 {
-                                let passed =
-                                    Square::from_index(((from.index() + to.index()) / 2) as u32);
-                                if (attacks::pawn_attacks(side, passed) & their_pawns).any() {
-                                    continue; // allows en passant: an external move
-                                }
-                            }
+                        internal_moves(&board, side, |piece, from, to| {
                             let cidx = match self.index.encode_neighbour(&near, piece, from, to) {
                                 Some((cidx, _)) => cidx,
                                 None => {
@@ -664,7 +681,7 @@ impl Generator<'_> {
                             };
                             prefetch(&other[cidx as usize]);
                             kids.push(cidx);
-                        }
+                        });
                         let (mut min_loss, mut wins, mut max_win) = (None::<u16>, 0u16, 0u16);
                         for &cidx in &kids {
                             let cw = other[cidx as usize].load(Relaxed);
