@@ -39,8 +39,8 @@ use crate::material::Material;
 use crate::table::Table;
 use crate::tablebase::Tablebase;
 use crate::wdl::Wdl;
-use crate::TbError;
 use crate::zeroed::ZeroedArray;
+use crate::TbError;
 
 // One 16-bit word per position and side to move:
 // - decided: bit 15 set, bit 14 = win, bits 0..14 = DTC;

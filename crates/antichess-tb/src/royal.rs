@@ -54,8 +54,8 @@ use crate::material::Material;
 use crate::symmetry::{transform_board, transform_square, ALL_TRANSFORMS, PAWN_TRANSFORMS};
 use crate::tablebase::Tablebase;
 use crate::wdl::{Value, Wdl};
-use crate::TbError;
 use crate::zeroed::ZeroedArray;
+use crate::TbError;
 
 /// The most units of a royal table this program builds.
 pub const ROYAL_MAX_UNITS: u32 = 4;

@@ -37,15 +37,25 @@ impl<T: Zeroable> ZeroedArray<T> {
     /// written).
     pub(crate) fn new(len: usize) -> Result<ZeroedArray<T>, TbError> {
         if len == 0 {
-            return Ok(ZeroedArray { map: None, len, _values: PhantomData });
+            return Ok(ZeroedArray {
+                map: None,
+                len,
+                _values: PhantomData,
+            });
         }
         let bytes = len
             .checked_mul(std::mem::size_of::<T>())
             .ok_or_else(|| TbError::Unsupported(format!("{len} values do not fit in memory")))?;
         let map = memmap2::MmapMut::map_anon(bytes).map_err(|e| {
-            TbError::Unsupported(format!("cannot allocate {bytes} bytes of table memory: {e}"))
+            TbError::Unsupported(format!(
+                "cannot allocate {bytes} bytes of table memory: {e}"
+            ))
         })?;
-        Ok(ZeroedArray { map: Some(map), len, _values: PhantomData })
+        Ok(ZeroedArray {
+            map: Some(map),
+            len,
+            _values: PhantomData,
+        })
     }
 }
 

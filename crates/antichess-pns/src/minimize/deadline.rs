@@ -106,7 +106,8 @@ impl Deadline {
     /// The positions one search may evaluate: `nodes`, or the work left if less (at least
     /// one), so that a work budget holds within a search and not only between searches.
     pub(crate) fn search_budget(&self, nodes: u64) -> u64 {
-        self.work_left().map_or(nodes, |left| nodes.min(left.max(1)))
+        self.work_left()
+            .map_or(nodes, |left| nodes.min(left.max(1)))
     }
 
     /// Whether at most `time` and at most `work` are left (a missing limit is never
