@@ -147,13 +147,7 @@ fn solve_writes_a_proof_that_records_its_rules_and_verifies() {
         let bytes = std::fs::read(&proof).unwrap();
         assert_eq!(bytes[10], code, "{rules}");
 
-        let check = json(&antichess(&[
-            "proof",
-            "verify",
-            proof.to_str().unwrap(),
-            "--format",
-            "json",
-        ]));
+        let check = verify_json(&proof);
         assert_eq!(check["verified"], true, "{check}");
         assert_eq!(check["rules"], rules, "{check}");
 
@@ -358,6 +352,17 @@ fn the_uci_engine_plays_under_the_royal_rule_sets() {
 /// The proofs of docs/research/pritchard-first-moves.md (in proofs/pritchard/): each
 /// verifies under the rule set its name says, from the position after its first move,
 /// with Black as the prover and no table.
+/// `antichess proof verify PATH --format json`, parsed.
+fn verify_json(path: &std::path::Path) -> serde_json::Value {
+    json(&antichess(&[
+        "proof",
+        "verify",
+        path.to_str().unwrap(),
+        "--format",
+        "json",
+    ]))
+}
+
 #[test]
 fn the_shipped_first_move_proofs_verify() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs/pritchard");
@@ -374,13 +379,7 @@ fn the_shipped_first_move_proofs_verify() {
             .split_once('-')
             .expect("RULES-MOVE.proof");
         let path = dir.join(&name);
-        let v = json(&antichess(&[
-            "proof",
-            "verify",
-            path.to_str().unwrap(),
-            "--format",
-            "json",
-        ]));
+        let v = verify_json(&path);
         assert_eq!(v["verified"], true, "{name}: {v}");
         assert_eq!(v["rules"], rules, "{name}");
         assert_eq!(v["prover"], "black", "{name}");

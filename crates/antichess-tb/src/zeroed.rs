@@ -6,7 +6,7 @@
 
 use std::marker::PhantomData;
 use std::ops::Deref;
-use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, AtomicU8};
+use std::sync::atomic::{AtomicU16, AtomicU32, AtomicU64};
 
 use crate::TbError;
 
@@ -16,8 +16,6 @@ use crate::TbError;
 /// An implementor must be valid when all its bytes are zero and have no drop glue.
 pub(crate) unsafe trait Zeroable: Sync {}
 // SAFETY: integer atomics are plain integers in memory; zero is a valid value.
-unsafe impl Zeroable for AtomicU8 {}
-// SAFETY: as above.
 unsafe impl Zeroable for AtomicU16 {}
 // SAFETY: as above.
 unsafe impl Zeroable for AtomicU32 {}
