@@ -652,9 +652,15 @@ fn two_threads_agree() {
     let first_size = solver.table().bytes_in_use();
     let result = solver.search(&pos, &options, &mut |_| {});
     assert_eq!(result.status, SearchStatus::Proved);
-    // The threads paused together for the table to grow (several times: about 400,000
-    // entries were stored, and the table starts with room for 262,144).
-    assert!(solver.table().bytes_in_use() >= 4 * first_size);
+    // The threads paused together for the table to grow. One thread stores about 400,000
+    // entries here (the table starts with room for 262,144 and asks to double when a third
+    // of them are in use), but how much two threads store depends on their scheduling: a
+    // CI run once proved it after a single doubling. Growing at least once is what is tested.
+    assert!(
+        solver.table().bytes_in_use() >= 2 * first_size,
+        "the table never grew: {} bytes",
+        solver.table().bytes_in_use()
+    );
     // Three threads on two cores: a thread that finishes while others wait at the gate
     // lets them go on.
     let solver = Solver::new(64 << 20, None);
