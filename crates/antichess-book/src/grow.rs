@@ -97,6 +97,10 @@ pub struct GrowStats {
     pub claims: AtomicU64,
     /// Proof files written to [`GrowOptions::proof_dir`].
     pub proofs_kept: AtomicU64,
+    /// Proved nodes whose proof could not be extracted for [`GrowOptions::proof_dir`] (the
+    /// assembly searches them again), and the last such error.
+    pub proofs_failed: AtomicU64,
+    pub last_proof_error: Mutex<Option<String>>,
     /// Times a worker found the store unreachable and reconnected (or tried to).
     pub retries: AtomicU64,
     /// The last such error, for the user.
@@ -557,6 +561,14 @@ impl Run<'_> {
             if let Some(dir) = &self.options.proof_dir {
                 let kept = crate::leaves::keep(&solver, &pos, &search, &expansion, dir)?;
                 self.stats.proofs_kept.fetch_add(kept.written, Relaxed);
+                if kept.failed > 0 {
+                    self.stats.proofs_failed.fetch_add(kept.failed, Relaxed);
+                    *self
+                        .stats
+                        .last_proof_error
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) = kept.last_error;
+                }
             }
             let applied = self.with_store(&mut store, |s| {
                 let mut txn = s.write()?;

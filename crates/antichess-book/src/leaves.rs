@@ -87,7 +87,7 @@ pub fn proved_lines(expansion: &Expansion) -> Vec<Vec<Move>> {
 }
 
 /// What [`keep`] did.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Kept {
     /// Proof files written.
     pub written: u64,
@@ -95,14 +95,21 @@ pub struct Kept {
     pub present: u64,
     /// Positions the extraction had to search again (the table had lost them).
     pub researched: u64,
+    /// Proved nodes whose proof could not be extracted (their leaf is still won in the
+    /// book; `book prove` searches them again), and the last such error.
+    pub failed: u64,
+    pub last_error: Option<String>,
 }
 
 /// Keeps the proof of every node `expansion` proved below the leaf at `pos`, extracted
 /// from `solver`'s table right after the search (`options`: the search's options; the
 /// extraction runs without budget or stop flag so that a proof is always complete).
 ///
+/// A proof that cannot be extracted is counted in [`Kept::failed`] and skipped: the search's
+/// result stands, and the assembly searches that node again.
+///
 /// # Errors
-/// A proof that cannot be extracted or written.
+/// A proof file that cannot be written.
 pub fn keep(
     solver: &Solver<'_>,
     pos: &Position,
@@ -124,11 +131,56 @@ pub fn keep(
             kept.present += 1;
             continue;
         }
-        let (tree, researched) = extract_proof_at(solver, pos, &line, options)
-            .map_err(|e| BookError::Proof(format!("extracting the proof of {}: {e}", at.fen())))?;
+        let (tree, researched) = match extract_proof_at(solver, pos, &line, options) {
+            Ok(found) => found,
+            Err(e) => {
+                kept.failed += 1;
+                kept.last_error = Some(format!("extracting the proof of {}: {e}", at.fen()));
+                continue;
+            }
+        };
         save(dir, options.tablebase_units, &tree)?;
         kept.written += 1;
         kept.researched += researched;
     }
     Ok(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use antichess_core::Rules;
+
+    /// A node the expansion calls proved but the solver's table does not hold (as when the
+    /// table lost it): the extraction fails, the failure is counted and the rest goes on.
+    #[test]
+    fn a_proof_that_cannot_be_extracted_is_counted_not_fatal() {
+        let pos = Position::from_fen(
+            "rnbqkbnr/pppppppp/8/8/8/4P3/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            Rules::INTERNATIONAL,
+        )
+        .unwrap();
+        let solver = Solver::new(1 << 20, None);
+        let options = SearchOptions::new(Color::White);
+        let expansion = Expansion {
+            outcome: LeafOutcome::Searched {
+                proof: 0,
+                disproof: crate::node::INF,
+                work: 1,
+                children: Vec::new(),
+            },
+            nodes: 1,
+            missing_tables: Vec::new(),
+        };
+        let dir = std::env::temp_dir().join(format!("leaves-unit-{}", std::process::id()));
+        let kept = keep(&solver, &pos, &options, &expansion, &dir).expect("not fatal");
+        assert_eq!((kept.written, kept.failed), (0, 1));
+        assert!(
+            kept.last_error
+                .as_deref()
+                .is_some_and(|e| e.contains(&pos.fen())),
+            "{kept:?}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

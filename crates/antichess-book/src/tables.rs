@@ -11,7 +11,7 @@ use crate::error::{BookError, Result};
 use crate::store::Txn;
 
 /// Searches record materials of at most this many units that no table covers.
-pub const RECORD_UNITS: u32 = 5;
+pub const RECORD_UNITS: u32 = 6;
 
 /// The meta name prefix of the totals.
 const PREFIX: &str = "missing_table:";

@@ -113,3 +113,91 @@ fn a_book_records_what_it_met_and_tb_build_builds_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Books record materials of up to 6 units; `book tables --units` and `tb build
+/// --from-book --units` filter them, and `--from-book` takes at most 5 units by default.
+#[test]
+fn six_unit_materials_are_recorded_and_filtered_by_units() {
+    let dir = antichess_testkit::temp_dir("book-tables-six");
+    let book = dir.join("six.book");
+    let tables = dir.join("tables");
+    // White king, rook, knight and bishop against a black knight and bishop: 6 units.
+    ok(&[
+        "book",
+        "new",
+        s(&book),
+        "--fen",
+        "7n/7b/8/8/8/8/8/KRNB4 w - - 0 1",
+    ]);
+    let out = antichess(&[
+        "book",
+        "grow",
+        s(&book),
+        "--tables",
+        s(&tables),
+        "--tb-units",
+        "2",
+        "--hash",
+        "16M",
+        "--search-nodes",
+        "2000",
+        "--searches",
+        "2",
+        "--workers",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let units_of = |extra: &[&str]| -> Vec<u64> {
+        let mut args = vec!["book", "tables", s(&book), "--tables", s(&tables)];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--format", "json"]);
+        json(&args)["materials"]
+            .as_array()
+            .expect("materials")
+            .iter()
+            .map(|m| m["units"].as_u64().unwrap())
+            .collect()
+    };
+    let all = units_of(&[]);
+    assert!(all.contains(&6), "no 6-unit material recorded: {all:?}");
+    let five = units_of(&["--units", "5"]);
+    assert!(!five.is_empty() && five.iter().all(|&u| u <= 5), "{five:?}");
+    assert_eq!(five.len(), all.iter().filter(|&&u| u <= 5).count());
+
+    // --from-book plans only materials of at most 5 units unless told: a dry run lists
+    // no 6-unit table by default, and one with --units 6.
+    let plan = |extra: &[&str]| -> Vec<u64> {
+        let mut args = vec!["tb", "build", "--from-book", s(&book), "--top", "1"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--tables", s(&tables), "--dry-run", "--format", "json"]);
+        let plan = json(&args);
+        plan["plan"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no plan in {plan}"))
+            .iter()
+            .map(|t| t["units"].as_u64().unwrap())
+            .collect()
+    };
+    let default = plan(&[]);
+    assert!(default.iter().all(|&u| u <= 5), "{default:?}");
+    let six = plan(&["--units", "6"]);
+    assert!(six.contains(&6), "{six:?}");
+    // A limit below every recorded material is an error that names it.
+    let out = antichess(&[
+        "tb",
+        "build",
+        "--from-book",
+        s(&book),
+        "--units",
+        "1",
+        "--tables",
+        s(&tables),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("at most 1 units"),
+        "{}",
+        text(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,12 +10,15 @@ use std::sync::Mutex;
 use antichess_core::Board;
 use antichess_tb::{board_key, Material};
 
-/// One worker's counts (few materials: a short list scanned linearly, the last one hit
-/// first, beats a hash map on the search's hot path).
+/// One worker's counts. The last material hit is checked first (consecutive positions of
+/// a line share their material); other hits go through a hash index, since a search that
+/// records 6-unit materials can meet hundreds of them.
 #[derive(Debug, Default)]
 pub(crate) struct MissingCounter {
     /// (material key of the board, positions, the material).
     entries: Vec<(u64, u64, Material)>,
+    /// Material key → position in `entries`.
+    index: HashMap<u64, usize>,
     last: usize,
 }
 
@@ -30,14 +33,15 @@ impl MissingCounter {
                 return;
             }
         }
-        match self.entries.iter().position(|e| e.0 == key) {
-            Some(i) => {
+        match self.index.get(&key) {
+            Some(&i) => {
                 self.entries[i].1 += 1;
                 self.last = i;
             }
             None => {
                 self.entries.push((key, 1, Material::from_board(board)));
                 self.last = self.entries.len() - 1;
+                self.index.insert(key, self.last);
             }
         }
     }
@@ -53,6 +57,7 @@ impl MissingCounter {
         for (_, n, material) in self.entries.drain(..) {
             *totals.0.entry(material.canonical().0).or_insert(0) += n;
         }
+        self.index.clear();
         self.last = 0;
     }
 }

@@ -239,6 +239,17 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         args.report_every,
     )?;
     let grow_seconds = started.elapsed().as_secs_f64();
+    if let Some(last) = stats
+        .last_proof_error
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .as_ref()
+    {
+        eprintln!(
+            "warning: {} proved node(s) whose proof could not be extracted from the search's table; the last: {last}",
+            stats.proofs_failed.load(Relaxed)
+        );
+    }
     let mut book = Book::open(&location)?;
     let root_node = book.root()?;
     let searches = stats.searches.load(Relaxed);
@@ -254,6 +265,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         "book_nodes": counts.nodes,
         "root": {"status": root_node.status.to_string(), "proof": json_number(root_node.proof), "disproof": json_number(root_node.disproof)},
         "grow_seconds": grow_seconds,
+        "proofs_not_kept": stats.proofs_failed.load(Relaxed),
         "proof_file": null,
         "verified": null,
     });
@@ -416,8 +428,9 @@ fn grow_with_progress(
                 next += every;
                 let Ok(mut book) = Book::open_read_only(location) else { continue };
                 let (Ok(root), Ok(counts)) = (book.root(), book.counts()) else { continue };
+                let failed = stats.proofs_failed.load(Relaxed);
                 eprintln!(
-                    "{:>6.0}s  root proof {} disproof {}  book {} nodes ({} won, {} lost, {} open leaves)  {} searches, {} leaves decided",
+                    "{:>6.0}s  root proof {} disproof {}  book {} nodes ({} won, {} lost, {} open leaves)  {} searches, {} leaves decided{}",
                     started.elapsed().as_secs_f64(),
                     number(root.proof),
                     number(root.disproof),
@@ -427,6 +440,11 @@ fn grow_with_progress(
                     counts.open_leaves,
                     stats.searches.load(Relaxed),
                     stats.decided.load(Relaxed),
+                    if failed > 0 {
+                        format!(", {failed} proofs not kept (searched again at the assembly)")
+                    } else {
+                        String::new()
+                    },
                 );
             }
         });

@@ -120,7 +120,7 @@ pub struct SolveArgs {
 }
 
 /// `solve` reports the materials of at most this many units it met without a table.
-const MISSING_TABLE_UNITS: u32 = 5;
+const MISSING_TABLE_UNITS: u32 = 6;
 
 fn print_text(s: &Solved) {
     let r = &s.result;

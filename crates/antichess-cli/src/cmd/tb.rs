@@ -64,13 +64,16 @@ pub struct BuildArgs {
     #[arg(value_name = "SIGNATURE")]
     pub signatures: Vec<String>,
 
-    /// Build every table with at most this many units (pieces, kings included).
+    /// Build every table with at most this many units (pieces, kings included). With
+    /// --from-book: take only the book's materials of at most this many units (default 5:
+    /// a 6-unit pawn material's dependencies are hundreds of tables).
     #[arg(long, value_name = "N", conflicts_with = "signatures")]
     pub units: Option<u32>,
 
     /// Build the materials a book's searches met most without a table (`antichess book
-    /// tables BOOK` lists them): the first --top of them, with their dependencies.
-    #[arg(long, value_name = "BOOK", conflicts_with_all = ["signatures", "units"])]
+    /// tables BOOK` lists them): the first --top of them (of at most --units units), with
+    /// their dependencies.
+    #[arg(long, value_name = "BOOK", conflicts_with = "signatures")]
     pub from_book: Option<String>,
 
     /// With --from-book: how many of its materials, most met first.
@@ -200,6 +203,10 @@ fn targets(signatures: &[String], units: Option<u32>) -> anyhow::Result<Vec<Mate
     }
 }
 
+/// `tb build --from-book` takes the book's materials of at most this many units unless
+/// `--units` says otherwise.
+const FROM_BOOK_UNITS: u32 = 5;
+
 fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     if args.game == Game::Lasker && args.queue.is_some() {
         bail!("--queue builds antichess tables; build Lasker tables without it");
@@ -214,7 +221,12 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let targets = match &args.from_book {
-        Some(book) => crate::common::book::missing_materials(book, args.top, args.tables.rules)?,
+        Some(book) => crate::common::book::missing_materials(
+            book,
+            args.top,
+            args.units.unwrap_or(FROM_BOOK_UNITS),
+            args.tables.rules,
+        )?,
         None => targets(&args.signatures, args.units)?,
     };
     if let Some(url) = &args.queue {
@@ -228,7 +240,11 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     }
     if targets.is_empty() {
         if let Some(book) = &args.from_book {
-            bail!("the book {book} records no material met without a table (its searches record those of at most 5 units)");
+            bail!(
+                "the book {book} records no material of at most {} units met without a table \
+                 (its searches record those of at most 6 units; --units N to change the limit)",
+                args.units.unwrap_or(FROM_BOOK_UNITS)
+            );
         }
         bail!("give signatures (e.g. KRkb), --units N or --from-book BOOK");
     }

@@ -22,11 +22,12 @@ pub fn open(location: &str) -> anyhow::Result<Book> {
     Ok(Book::open(location)?)
 }
 
-/// The first `top` materials a book's searches met most without a table (for `tb build
-/// --from-book`); the book's rule set must be `rules`.
+/// The first `top` materials of at most `max_units` units a book's searches met most
+/// without a table (for `tb build --from-book`); the book's rule set must be `rules`.
 pub fn missing_materials(
     location: &str,
     top: usize,
+    max_units: u32,
     rules: antichess_core::Rules,
 ) -> anyhow::Result<Vec<antichess_tb::Material>> {
     let mut book = Book::open_read_only(location)?;
@@ -39,6 +40,7 @@ pub fn missing_materials(
     }
     book.missing_tables()?
         .into_iter()
+        .filter(|m| m.units <= max_units)
         .take(top)
         .map(|m| {
             m.material

@@ -145,6 +145,34 @@ impl<'s, 'a> Extractor<'s, 'a> {
         }
         best.map(|(_, mv, child)| (mv, child))
     }
+    /// What the table holds for a node and its children, for an error message: the
+    /// evidence needed to tell a lost entry from an inconsistent one.
+    fn table_state(&self, pos: &Position, ctx: &Ctx) -> String {
+        let show = |e: Option<crate::tt::TtEntry>| match e {
+            Some(e) => format!("{}/{}/w{}", e.proof, e.disproof, e.work),
+            None => "none".to_string(),
+        };
+        let mut worker = self.worker_at(ctx);
+        worker.history.push(pos.key());
+        let mut out = format!(
+            "table: node {} halfmoves {} path {}; children",
+            show(self.solver.table().get(ctx.key)),
+            pos.halfmoves(),
+            worker.history.len()
+        );
+        for mv in pos.legal_moves() {
+            let child = pos.play(mv);
+            let key = worker.child_key(ctx.key, &child);
+            let (p, d) = worker.evaluate(&child);
+            out.push_str(&format!(
+                " {}: {} eval {p}/{d}",
+                pos.san(mv),
+                show(self.solver.table().get(key))
+            ));
+        }
+        out
+    }
+
     /// The move the proof plays at a prover node (re-searching the node if the table lost
     /// its proof), and the child it leads to.
     pub(crate) fn prover_move(&mut self, pos: &Position, ctx: &Ctx) -> Result<(Move, Position)> {
@@ -173,8 +201,13 @@ impl<'s, 'a> Extractor<'s, 'a> {
                 self.proved_child(pos, ctx)
             }
         };
-        let (mv, child) = found
-            .ok_or_else(|| PnsError::lost(format!("no proved move found in {}", pos.fen())))?;
+        let (mv, child) = found.ok_or_else(|| {
+            PnsError::lost(format!(
+                "no proved move found in {} ({})",
+                pos.fen(),
+                self.table_state(pos, ctx)
+            ))
+        })?;
         if self.pin_choices {
             self.overrides.entry(ctx.key).or_insert(mv);
         }

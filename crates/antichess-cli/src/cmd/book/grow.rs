@@ -117,8 +117,14 @@ fn progress_line(book: &mut Book, stats: &GrowStats, start: Instant) -> anyhow::
     let counts = book.counts()?;
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
     let searches = stats.searches.load(Relaxed);
+    let failed = stats.proofs_failed.load(Relaxed);
+    let failed = if failed > 0 {
+        format!("  {failed} proofs not kept (see the end of the run)")
+    } else {
+        String::new()
+    };
     Ok(format!(
-        "{:>7.0}s  root proof {} disproof {} ratio {}  book {} nodes ({} open leaves, {} won, {} lost)  {} searches {:.2}/s  {:.0} nodes/s  {} leaves decided",
+        "{:>7.0}s  root proof {} disproof {} ratio {}  book {} nodes ({} open leaves, {} won, {} lost)  {} searches {:.2}/s  {:.0} nodes/s  {} leaves decided{}",
         seconds,
         number(root.proof),
         number(root.disproof),
@@ -131,7 +137,25 @@ fn progress_line(book: &mut Book, stats: &GrowStats, start: Instant) -> anyhow::
         searches as f64 / seconds,
         stats.nodes.load(Relaxed) as f64 / seconds,
         stats.decided.load(Relaxed),
+        failed,
     ))
+}
+
+/// The proved nodes whose proof could not be kept, if any, with the last error.
+fn print_proof_failures(stats: &GrowStats) {
+    let failed = stats.proofs_failed.load(Relaxed);
+    if failed > 0 {
+        let last = stats
+            .last_proof_error
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+            .unwrap_or_default();
+        println!(
+            "{failed} proved node(s) whose proof could not be extracted from the search's table \
+             (the book keeps them won; the assembly searches them again); the last: {last}"
+        );
+    }
 }
 
 /// Whether `e` comes from a store that cannot be reached (see
@@ -347,6 +371,8 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
                 "searches_logged": counts.searches,
                 "store_retries": stats.retries.load(Relaxed),
                 "proofs_kept": stats.proofs_kept.load(Relaxed),
+                "proofs_failed": stats.proofs_failed.load(Relaxed),
+                "last_proof_error": stats.last_proof_error.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
             })
         );
     } else {
@@ -372,6 +398,7 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
                 stats.proofs_kept.load(Relaxed),
                 dir.display()
             );
+            print_proof_failures(&stats);
         }
         let retries = stats.retries.load(Relaxed);
         if retries > 0 {

@@ -1,4 +1,4 @@
-//! `antichess book tables`: the materials of at most 5 units the book's searches met
+//! `antichess book tables`: the materials of at most 6 units the book's searches met
 //! without a table, most positions first, each marked present or missing in a tables
 //! directory, with the disk the present ones take. `antichess tb build --from-book BOOK`
 //! builds the first of them; the book's next searches use them.
@@ -13,8 +13,9 @@ use serde_json::json;
 use crate::common::args::default_tables_dir;
 use crate::common::output::Format;
 
-/// List the materials (at most 5 units) the book's searches met without a table, most
-/// positions first, and whether a table for each is in the tables directory now.
+/// List the materials (at most 6 units; --units to show fewer) the book's searches met
+/// without a table, most positions first, and whether a table for each is in the tables
+/// directory now. `tb build --from-book` takes those of at most 5 units unless told.
 ///
 /// In JSON: `book`, `tables` (the directory), and `materials`: one object per material
 /// with `material`, `units`, `positions` (evaluated by the book's searches while it had no
@@ -28,6 +29,10 @@ pub struct TablesArgs {
     #[arg(long, value_name = "DIR")]
     pub tables: Option<std::path::PathBuf>,
 
+    /// Show only materials of at most this many units.
+    #[arg(long, value_name = "N")]
+    pub units: Option<u32>,
+
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
 }
@@ -39,7 +44,10 @@ pub fn run_tables(args: &TablesArgs) -> anyhow::Result<ExitCode> {
         .tables
         .clone()
         .unwrap_or_else(|| default_tables_dir(rules));
-    let missing = book.missing_tables()?;
+    let mut missing = book.missing_tables()?;
+    if let Some(units) = args.units {
+        missing.retain(|m| m.units <= units);
+    }
     let rows: Vec<(String, u32, u64, Option<u64>)> = missing
         .iter()
         .map(|m| {
@@ -76,7 +84,10 @@ pub fn run_tables(args: &TablesArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if rows.is_empty() {
-        println!("The book's searches met no material of at most 5 units without a table.");
+        println!(
+            "The book's searches met no material of at most {} units without a table.",
+            args.units.unwrap_or(antichess_book::tables::RECORD_UNITS)
+        );
         return Ok(ExitCode::SUCCESS);
     }
     println!(
