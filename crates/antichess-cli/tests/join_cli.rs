@@ -206,3 +206,48 @@ fn a_prover_node_takes_one_child_and_an_opponent_node_names_every_missing_move()
     assert!(err.contains("e3") && err.contains("Nf3"), "{err}");
     assert!(!start.exists());
 }
+
+/// `proof expand-leaves`: the shipped proof of 1. e3 e5 relies on 3-unit tables; with
+/// `--units 2` each of its 3-unit leaves is proved again and spliced in, and the result
+/// verifies with the 2-unit tables alone (and is refused by a run that has no tables).
+#[test]
+fn expand_leaves_makes_a_proof_that_needs_smaller_tables() {
+    let dir = temp_dir("expand-leaves");
+    let tables = dir.join("tables");
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs/e3-e5.proof");
+    let output = dir.join("e5-tb2.proof");
+    let v = json(&antichess(
+        &[
+            "proof",
+            "expand-leaves",
+            s(&input),
+            "-o",
+            s(&output),
+            "--units",
+            "2",
+            "--tables",
+            s(&tables),
+            "--hash",
+            "64M",
+            "--format",
+            "json",
+        ],
+        &tables,
+    ));
+    assert_eq!(v["verified"], true, "{v}");
+    assert!(v["input_tablebase_leaves"].as_u64().unwrap() > 0, "{v}");
+    assert!(v["leaves_expanded"].as_u64().unwrap() > 0, "{v}");
+    assert!(v["tables_units"].as_u64().unwrap() <= 2, "{v}");
+    // The tables directory holds only tables of at most 2 units, and the file verifies
+    // with it; the input does not (it needs 3-unit tables).
+    let verify = |file: &Path| {
+        antichess(
+            &["proof", "verify", s(file), "--tables", s(&tables)],
+            &tables,
+        )
+    };
+    let out = verify(&output);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(!verify(&input).status.success());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -39,6 +39,7 @@ mod build;
 mod check;
 mod compact;
 mod error;
+mod expand;
 mod files;
 mod join;
 pub mod loaded;
@@ -57,6 +58,7 @@ pub use compact::{
     encode_compact, encode_compact_unchecked, CompactHeader, COMPACT_MAGIC, COMPACT_VERSION,
 };
 pub use error::{NodeLabel, ProofError};
+pub use expand::{expand_tablebase_leaves, ExpandReport};
 pub use files::{
     convert_file, detect_file_format, read_compact, read_proof_file, stats_file, verify_compact,
     verify_file, verify_reference, write_atomic, write_proof_file, Format, VerifyOptions,

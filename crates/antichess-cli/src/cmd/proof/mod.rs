@@ -1,6 +1,6 @@
 //! `antichess proof`: verify proof files, print their statistics, convert between our
 //! compact format and the reference solution's 6-byte format, join proofs of children into
-//! the proof of their parent.
+//! the proof of their parent, and prove tablebase leaves again with smaller tables.
 //!
 //! Exit codes: 0 verified (or done), 1 the proof or file is rejected (the reason is
 //! printed), 2 usage or I/O errors and proofs that cannot be checked (missing tables).
@@ -22,6 +22,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::common::args::{ProofFormatArg, ReferenceArgs};
 use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
 
+mod expand;
 mod join;
 mod minimize;
 
@@ -42,6 +43,10 @@ pub enum ProofCommand {
     /// where the opponent is to move, one (the smallest given) where the prover is.
     /// Positions the children share are written once; the result is verified.
     Join(join::JoinArgs),
+    /// Replace the tablebase leaves of more than --units units by proofs searched with the
+    /// smaller tables, so that the proof can be checked where only those are built; the
+    /// result is verified.
+    ExpandLeaves(expand::ExpandArgs),
 }
 
 /// How `proof verify` and `proof stats` read a proof file and print what they found.
@@ -142,6 +147,7 @@ pub fn run(command: &ProofCommand) -> anyhow::Result<ExitCode> {
         ProofCommand::Convert(args) => convert(args),
         ProofCommand::Minimize(args) => minimize::run(args),
         ProofCommand::Join(args) => join::run(args),
+        ProofCommand::ExpandLeaves(args) => expand::run(args),
     }
 }
 

@@ -1,0 +1,141 @@
+//! `antichess proof expand-leaves`: a proof whose tablebase leaves need tables of up to n
+//! units made into one that needs smaller tables only. Each leaf of more than `--units`
+//! units is proved again by the proof-number search with the tables of at most `--units`
+//! units, and its proof is spliced in where the leaf was
+//! (`antichess_proof::expand_tablebase_leaves`); the result is written atomically and
+//! verified with those tables before success is reported.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use antichess_pns::{extract_proof, SearchOptions, SearchStatus, Solver};
+use antichess_proof::{
+    expand_tablebase_leaves, read_proof_file, verify_file, write_proof_file, ByteOrder, Format,
+    LeafOracle, ReferenceOptions, TablebaseOracle, VerifyOptions,
+};
+use anyhow::{bail, Context};
+use clap::Args;
+
+use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
+use crate::common::parse::{parse_nodes, parse_size};
+use crate::common::tables::solver_tables;
+
+#[derive(Debug, Args)]
+pub struct ExpandArgs {
+    /// The proof to read (either format).
+    pub input: PathBuf,
+
+    /// The proof to write (our compact format, atomically; verified before success).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+
+    /// Keep tablebase leaves of at most this many units; prove the others again with the
+    /// tables of at most this many units (built first if missing).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub units: u32,
+
+    /// Directory of table files (default: ~/.cache/antichess/tables/<rules>).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// The solver's transposition table (MB, or with a unit: 512M, 4G), kept from one leaf
+    /// to the next.
+    #[arg(long, value_parser = parse_size, default_value = "1G")]
+    pub hash: usize,
+
+    /// The most positions the search of one leaf may evaluate (a count, or 500K, 20M, 2G);
+    /// a leaf not proved within it is an error naming it.
+    #[arg(long, value_name = "N", value_parser = parse_nodes, default_value = "200M")]
+    pub leaf_nodes: u64,
+
+    /// Output: text, or one JSON object.
+    #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
+    pub format: OutputFormat,
+}
+
+pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
+    antichess_io::check_target(&args.output)?;
+    let json = args.format == OutputFormat::Json;
+    let tree = read_proof_file(&args.input, None, &ReferenceOptions::default())
+        .with_context(|| format!("reading {}", args.input.display()))?;
+    if tree.is_empty() {
+        bail!("{}: the proof has no nodes", args.input.display());
+    }
+    let input_nodes = tree.len() as u64;
+    let input_leaves = tree.counts().tablebase;
+    let tablebase = solver_tables(&args.tables, tree.rules(), args.units, json)?
+        .context("--units 0: the leaves need tables of some size")?;
+    let mut search = SearchOptions::new(tree.prover());
+    search.tablebase_units = args.units;
+    search.max_nodes = Some(args.leaf_nodes);
+    let solver = Solver::try_new(args.hash, Some(&tablebase))?;
+    let start = Instant::now();
+    let mut proved = 0u64;
+    let mut positions = 0u64;
+    let mut last_report = Instant::now();
+    let mut solve = |pos: &antichess_core::Position| -> Result<antichess_proof::ProofTree, String> {
+        let result = solver.search(pos, &search, &mut |_| {});
+        positions += result.nodes;
+        if result.status != SearchStatus::Proved {
+            return Err(format!(
+                "not proved within {} positions (--leaf-nodes): {:?}",
+                args.leaf_nodes, result.status
+            ));
+        }
+        let (leaf, _) = extract_proof(&solver, pos, &[], &search).map_err(|e| e.to_string())?;
+        proved += 1;
+        if !json && last_report.elapsed().as_secs() >= 10 {
+            last_report = Instant::now();
+            eprintln!(
+                "{:>6.0}s  {proved} leaves proved again, {positions} positions searched",
+                start.elapsed().as_secs_f64()
+            );
+        }
+        Ok(leaf)
+    };
+    let (mut out, report) = expand_tablebase_leaves(tree, args.units, &mut solve)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let oracle = TablebaseOracle::new(&tablebase);
+    if out.counts().tablebase > 0 {
+        out.record_tables(&oracle)?;
+    }
+    write_proof_file(&out, &args.output, Format::Compact, ByteOrder::Little)?;
+    let oracle: &dyn LeafOracle = &oracle;
+    let stats = match verify_file(
+        &args.output,
+        Some(Format::Compact),
+        oracle,
+        &VerifyOptions::default(),
+        &mut |_| {},
+    ) {
+        Ok(stats) => stats,
+        Err(e) => {
+            let _ = std::fs::remove_file(&args.output);
+            bail!("the expanded proof does not verify (not kept): {e}");
+        }
+    };
+    let max_units = out.tablebase_units()?;
+    if json {
+        let mut value = serde_json::to_value(&stats)?;
+        value["verified"] = true.into();
+        value["output"] = args.output.display().to_string().into();
+        value["input_nodes"] = input_nodes.into();
+        value["input_tablebase_leaves"] = input_leaves.into();
+        value["leaves_expanded"] = report.leaves_expanded.into();
+        value["positions_searched"] = positions.into();
+        value["seconds"] = seconds.into();
+        value["tables_units"] = max_units.into();
+        println!("{}", serde_json::to_string_pretty(&value)?);
+    } else {
+        println!(
+            "wrote {}: {} nodes ({} bytes; the input had {input_nodes}), {} tablebase leaves of at most {max_units} units; {} leaves proved again in {seconds:.1} s ({positions} positions searched); verified",
+            args.output.display(),
+            stats.counts.total,
+            stats.file_bytes.unwrap_or(0),
+            stats.counts.tablebase,
+            report.leaves_expanded,
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
