@@ -49,6 +49,10 @@ pub struct ExpandArgs {
     #[arg(long, value_name = "N", value_parser = parse_nodes, default_value = "200M")]
     pub leaf_nodes: u64,
 
+    /// Search threads per leaf.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
+
     /// Output: text, or one JSON object.
     #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
     pub format: OutputFormat,
@@ -69,13 +73,28 @@ pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
     let mut search = SearchOptions::new(tree.prover());
     search.tablebase_units = args.units;
     search.max_nodes = Some(args.leaf_nodes);
+    search.threads = args.threads.max(1);
     let solver = Solver::try_new(args.hash, Some(&tablebase))?;
     let start = Instant::now();
     let mut proved = 0u64;
     let mut positions = 0u64;
     let mut last_report = Instant::now();
     let mut solve = |pos: &antichess_core::Position| -> Result<antichess_proof::ProofTree, String> {
-        let result = solver.search(pos, &search, &mut |_| {});
+        let leaf_start = Instant::now();
+        let result = solver.search(pos, &search, &mut |p| {
+            if !json && last_report.elapsed().as_secs() >= 10 {
+                last_report = Instant::now();
+                eprintln!(
+                    "{:>6.0}s  {proved} leaves proved again; leaf {} for {:.0} s: proof {} disproof {}, {} positions",
+                    start.elapsed().as_secs_f64(),
+                    pos.fen(),
+                    leaf_start.elapsed().as_secs_f64(),
+                    p.proof,
+                    p.disproof,
+                    p.nodes
+                );
+            }
+        });
         positions += result.nodes;
         if result.status != SearchStatus::Proved {
             return Err(format!(
