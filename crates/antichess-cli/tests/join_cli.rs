@@ -249,5 +249,41 @@ fn expand_leaves_makes_a_proof_that_needs_smaller_tables() {
     let out = verify(&output);
     assert!(out.status.success(), "{}", text(&out));
     assert!(!verify(&input).status.success());
+    assert_eq!(v["leaves_played_out"], 0, "{v}");
+
+    // With the 3-unit tables present and `--method playout`, the leaves are played out
+    // from them (no search); the result still needs the 2-unit tables only.
+    let tables3 = dir.join("tables3");
+    let out = antichess(
+        &["tb", "build", "--units", "3", "--tables", s(&tables3)],
+        &tables3,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let played = dir.join("e5-played.proof");
+    let v = json(&antichess(
+        &[
+            "proof",
+            "expand-leaves",
+            s(&input),
+            "-o",
+            s(&played),
+            "--method",
+            "playout",
+            "--units",
+            "2",
+            "--tables",
+            s(&tables3),
+            "--hash",
+            "16M",
+            "--format",
+            "json",
+        ],
+        &tables3,
+    ));
+    assert_eq!(v["leaves_played_out"], v["leaves_expanded"], "{v}");
+    assert_eq!(v["positions_searched"], 0, "{v}");
+    assert!(v["tables_units"].as_u64().unwrap() <= 2, "{v}");
+    let out = verify(&played);
+    assert!(out.status.success(), "{}", text(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -7,13 +7,19 @@
 //! The splicing is [`crate::build_with`]'s, as in [`crate::join`]: positions shared between
 //! the proof and the leaves' proofs are written once. Nothing here judges the leaves'
 //! proofs: the caller writes the result and runs the verifier.
+//!
+//! [`playout_proof`] makes a leaf's proof from the leaf's own (larger) table, without a
+//! search: the prover plays the table's best move, every opponent move is followed, until
+//! the material has at most n units. The larger table is then only a guide; the result
+//! is checked with the smaller ones.
 
 use std::collections::HashMap;
 
 use antichess_core::{Move, Position};
 
-use crate::build::{build_with, Expander, Step};
+use crate::build::{build_proof, build_with, Expander, ProofSource, ProverChoice, Step};
 use crate::join::IndexedTree;
+use crate::oracle::{LeafOracle, LeafValue};
 use crate::position_id::{units, PositionId};
 use crate::tree::ProofTree;
 use crate::ProofError;
@@ -143,4 +149,68 @@ pub fn expand_tablebase_leaves(
         leaves_expanded: expander.made.len() as u64,
     };
     Ok((out, report))
+}
+
+/// Plays a won position out with an oracle's best moves down to `max_units` units.
+struct Playout<'a> {
+    oracle: &'a dyn LeafOracle,
+    max_units: u32,
+}
+
+impl Playout<'_> {
+    /// Whether `pos` is a tablebase leaf of at most `max_units` units won by the prover
+    /// (`to_move_wins`: whether the side to move is the prover).
+    fn small_win(&self, pos: &Position, to_move_wins: bool) -> Result<bool, String> {
+        if units(pos) > self.max_units {
+            return Ok(false);
+        }
+        let want = if to_move_wins {
+            LeafValue::Win
+        } else {
+            LeafValue::Loss
+        };
+        match self.oracle.probe(pos)? {
+            Some(v) if v == want => Ok(true),
+            Some(_) => Err(format!(
+                "{} is not won by the prover by the tables",
+                pos.fen()
+            )),
+            None => Err(format!(
+                "no table of at most {} units covers {}",
+                self.max_units,
+                pos.fen()
+            )),
+        }
+    }
+}
+
+impl ProofSource for Playout<'_> {
+    fn prover_choice(&mut self, pos: &Position) -> Result<ProverChoice, String> {
+        if self.small_win(pos, true)? {
+            return Ok(ProverChoice::TablebaseLeaf);
+        }
+        match self.oracle.best_move(pos)? {
+            Some(m) => Ok(ProverChoice::Play(m)),
+            None => Err(format!("the tables give no winning move in {}", pos.fen())),
+        }
+    }
+
+    fn opponent_leaf(&mut self, pos: &Position) -> Result<bool, String> {
+        self.small_win(pos, false)
+    }
+}
+
+/// The proof that `prover` wins from `pos`, played out with `oracle`'s tables: the prover
+/// plays the oracle's best move (the shortest win to conversion), every opponent move is
+/// followed, and a position of at most `max_units` units becomes a tablebase leaf.
+///
+/// # Errors
+/// When the oracle has no table for a position on the way, or does not show it won.
+pub fn playout_proof(
+    pos: &Position,
+    prover: antichess_core::Color,
+    oracle: &dyn LeafOracle,
+    max_units: u32,
+) -> Result<ProofTree, ProofError> {
+    build_proof(*pos, prover, &mut Playout { oracle, max_units })
 }

@@ -58,7 +58,7 @@ pub use compact::{
     encode_compact, encode_compact_unchecked, CompactHeader, COMPACT_MAGIC, COMPACT_VERSION,
 };
 pub use error::{NodeLabel, ProofError};
-pub use expand::{expand_tablebase_leaves, ExpandReport};
+pub use expand::{expand_tablebase_leaves, playout_proof, ExpandReport};
 pub use files::{
     convert_file, detect_file_format, read_compact, read_proof_file, stats_file, verify_compact,
     verify_file, verify_reference, write_atomic, write_proof_file, Format, VerifyOptions,

@@ -6,6 +6,7 @@
 //! or copied file must not answer for another material).
 
 use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -37,30 +38,29 @@ impl Storage {
 /// Distinguishes tables in the per-thread DTC block cache (an address could be reused).
 static NEXT_TABLE_ID: AtomicU64 = AtomicU64::new(1);
 
-/// The last few DTC blocks each thread decompressed: (table id, side, block, values), and
-/// the thread's zstd decompression context. Probes of neighbouring positions (`tb probe` of
-/// every move, a walk over a table for both sides to move) then decompress a block once.
+/// The DTC blocks each thread decompressed last (up to [`DTC_CACHE_BLOCKS`], the oldest
+/// dropped first), by (table id, side, block), and the thread's zstd decompression
+/// context. Probes of neighbouring positions (`tb probe` of every move, a walk over a
+/// table for both sides to move, a proof played out from a table) then decompress a block
+/// once: playing a proof out probes the best move of every prover node, and with the 4
+/// blocks this cache once held, almost every probe decompressed 64 K values.
 struct DtcCache {
-    recent: [Option<CachedBlock>; DTC_CACHE_BLOCKS],
-    next: usize,
+    recent: HashMap<(u64, usize, u64), Rc<Vec<u16>>>,
+    order: VecDeque<(u64, usize, u64)>,
     decompressor: Option<zstd::bulk::Decompressor<'static>>,
     raw: Vec<u8>,
 }
 
-const DTC_CACHE_BLOCKS: usize = 4;
-
-/// (table id, side to move, block number, DTC values).
-type CachedBlock = (u64, usize, u64, Rc<Vec<u16>>);
+/// At most this many blocks per thread (128 KB each: 32 MB).
+const DTC_CACHE_BLOCKS: usize = 256;
 
 thread_local! {
-    static DTC_CACHE: RefCell<DtcCache> = const {
-        RefCell::new(DtcCache {
-            recent: [const { None }; DTC_CACHE_BLOCKS],
-            next: 0,
-            decompressor: None,
-            raw: Vec::new(),
-        })
-    };
+    static DTC_CACHE: RefCell<DtcCache> = RefCell::new(DtcCache {
+        recent: HashMap::new(),
+        order: VecDeque::new(),
+        decompressor: None,
+        raw: Vec::new(),
+    });
 }
 
 /// A loaded, checked table.
@@ -241,15 +241,17 @@ impl Table {
         DTC_CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             let wanted = (self.id, side, block);
-            for (id, s, b, values) in cache.recent.iter().flatten() {
-                if (*id, *s, *b) == wanted {
-                    return Ok(Rc::clone(values));
-                }
+            if let Some(values) = cache.recent.get(&wanted) {
+                return Ok(Rc::clone(values));
             }
             let values = Rc::new(self.decompress_block(&mut cache, side, block)?);
-            let slot = cache.next;
-            cache.recent[slot] = Some((self.id, side, block, Rc::clone(&values)));
-            cache.next = (slot + 1) % DTC_CACHE_BLOCKS;
+            if cache.order.len() >= DTC_CACHE_BLOCKS {
+                if let Some(oldest) = cache.order.pop_front() {
+                    cache.recent.remove(&oldest);
+                }
+            }
+            cache.order.push_back(wanted);
+            cache.recent.insert(wanted, Rc::clone(&values));
             Ok(values)
         })
     }

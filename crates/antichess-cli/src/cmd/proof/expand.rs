@@ -1,9 +1,10 @@
 //! `antichess proof expand-leaves`: a proof whose tablebase leaves need tables of up to n
 //! units made into one that needs smaller tables only. Each leaf of more than `--units`
-//! units is proved again by the proof-number search with the tables of at most `--units`
-//! units, and its proof is spliced in where the leaf was
-//! (`antichess_proof::expand_tablebase_leaves`); the result is written atomically and
-//! verified with those tables before success is reported.
+//! units is proved again, and its proof is spliced in where the leaf was
+//! (`antichess_proof::expand_tablebase_leaves`): by the proof-number search with the
+//! tables of at most `--units` units within a budget, else played out from its own table
+//! when the tables directory has it (`antichess_proof::playout_proof`). The result is written atomically
+//! and verified with the smaller tables before success is reported.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,8 +12,8 @@ use std::time::Instant;
 
 use antichess_pns::{extract_proof, SearchOptions, SearchStatus, Solver};
 use antichess_proof::{
-    expand_tablebase_leaves, read_proof_file, verify_file, write_proof_file, ByteOrder, Format,
-    LeafOracle, ReferenceOptions, TablebaseOracle, VerifyOptions,
+    expand_tablebase_leaves, playout_proof, read_proof_file, verify_file, write_proof_file,
+    ByteOrder, Format, LeafOracle, ReferenceOptions, TablebaseOracle, VerifyOptions,
 };
 use anyhow::{bail, Context};
 use clap::Args;
@@ -20,6 +21,14 @@ use clap::Args;
 use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
 use crate::common::parse::{parse_nodes, parse_size};
 use crate::common::tables::solver_tables;
+
+/// How `expand-leaves` proves a leaf again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    Both,
+    Search,
+    Playout,
+}
 
 #[derive(Debug, Args)]
 pub struct ExpandArgs {
@@ -45,9 +54,18 @@ pub struct ExpandArgs {
     pub hash: usize,
 
     /// The most positions the search of one leaf may evaluate (a count, or 500K, 20M, 2G);
-    /// a leaf not proved within it is an error naming it.
-    #[arg(long, value_name = "N", value_parser = parse_nodes, default_value = "200M")]
+    /// a leaf not proved within it is played out from its table (see --method), or is an
+    /// error naming it.
+    #[arg(long, value_name = "N", value_parser = parse_nodes, default_value = "2M")]
     pub leaf_nodes: u64,
+
+    /// How a leaf is proved again: `both` searches it within --leaf-nodes and, if that
+    /// does not prove it, plays it out from its own table (the prover's moves are the
+    /// table's best, every opponent move is followed down to --units units: no search,
+    /// but a larger proof); `search` only searches; `playout` plays out every leaf whose
+    /// table the directory has (and searches the others).
+    #[arg(long, value_enum, default_value = "both")]
+    pub method: Method,
 
     /// Search threads per leaf.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -70,6 +88,16 @@ pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
     let input_leaves = tree.counts().tablebase;
     let tablebase = solver_tables(&args.tables, tree.rules(), args.units, json)?
         .context("--units 0: the leaves need tables of some size")?;
+    // Every table of the directory, to play leaves out from (only as a guide: the result
+    // is verified with the tables of at most --units units).
+    let dir = args
+        .tables
+        .clone()
+        .unwrap_or_else(|| crate::common::args::default_tables_dir(tree.rules()));
+    let all_tables = antichess_tb::Tablebase::open(&dir, tree.rules())?;
+    let guide = TablebaseOracle::new(&all_tables);
+    let prover = tree.prover();
+    let mut played_out = 0u64;
     let mut search = SearchOptions::new(tree.prover());
     search.tablebase_units = args.units;
     search.max_nodes = Some(args.leaf_nodes);
@@ -80,38 +108,55 @@ pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
     let mut positions = 0u64;
     let mut last_report = Instant::now();
     let mut solve = |pos: &antichess_core::Position| -> Result<antichess_proof::ProofTree, String> {
-        let leaf_start = Instant::now();
-        let result = solver.search(pos, &search, &mut |p| {
-            if !json && last_report.elapsed().as_secs() >= 10 {
-                last_report = Instant::now();
-                eprintln!(
-                    "{:>6.0}s  {proved} leaves proved again; leaf {} for {:.0} s: proof {} disproof {}, {} positions",
-                    start.elapsed().as_secs_f64(),
-                    pos.fen(),
-                    leaf_start.elapsed().as_secs_f64(),
-                    p.proof,
-                    p.disproof,
-                    p.nodes
-                );
+        let has_table = matches!(guide.probe(pos), Ok(Some(_)));
+        let mut failure = None;
+        if args.method != Method::Playout || !has_table {
+            let leaf_start = Instant::now();
+            let result = solver.search(pos, &search, &mut |p| {
+                if !json && last_report.elapsed().as_secs() >= 10 {
+                    last_report = Instant::now();
+                    eprintln!(
+                        "{:>6.0}s  {proved} leaves proved again; leaf {} for {:.0} s: proof {} disproof {}, {} positions",
+                        start.elapsed().as_secs_f64(),
+                        pos.fen(),
+                        leaf_start.elapsed().as_secs_f64(),
+                        p.proof,
+                        p.disproof,
+                        p.nodes
+                    );
+                }
+            });
+            positions += result.nodes;
+            if result.status == SearchStatus::Proved {
+                let (leaf, _) =
+                    extract_proof(&solver, pos, &[], &search).map_err(|e| e.to_string())?;
+                proved += 1;
+                return Ok(leaf);
             }
-        });
-        positions += result.nodes;
-        if result.status != SearchStatus::Proved {
-            return Err(format!(
+            failure = Some(format!(
                 "not proved within {} positions (--leaf-nodes): {:?}",
                 args.leaf_nodes, result.status
             ));
         }
-        let (leaf, _) = extract_proof(&solver, pos, &[], &search).map_err(|e| e.to_string())?;
-        proved += 1;
-        if !json && last_report.elapsed().as_secs() >= 10 {
-            last_report = Instant::now();
-            eprintln!(
-                "{:>6.0}s  {proved} leaves proved again, {positions} positions searched",
-                start.elapsed().as_secs_f64()
-            );
+        match failure {
+            Some(failure) if args.method == Method::Search || !has_table => Err(format!(
+                "{failure}, and no table of its material to play it out from"
+            )),
+            _ => {
+                let leaf =
+                    playout_proof(pos, prover, &guide, args.units).map_err(|e| e.to_string())?;
+                played_out += 1;
+                proved += 1;
+                if !json && last_report.elapsed().as_secs() >= 10 {
+                    last_report = Instant::now();
+                    eprintln!(
+                        "{:>6.0}s  {proved} leaves proved again ({played_out} played out from their tables)",
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+                Ok(leaf)
+            }
         }
-        Ok(leaf)
     };
     let (mut out, report) = expand_tablebase_leaves(tree, args.units, &mut solve)?;
     let seconds = start.elapsed().as_secs_f64();
@@ -143,12 +188,13 @@ pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
         value["input_tablebase_leaves"] = input_leaves.into();
         value["leaves_expanded"] = report.leaves_expanded.into();
         value["positions_searched"] = positions.into();
+        value["leaves_played_out"] = played_out.into();
         value["seconds"] = seconds.into();
         value["tables_units"] = max_units.into();
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         println!(
-            "wrote {}: {} nodes ({} bytes; the input had {input_nodes}), {} tablebase leaves of at most {max_units} units; {} leaves proved again in {seconds:.1} s ({positions} positions searched); verified",
+            "wrote {}: {} nodes ({} bytes; the input had {input_nodes}), {} tablebase leaves of at most {max_units} units; {} leaves proved again in {seconds:.1} s ({played_out} played out from their tables, the others searched: {positions} positions); verified",
             args.output.display(),
             stats.counts.total,
             stats.file_bytes.unwrap_or(0),
