@@ -10,18 +10,15 @@ use common::{antichess, json, ok, s, text};
 /// only.
 const FEN: &str = "8/8/8/3n4/8/8/8/KR6 w - - 0 1";
 
-#[test]
-fn a_book_records_what_it_met_and_tb_build_builds_it() {
-    let dir = antichess_testkit::temp_dir("book-tables-cli");
-    let book = dir.join("krn.book");
-    let tables = dir.join("tables");
-    ok(&["book", "new", s(&book), "--fen", FEN]);
-    let grow = [
+/// Grows `book` by `searches` small searches of one worker, with the 2-unit tables.
+fn grow(book: &std::path::Path, tables: &std::path::Path, searches: u32) {
+    let searches = searches.to_string();
+    let out = antichess(&[
         "book",
         "grow",
-        s(&book),
+        s(book),
         "--tables",
-        s(&tables),
+        s(tables),
         "--tb-units",
         "2",
         "--hash",
@@ -29,12 +26,20 @@ fn a_book_records_what_it_met_and_tb_build_builds_it() {
         "--search-nodes",
         "2000",
         "--searches",
-        "3",
+        &searches,
         "--workers",
         "1",
-    ];
-    let out = antichess(&grow);
+    ]);
     assert!(out.status.success(), "{}", text(&out));
+}
+
+#[test]
+fn a_book_records_what_it_met_and_tb_build_builds_it() {
+    let dir = antichess_testkit::temp_dir("book-tables-cli");
+    let book = dir.join("krn.book");
+    let tables = dir.join("tables");
+    ok(&["book", "new", s(&book), "--fen", FEN]);
+    grow(&book, &tables, 3);
 
     let listed = json(&[
         "book",
@@ -129,24 +134,7 @@ fn six_unit_materials_are_recorded_and_filtered_by_units() {
         "--fen",
         "7n/7b/8/8/8/8/8/KRNB4 w - - 0 1",
     ]);
-    let out = antichess(&[
-        "book",
-        "grow",
-        s(&book),
-        "--tables",
-        s(&tables),
-        "--tb-units",
-        "2",
-        "--hash",
-        "16M",
-        "--search-nodes",
-        "2000",
-        "--searches",
-        "2",
-        "--workers",
-        "1",
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
+    grow(&book, &tables, 2);
     let units_of = |extra: &[&str]| -> Vec<u64> {
         let mut args = vec!["book", "tables", s(&book), "--tables", s(&tables)];
         args.extend_from_slice(extra);

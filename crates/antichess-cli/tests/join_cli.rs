@@ -216,24 +216,27 @@ fn expand_leaves_makes_a_proof_that_needs_smaller_tables() {
     let tables = dir.join("tables");
     let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs/e3-e5.proof");
     let output = dir.join("e5-tb2.proof");
-    let v = json(&antichess(
-        &[
+    // `proof expand-leaves INPUT -o OUT --units 2 --tables DIR EXTRA… --format json`.
+    let expand = |out: &Path, tables: &Path, extra: &[&str]| {
+        let mut args = vec![
             "proof",
             "expand-leaves",
             s(&input),
             "-o",
-            s(&output),
+            s(out),
             "--units",
             "2",
             "--tables",
-            s(&tables),
+            s(tables),
             "--hash",
-            "64M",
+            "16M",
             "--format",
             "json",
-        ],
-        &tables,
-    ));
+        ];
+        args.extend_from_slice(extra);
+        json(&antichess(&args, tables))
+    };
+    let v = expand(&output, &tables, &[]);
     assert_eq!(v["verified"], true, "{v}");
     assert!(v["input_tablebase_leaves"].as_u64().unwrap() > 0, "{v}");
     assert!(v["leaves_expanded"].as_u64().unwrap() > 0, "{v}");
@@ -260,26 +263,7 @@ fn expand_leaves_makes_a_proof_that_needs_smaller_tables() {
     );
     assert!(out.status.success(), "{}", text(&out));
     let played = dir.join("e5-played.proof");
-    let v = json(&antichess(
-        &[
-            "proof",
-            "expand-leaves",
-            s(&input),
-            "-o",
-            s(&played),
-            "--method",
-            "playout",
-            "--units",
-            "2",
-            "--tables",
-            s(&tables3),
-            "--hash",
-            "16M",
-            "--format",
-            "json",
-        ],
-        &tables3,
-    ));
+    let v = expand(&played, &tables3, &["--method", "playout"]);
     assert_eq!(v["leaves_played_out"], v["leaves_expanded"], "{v}");
     assert_eq!(v["positions_searched"], 0, "{v}");
     assert!(v["tables_units"].as_u64().unwrap() <= 2, "{v}");
