@@ -371,7 +371,7 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
                 "searches_logged": counts.searches,
                 "store_retries": stats.retries.load(Relaxed),
                 "proofs_kept": stats.proofs_kept.load(Relaxed),
-                "proofs_failed": stats.proofs_failed.load(Relaxed),
+                "proofs_not_kept": stats.proofs_failed.load(Relaxed),
                 "last_proof_error": stats.last_proof_error.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
             })
         );
