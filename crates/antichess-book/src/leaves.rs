@@ -172,7 +172,7 @@ mod tests {
             nodes: 1,
             missing_tables: Vec::new(),
         };
-        let dir = std::env::temp_dir().join(format!("leaves-unit-{}", std::process::id()));
+        let dir = antichess_testkit::temp_dir("leaves-unit");
         let kept = keep(&solver, &pos, &options, &expansion, &dir).expect("not fatal");
         assert_eq!((kept.written, kept.failed), (0, 1));
         assert!(

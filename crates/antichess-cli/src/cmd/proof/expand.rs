@@ -86,16 +86,12 @@ pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
     }
     let input_nodes = tree.len() as u64;
     let input_leaves = tree.counts().tablebase;
+    // Every table of the directory (the ones of at most --units units built first if
+    // missing): the search probes only those, playouts are guided by the larger ones, and
+    // the result's leaves have at most --units units.
     let tablebase = solver_tables(&args.tables, tree.rules(), args.units, json)?
         .context("--units 0: the leaves need tables of some size")?;
-    // Every table of the directory, to play leaves out from (only as a guide: the result
-    // is verified with the tables of at most --units units).
-    let dir = args
-        .tables
-        .clone()
-        .unwrap_or_else(|| crate::common::args::default_tables_dir(tree.rules()));
-    let all_tables = antichess_tb::Tablebase::open(&dir, tree.rules())?;
-    let guide = TablebaseOracle::new(&all_tables);
+    let guide = TablebaseOracle::new(&tablebase);
     let prover = tree.prover();
     let mut played_out = 0u64;
     let mut search = SearchOptions::new(tree.prover());
@@ -160,12 +156,11 @@ pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
     };
     let (mut out, report) = expand_tablebase_leaves(tree, args.units, &mut solve)?;
     let seconds = start.elapsed().as_secs_f64();
-    let oracle = TablebaseOracle::new(&tablebase);
     if out.counts().tablebase > 0 {
-        out.record_tables(&oracle)?;
+        out.record_tables(&guide)?;
     }
     write_proof_file(&out, &args.output, Format::Compact, ByteOrder::Little)?;
-    let oracle: &dyn LeafOracle = &oracle;
+    let oracle: &dyn LeafOracle = &guide;
     let stats = match verify_file(
         &args.output,
         Some(Format::Compact),
