@@ -6,7 +6,6 @@
 
 use antichess_core::{Color, Move, Outcome, Position};
 use antichess_pns::{MissingTable, Progress, SearchOptions, SearchStatus, Solver};
-use antichess_tb::Wdl;
 
 use crate::error::{BookError, Result};
 use crate::node::{NodeId, Status};
@@ -75,12 +74,7 @@ pub fn decide_without_search(
     if pos.board().occupied().count() > tablebase_units {
         return None;
     }
-    let wdl = tb.probe_wdl(pos).ok()??;
-    let prover_wins = if pos.turn() == prover {
-        wdl == Wdl::Win
-    } else {
-        wdl == Wdl::Loss
-    };
+    let prover_wins = tb.probe_wins(pos, prover).ok()??;
     Some(if prover_wins {
         Status::Win
     } else {

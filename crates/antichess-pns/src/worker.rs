@@ -9,7 +9,7 @@ use std::sync::{Condvar, Mutex, PoisonError};
 use std::time::Instant;
 
 use antichess_core::{Bitboard, Color, Move, Outcome, Position, Role};
-use antichess_tb::{Tablebase, Wdl};
+use antichess_tb::Tablebase;
 
 use crate::missing::{MissingCounter, MissingTotals};
 use crate::search::{MoveNumbers, SearchOptions, INF};
@@ -295,12 +295,9 @@ impl<'s, 'a> Worker<'s, 'a> {
         let options = &self.shared.options;
         if units <= options.tablebase_units {
             if let Some(tb) = self.shared.tablebase {
-                if let Ok(Some(wdl)) = tb.probe_wdl(pos) {
-                    let prover_wins = if pos.turn() == prover {
-                        wdl == Wdl::Win
-                    } else {
-                        wdl == Wdl::Loss
-                    };
+                // Exact tables settle every position they cover; bound tables (promotions
+                // left open) those whose bounds decide whether the prover wins.
+                if let Ok(Some(prover_wins)) = tb.probe_wins(pos, prover) {
                     return if prover_wins { win } else { fail };
                 }
             }

@@ -164,16 +164,38 @@ impl LeafOracle for TablebaseOracle<'_> {
                     material: material.name(),
                     checksum: table.header().checksum,
                 });
+                continue;
+            }
+            // Bound tables answer where no exact table exists: both are recorded (a sure
+            // value may come from either), named with their kind, e.g. `RPPpp:bound-w`.
+            for color in Color::ALL {
+                if let Some(table) = self
+                    .tablebase
+                    .bound_table(&material, color)
+                    .map_err(|e| e.to_string())?
+                {
+                    out.push(TableRecord {
+                        material: format!(
+                            "{}{}",
+                            material.name(),
+                            antichess_tb::TableKind::Bound(color).record_suffix()
+                        ),
+                        checksum: table.header().checksum,
+                    });
+                }
             }
         }
         Ok(out)
     }
 
     fn table_checksum(&self, material: &str) -> Result<Option<u64>, String> {
-        let material: antichess_tb::Material = material.parse().map_err(|e| format!("{e}"))?;
-        Ok(self
-            .tablebase
-            .table(&material)
+        let (name, kind) = antichess_tb::TableKind::split_record(material);
+        let material: antichess_tb::Material = name.parse().map_err(|e| format!("{e}"))?;
+        let table = match kind {
+            antichess_tb::TableKind::Exact => self.tablebase.table(&material),
+            antichess_tb::TableKind::Bound(color) => self.tablebase.bound_table(&material, color),
+        };
+        Ok(table
             .map_err(|e| e.to_string())?
             .map(|t| t.header().checksum))
     }

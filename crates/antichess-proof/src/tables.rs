@@ -191,11 +191,13 @@ pub(crate) fn write_records(out: &mut Vec<u8>, records: &[TableRecord]) {
 
 /// Checks a record before it is written: a canonical material name that fits.
 pub(crate) fn check_record(r: &TableRecord) -> Result<(), String> {
-    let material: antichess_tb::Material = r
-        .material
+    let (name, kind) = antichess_tb::TableKind::split_record(&r.material);
+    let material: antichess_tb::Material = name
         .parse()
         .map_err(|e| format!("table record \"{}\": {e}", r.material))?;
-    if material.canonical().0 != material || material.name() != r.material {
+    if material.canonical().0 != material
+        || format!("{}{}", material.name(), kind.record_suffix()) != r.material
+    {
         return Err(format!(
             "table record \"{}\" is not a material in canonical orientation (\"{}\")",
             r.material,

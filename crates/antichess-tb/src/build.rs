@@ -13,7 +13,10 @@ use std::time::Instant;
 
 use antichess_core::{PromotionRule, Role, Rules};
 
-use crate::generate::{generate, GenEvent, GenStats, Strategy};
+use antichess_core::Color;
+
+use crate::format::TableKind;
+use crate::generate::{generate, generate_kind, GenEvent, GenStats, Strategy};
 use crate::material::{sort_for_building, Material};
 use crate::tablebase::Tablebase;
 use crate::TbError;
@@ -47,6 +50,8 @@ pub enum BuildEvent {
     /// Generation of a table started (`number` counts from 1 among the tables to build).
     Started {
         material: Material,
+        /// Exact, or a bound table ([`build_bounds`]).
+        kind: TableKind,
         number: usize,
         positions: u64,
     },
@@ -60,6 +65,8 @@ pub enum BuildEvent {
 #[derive(Debug, Clone)]
 pub struct Built {
     pub material: Material,
+    /// Exact, or a bound table ([`build_bounds`]).
+    pub kind: TableKind,
     pub stats: GenStats,
     /// Generation and writing, in seconds.
     pub seconds: f64,
@@ -268,6 +275,7 @@ pub fn build(
     for (i, m) in missing.iter().enumerate() {
         progress(BuildEvent::Started {
             material: *m,
+            kind: TableKind::Exact,
             number: i + 1,
             positions: positions(m),
         });
@@ -295,7 +303,7 @@ pub fn build_one(
         let (data, stats) = crate::royal::royal_generate(m, options.rules, tb, options.threads)?;
         let path = data.write(&options.dir)?;
         drop(data);
-        return finish(m, stats, t, path, tb);
+        return finish(m, TableKind::Exact, stats, t, path, tb);
     }
     let (data, stats) = generate(
         m,
@@ -311,12 +319,13 @@ pub fn build_one(
         eprintln!("{m}: written in {:?}", written.elapsed());
     }
     drop(data);
-    finish(m, stats, t, path, tb)
+    finish(m, TableKind::Exact, stats, t, path, tb)
 }
 
 /// Registers a written table and reports its figures.
 fn finish(
     m: &Material,
+    kind: TableKind,
     stats: GenStats,
     t: Instant,
     path: PathBuf,
@@ -326,12 +335,136 @@ fn finish(
     let bytes = std::fs::metadata(&path)
         .map_err(|e| TbError::io(&path, e))?
         .len();
-    tb.add_file(m, path);
+    tb.add_kind_file(m, kind, path);
     Ok(Built {
         material: *m,
+        kind,
         stats,
         seconds: t.elapsed().as_secs_f64(),
         bytes,
         peak_memory,
     })
+}
+
+/// The bound tables a bound build of `targets` (each a material and the colour whose wins
+/// must be sure, in that material's colours as given) needs, canonical, in build order:
+/// the targets and, recursively, every material their captures lead to that has no exact
+/// table in `tb` (promotions are left open: they need no table). Targets with an exact
+/// table are left out (a bound adds nothing to it).
+#[must_use]
+pub fn bound_dependencies(
+    targets: &[(Material, Color)],
+    tb: &Tablebase,
+) -> Vec<(Material, TableKind)> {
+    let canonical = |m: &Material, c: Color| {
+        let (m, swapped) = m.canonical();
+        (m, if swapped { c.other() } else { c })
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<(Material, Color)> = targets
+        .iter()
+        .filter(|(m, _)| !tb.contains(m))
+        .map(|(m, c)| canonical(m, *c))
+        .collect();
+    let mut out = Vec::new();
+    while let Some((m, c)) = stack.pop() {
+        if !seen.insert((m, c)) {
+            continue;
+        }
+        out.push((m, c));
+        for next in m.successors(&[]) {
+            if !tb.contains(&next) {
+                stack.push(canonical(&next, c));
+            }
+        }
+    }
+    let mut materials: Vec<Material> = out.iter().map(|(m, _)| *m).collect();
+    sort_for_building(&mut materials);
+    materials.dedup();
+    let mut ordered = Vec::new();
+    for m in materials {
+        for c in Color::ALL {
+            if seen.contains(&(m, c)) {
+                ordered.push((m, TableKind::Bound(c)));
+            }
+        }
+    }
+    ordered
+}
+
+/// Builds bound tables ([`TableKind::Bound`]): for each target, the bound table for the
+/// colour given (in the target's colours as written) and the bound tables of the
+/// materials without an exact table its captures lead to ([`bound_dependencies`]), into
+/// `options.dir`, skipping those present. Antichess rules only.
+pub fn build_bounds(
+    targets: &[(Material, Color)],
+    options: &BuildOptions,
+    progress: &(dyn Fn(BuildEvent) + Sync),
+) -> Result<BuildReport, TbError> {
+    if options.rules.is_royal() {
+        return Err(TbError::Unsupported(format!(
+            "bound tables are built for antichess rules, not {}",
+            options.rules
+        )));
+    }
+    let start = Instant::now();
+    let materials: Vec<Material> = targets.iter().map(|(m, _)| *m).collect();
+    let mut tb = open_dir(&materials, options)?;
+    let plan = bound_dependencies(targets, &tb);
+    let mut report = BuildReport::default();
+    let mut missing = Vec::new();
+    for &(m, kind) in &plan {
+        let TableKind::Bound(c) = kind else {
+            unreachable!("a bound plan")
+        };
+        match tb.bound_table(&m, c) {
+            Ok(Some(_)) => {
+                report.present += 1;
+                report.present_tables.push(m);
+                progress(BuildEvent::Present(m));
+            }
+            Ok(None) => missing.push((m, kind)),
+            Err(e @ TbError::Corrupt { .. }) => {
+                progress(BuildEvent::Damaged {
+                    material: m,
+                    reason: e.to_string(),
+                });
+                missing.push((m, kind));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let total: u64 = missing.iter().map(|(m, _)| positions(m)).sum();
+    progress(BuildEvent::Planned {
+        total: plan.len(),
+        to_build: missing.len(),
+        positions: total,
+    });
+    for (i, &(m, kind)) in missing.iter().enumerate() {
+        progress(BuildEvent::Started {
+            material: m,
+            kind,
+            number: i + 1,
+            positions: positions(&m),
+        });
+        let t = Instant::now();
+        crate::memory::reset_peak();
+        let (data, stats) = generate_kind(
+            &m,
+            options.rules,
+            kind,
+            &tb,
+            options.threads,
+            options.strategy,
+            &|e| progress(BuildEvent::Generation(e)),
+        )?;
+        let path = data.write(&options.dir)?;
+        drop(data);
+        let built = finish(&m, kind, stats, t, path, &mut tb)?;
+        report.positions += built.stats.positions;
+        report.built.push(built.clone());
+        progress(BuildEvent::Finished(built));
+    }
+    report.seconds = start.elapsed().as_secs_f64();
+    Ok(report)
 }

@@ -8,7 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
-use antichess_core::Rules;
+use antichess_core::{Color, Rules};
 use rayon::prelude::*;
 
 use crate::material::Material;
@@ -31,11 +31,126 @@ pub const EXTENSION: &str = "actb";
 /// (the lead group's placements), so a header naming more is refused first.
 pub const MAX_UNITS: u32 = 6;
 
+/// What a table's values are: exact, or bounds from a build that left promotions open.
+///
+/// A **bound table for colour `c`** (`tb build --bound`) is built as if every move that
+/// leaves it for a material without a table (every promotion without a capture, unless
+/// its table is present) ended in the result worst for `c`: a win for the other side.
+/// Retrograde analysis is monotone in the values of the positions a table leads to, so
+/// each value in it is a lower bound, from `c`'s point of view, of the true value: a win
+/// for `c` in it is a true win, a draw means `c` does not lose; a loss says nothing. A
+/// bound table for each colour together give the exact value where they agree. Colours
+/// are those of the table's material in its canonical orientation (the file's
+/// signature). The bound tables of a material need neither its promotion tables nor
+/// their closure, which is what makes pawn-heavy 5- and 6-unit materials affordable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TableKind {
+    /// Every value is the position's true value.
+    Exact,
+    /// Values are lower bounds for this colour (its wins are sure).
+    Bound(Color),
+}
+
+impl TableKind {
+    /// The header code (offset 13): 0 exact, 1 bound for White, 2 bound for Black.
+    #[must_use]
+    pub fn code(self) -> u8 {
+        match self {
+            TableKind::Exact => 0,
+            TableKind::Bound(Color::White) => 1,
+            TableKind::Bound(Color::Black) => 2,
+        }
+    }
+
+    /// The kind of a header code.
+    #[must_use]
+    pub fn from_code(code: u8) -> Option<TableKind> {
+        match code {
+            0 => Some(TableKind::Exact),
+            1 => Some(TableKind::Bound(Color::White)),
+            2 => Some(TableKind::Bound(Color::Black)),
+            _ => None,
+        }
+    }
+
+    /// The file name's part before the extension: empty for exact tables,
+    /// `.bound-white` or `.bound-black` for bound tables.
+    #[must_use]
+    pub fn suffix(self) -> &'static str {
+        match self {
+            TableKind::Exact => "",
+            TableKind::Bound(Color::White) => ".bound-white",
+            TableKind::Bound(Color::Black) => ".bound-black",
+        }
+    }
+
+    /// The kind named by a file stem's suffix (see [`TableKind::suffix`]) and the
+    /// material part of the stem.
+    #[must_use]
+    pub fn split_stem(stem: &str) -> (&str, TableKind) {
+        for kind in [
+            TableKind::Bound(Color::White),
+            TableKind::Bound(Color::Black),
+        ] {
+            if let Some(material) = stem.strip_suffix(kind.suffix()) {
+                return (material, kind);
+            }
+        }
+        (stem, TableKind::Exact)
+    }
+
+    /// The suffix naming a table of this kind in a proof's table list (16 bytes per
+    /// name): empty for exact tables, `:bound-w` or `:bound-b` (`RPPPpp:bound-w`).
+    #[must_use]
+    pub fn record_suffix(self) -> &'static str {
+        match self {
+            TableKind::Exact => "",
+            TableKind::Bound(Color::White) => ":bound-w",
+            TableKind::Bound(Color::Black) => ":bound-b",
+        }
+    }
+
+    /// The material part and the kind of a record name (see [`TableKind::record_suffix`]).
+    #[must_use]
+    pub fn split_record(name: &str) -> (&str, TableKind) {
+        for kind in [
+            TableKind::Bound(Color::White),
+            TableKind::Bound(Color::Black),
+        ] {
+            if let Some(material) = name.strip_suffix(kind.record_suffix()) {
+                return (material, kind);
+            }
+        }
+        (name, TableKind::Exact)
+    }
+
+    /// The kind seen with the colours swapped (for a material stored in the other
+    /// orientation).
+    #[must_use]
+    pub fn swapped(self, swap: bool) -> TableKind {
+        match self {
+            TableKind::Bound(c) if swap => TableKind::Bound(c.other()),
+            kind => kind,
+        }
+    }
+}
+
+impl std::fmt::Display for TableKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TableKind::Exact => f.write_str("exact"),
+            TableKind::Bound(c) => write!(f, "bound for {c}"),
+        }
+    }
+}
+
 /// The parsed header.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Header {
     pub rules: Rules,
     pub material: Material,
+    /// Exact values or bounds (offset 13; 0 in every exact table, as before bounds).
+    pub kind: TableKind,
     /// Positions per side to move.
     pub size: u64,
     /// Bytes per DTC value (1 or 2).
@@ -68,6 +183,7 @@ impl Header {
         b[10] = self.rules.code();
         b[11] = METRIC_WDL_DTC;
         b[12] = self.dtc_bytes;
+        b[13] = self.kind.code();
         let name = self.material.name();
         b[16..16 + name.len()].copy_from_slice(name.as_bytes());
         let words = [
@@ -121,6 +237,12 @@ impl Header {
                 "DTC width {dtc_bytes} at offset 12 (expected 1 or 2)"
             )));
         }
+        let kind = TableKind::from_code(bytes[13]).ok_or_else(|| {
+            corrupt(format!(
+                "unknown table kind code {} at offset 13 (0 exact, 1 or 2 bound)",
+                bytes[13]
+            ))
+        })?;
         let name_end = bytes[16..32]
             .iter()
             .position(|&c| c == 0)
@@ -142,6 +264,7 @@ impl Header {
         let header = Header {
             rules,
             material,
+            kind,
             size: word(0),
             dtc_bytes,
             wdl_offset: word(1),
@@ -187,7 +310,14 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 /// The file name of a material's table.
 #[must_use]
 pub fn file_name(material: &Material) -> String {
-    format!("{}.{EXTENSION}", material.syzygy_name())
+    kind_file_name(material, TableKind::Exact)
+}
+
+/// The file name of a material's table of `kind` (`KRPvKP.actb`,
+/// `RPPvPP.bound-white.actb`).
+#[must_use]
+pub fn kind_file_name(material: &Material, kind: TableKind) -> String {
+    format!("{}{}.{EXTENSION}", material.syzygy_name(), kind.suffix())
 }
 
 /// The values of a table being written, read position by position: the generator's
@@ -224,13 +354,13 @@ impl TableValues for TableData {
 impl TableData {
     /// Serialises to the file image.
     pub fn to_bytes(&self) -> Result<Vec<u8>, TbError> {
-        table_image(&self.material, self.rules, self)
+        table_image(&self.material, self.rules, TableKind::Exact, self)
     }
 
     /// Writes the table into `dir` atomically (temporary file, then rename). Returns the
     /// final path.
     pub fn write(&self, dir: &Path) -> Result<PathBuf, TbError> {
-        write_table(&self.material, self.rules, self, dir)
+        write_table(&self.material, self.rules, TableKind::Exact, self, dir)
     }
 }
 
@@ -239,11 +369,12 @@ impl TableData {
 pub fn write_table(
     material: &Material,
     rules: Rules,
+    kind: TableKind,
     values: &impl TableValues,
     dir: &Path,
 ) -> Result<PathBuf, TbError> {
-    let bytes = table_image(material, rules, values)?;
-    let path = dir.join(file_name(material));
+    let bytes = table_image(material, rules, kind, values)?;
+    let path = dir.join(kind_file_name(material, kind));
     write_atomically(&path, &bytes)?;
     Ok(path)
 }
@@ -258,6 +389,7 @@ const WDL_CHUNK: u64 = 1 << 16;
 pub fn table_image(
     material: &Material,
     rules: Rules,
+    kind: TableKind,
     values: &impl TableValues,
 ) -> Result<Vec<u8>, TbError> {
     let size = values.size();
@@ -284,6 +416,7 @@ pub fn table_image(
     let mut header = Header {
         rules,
         material: *material,
+        kind,
         size,
         dtc_bytes,
         wdl_offset: HEADER_LEN as u64,

@@ -15,6 +15,13 @@
 //!    stabiliser sizes reported by the index, so counts stay exact.
 //! 3. Whatever is still undecided is a draw.
 //!
+//! A **bound table** for colour `c` ([`TableKind::Bound`], [`generate_kind`]) is built the
+//! same way, except that a move leading to a material without a table (exact, or bound
+//! for `c`) is not an error: the position after it counts as a win for `c`'s opponent.
+//! Captures and promotions into bound tables for `c` read those. Every value is then a
+//! lower bound for `c` (minimax and the retrograde fixpoint are monotone in these leaf
+//! values), so `c`'s wins are true wins.
+//!
 //! **Memory** (docs/research/tb-memory.md): each position has one 16-bit word holding its
 //! value or, while undecided, its counter and flags; words are updated with
 //! compare-and-swap, so passes run on many threads without locks and a position is decided
@@ -33,7 +40,7 @@ use antichess_core::{
 };
 use rayon::prelude::*;
 
-use crate::format::TableValues;
+use crate::format::{TableKind, TableValues};
 use crate::index::{Neighbourhood, TableIndex};
 use crate::material::Material;
 use crate::table::Table;
@@ -145,6 +152,7 @@ pub struct GenStats {
 pub struct GeneratedTable {
     pub material: Material,
     pub rules: Rules,
+    pub kind: TableKind,
     words: [ZeroedArray<AtomicU16>; 2],
 }
 
@@ -162,13 +170,13 @@ impl TableValues for GeneratedTable {
 impl GeneratedTable {
     /// Serialises to the file image.
     pub fn to_bytes(&self) -> Result<Vec<u8>, TbError> {
-        crate::format::table_image(&self.material, self.rules, self)
+        crate::format::table_image(&self.material, self.rules, self.kind, self)
     }
 
     /// Writes the table into `dir` atomically (temporary file, then rename). Returns the
     /// final path.
     pub fn write(&self, dir: &std::path::Path) -> Result<std::path::PathBuf, TbError> {
-        crate::format::write_table(&self.material, self.rules, self, dir)
+        crate::format::write_table(&self.material, self.rules, self.kind, self, dir)
     }
 }
 
@@ -198,6 +206,9 @@ enum CaptureTarget<'a> {
     Table(&'a Table, bool),
     /// No table of that material: an error if a capture leads there.
     Missing(Material),
+    /// No table of that material, in a bound build: this WDL for the side to move after
+    /// the capture (the result worst for the colour the table is a bound for).
+    Assumed(Wdl),
     /// The capture cannot happen in this table.
     Impossible,
 }
@@ -209,6 +220,7 @@ type CaptureTargets<'a> = [[[CaptureTarget<'a>; 7]; 6]; 2];
 fn capture_targets<'a>(
     material: &Material,
     children: &'a Tablebase,
+    bound: Option<Color>,
 ) -> Result<CaptureTargets<'a>, TbError> {
     let mut targets = [[[CaptureTarget::Impossible; 7]; 6]; 2];
     for side in Color::ALL {
@@ -232,9 +244,13 @@ fn capture_targets<'a>(
                 targets[side.index()][captured.index()][promo] = if child.side_units(them) == 0 {
                     CaptureTarget::OpponentBare
                 } else {
-                    match children.table_by_key(child.key())? {
-                        Some((table, swapped)) => CaptureTarget::Table(table, swapped),
-                        None => CaptureTarget::Missing(child),
+                    match (children.table_by_key(child.key())?, bound) {
+                        (Some((table, swapped)), _) => CaptureTarget::Table(table, swapped),
+                        (None, None) => CaptureTarget::Missing(child),
+                        (None, Some(c)) => match children.bound_table_by_key(child.key(), c)? {
+                            Some((table, swapped)) => CaptureTarget::Table(table, swapped),
+                            None => CaptureTarget::Assumed(worst_for(c, them)),
+                        },
                     }
                 };
             }
@@ -243,9 +259,21 @@ fn capture_targets<'a>(
     Ok(targets)
 }
 
+/// The WDL, for `to_move`, of a position left open in a bound build for `c`: the result
+/// worst for `c`.
+fn worst_for(c: Color, to_move: Color) -> Wdl {
+    if to_move == c {
+        Wdl::Loss
+    } else {
+        Wdl::Win
+    }
+}
+
 struct Generator<'a> {
     index: TableIndex,
     rules: Rules,
+    /// `Some(c)` in a bound build for `c`.
+    bound: Option<Color>,
     children: &'a Tablebase,
     /// The tables captures lead to.
     captures: CaptureTargets<'a>,
@@ -394,7 +422,21 @@ fn predecessors(board: &Board, mover: Color, mut f: impl FnMut(Piece, Square, Sq
 
 impl Generator<'_> {
     fn child_wdl(&self, child: &Position) -> Result<Wdl, TbError> {
-        self.children.probe_wdl_required(child)
+        let Some(c) = self.bound else {
+            return self.children.probe_wdl_required(child);
+        };
+        // The lower bound for `c`: the low end for `c` to move, the high end otherwise.
+        let to_move = child.turn();
+        Ok(match self.children.probe_wdl_bounds(child)? {
+            Some((lo, hi)) => {
+                if to_move == c {
+                    lo
+                } else {
+                    hi
+                }
+            }
+            None => worst_for(c, to_move),
+        })
     }
 
     /// The WDL, for the opponent (to move after it), of the capture `m` by `side` on
@@ -420,6 +462,7 @@ impl Generator<'_> {
                 })
             }
             CaptureTarget::Missing(material) => Err(self.children.missing(&material)),
+            CaptureTarget::Assumed(wdl) => Ok(wdl),
             CaptureTarget::Impossible => unreachable!("a capture the material does not allow"),
         }
     }
@@ -852,6 +895,38 @@ pub fn generate(
     strategy: Strategy,
     progress: &(dyn Fn(GenEvent) + Sync),
 ) -> Result<(GeneratedTable, GenStats), TbError> {
+    generate_kind(
+        material,
+        rules,
+        TableKind::Exact,
+        children,
+        threads,
+        strategy,
+        progress,
+    )
+}
+
+/// Like [`generate`], for a table of `kind`: exact, or a bound table (colours of the
+/// canonical `material`), whose moves into materials without a table count as the result
+/// worst for the colour it is a bound for. Bound tables exist for antichess rules only.
+pub fn generate_kind(
+    material: &Material,
+    rules: Rules,
+    kind: TableKind,
+    children: &Tablebase,
+    threads: usize,
+    strategy: Strategy,
+    progress: &(dyn Fn(GenEvent) + Sync),
+) -> Result<(GeneratedTable, GenStats), TbError> {
+    let bound = match kind {
+        TableKind::Exact => None,
+        TableKind::Bound(c) => Some(c),
+    };
+    if bound.is_some() && rules.is_royal() {
+        return Err(TbError::Unsupported(format!(
+            "bound tables are built for antichess rules, not {rules}"
+        )));
+    }
     if !material.is_canonical() {
         return Err(TbError::Unsupported(format!(
             "{material} is not in canonical orientation"
@@ -876,8 +951,9 @@ pub fn generate(
         let gen = Generator {
             index,
             rules,
+            bound,
             children,
-            captures: capture_targets(material, children)?,
+            captures: capture_targets(material, children, bound)?,
             words: [alloc()?, alloc()?],
             marks: [alloc_marks()?, alloc_marks()?],
         };
@@ -912,7 +988,7 @@ pub fn generate(
         }
         let retro = start.elapsed() - initialised;
         let Generator { words, .. } = gen;
-        let table = GeneratedTable { material: *material, rules, words };
+        let table = GeneratedTable { material: *material, rules, kind, words };
 
         let mut stats = GenStats { positions: 2 * size, ..GenStats::default() };
         for side in 0..2 {

@@ -30,15 +30,16 @@ mod wdl;
 mod zeroed;
 
 pub use build::{
-    build, build_one, dependencies, direct_dependencies, plan, positions, BuildEvent, BuildOptions,
-    BuildReport, Built, PlanEntry,
+    bound_dependencies, build, build_bounds, build_one, dependencies, direct_dependencies, plan,
+    positions, BuildEvent, BuildOptions, BuildReport, Built, PlanEntry,
 };
 pub use error::TbError;
-pub use generate::{generate, GenEvent, GenStats, GeneratedTable, Strategy};
+pub use format::TableKind;
+pub use generate::{generate, generate_kind, GenEvent, GenStats, GeneratedTable, Strategy};
 pub use material::Material;
 pub use royal::{royal_generate, royal_table_ok, RoyalTable, ROYAL_MAX_UNITS};
 pub use stats::{table_stats, SideStats, TableStats};
 pub use table::Table;
 pub use tablebase::{board_key, MoveValue, Tablebase};
-pub use verify::{verify_table, VerifyReport};
+pub use verify::{verify_table, verify_table_kind, VerifyReport};
 pub use wdl::{Value, Wdl};

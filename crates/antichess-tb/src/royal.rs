@@ -224,12 +224,23 @@ impl TableValues for RoyalTable {
 impl RoyalTable {
     /// Writes the table into `dir` atomically. Returns the final path.
     pub fn write(&self, dir: &std::path::Path) -> Result<std::path::PathBuf, TbError> {
-        crate::format::write_table(&self.material, self.rules, self, dir)
+        crate::format::write_table(
+            &self.material,
+            self.rules,
+            crate::format::TableKind::Exact,
+            self,
+            dir,
+        )
     }
 
     /// Serialises to the file image.
     pub fn to_bytes(&self) -> Result<Vec<u8>, TbError> {
-        crate::format::table_image(&self.material, self.rules, self)
+        crate::format::table_image(
+            &self.material,
+            self.rules,
+            crate::format::TableKind::Exact,
+            self,
+        )
     }
 }
 

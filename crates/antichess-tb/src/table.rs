@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use antichess_core::{Board, Color, Rules};
 
-use crate::format::{self, Header, DTC_BLOCK};
+use crate::format::{self, Header, TableKind, DTC_BLOCK};
 use crate::index::TableIndex;
 use crate::material::Material;
 use crate::wdl::{Value, Wdl};
@@ -77,6 +77,16 @@ impl Table {
     /// Memory-maps and checks the table file of `material` (either orientation), which
     /// must be built for `rules`.
     pub fn open(path: &Path, material: &Material, rules: Rules) -> Result<Table, TbError> {
+        Table::open_kind(path, material, TableKind::Exact, rules)
+    }
+
+    /// Like [`Table::open`], for a table of `kind` (exact or a bound table).
+    pub fn open_kind(
+        path: &Path,
+        material: &Material,
+        kind: TableKind,
+        rules: Rules,
+    ) -> Result<Table, TbError> {
         let file =
             std::fs::File::open(path).map_err(|e| match std::fs::symlink_metadata(path) {
                 Ok(link) if link.file_type().is_symlink() => {
@@ -88,7 +98,7 @@ impl Table {
         // (they are written under a temporary name and renamed); a concurrent truncation by
         // another program would be outside our control, as for any mmap user.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| TbError::io(path, e))?;
-        Table::from_storage(path, Storage::Mapped(map), material, rules)
+        Table::from_storage(path, Storage::Mapped(map), material, kind, rules)
     }
 
     /// Checks a table of `material` held in memory (`path` is only used in messages).
@@ -98,13 +108,20 @@ impl Table {
         material: &Material,
         rules: Rules,
     ) -> Result<Table, TbError> {
-        Table::from_storage(path, Storage::Owned(bytes), material, rules)
+        Table::from_storage(
+            path,
+            Storage::Owned(bytes),
+            material,
+            TableKind::Exact,
+            rules,
+        )
     }
 
     fn from_storage(
         path: &Path,
         storage: Storage,
         material: &Material,
+        kind: TableKind,
         rules: Rules,
     ) -> Result<Table, TbError> {
         let bytes = storage.bytes();
@@ -118,6 +135,15 @@ impl Table {
                 found: header.material.name(),
                 expected: expected.name(),
             });
+        }
+        if header.kind != kind {
+            return Err(TbError::corrupt(
+                path,
+                format!(
+                    "the header says {} but the file name says {kind} (a renamed file?)",
+                    header.kind
+                ),
+            ));
         }
         if header.rules != rules {
             return Err(TbError::WrongRules {

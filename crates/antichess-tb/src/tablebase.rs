@@ -7,6 +7,12 @@
 //! (compulsory, and all of them lead to smaller tables), which is right also when two
 //! pawns can take en passant; the colours are swapped when the material is stored in the
 //! other orientation.
+//!
+//! Bound tables (`*.bound-white.actb`, `*.bound-black.actb`, see
+//! [`crate::format::TableKind`]) answer for materials without an exact table: a value is
+//! given only where it is certain (a win for the colour a bound table is for, or the two
+//! bounds agreeing); [`Tablebase::probe_wdl_bounds`] gives the interval and
+//! [`Tablebase::probe_wins`] what a prover needs (wins surely, surely not, unknown).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -15,7 +21,7 @@ use std::sync::OnceLock;
 
 use antichess_core::{Board, Color, Move, Position, Role, Rules};
 
-use crate::format::{self, EXTENSION};
+use crate::format::{self, TableKind, EXTENSION};
 use crate::material::Material;
 use crate::table::Table;
 use crate::wdl::{Value, Wdl};
@@ -25,6 +31,8 @@ use crate::TbError;
 struct Slot {
     /// The material this slot answers for (canonical): its file is opened as this.
     material: Material,
+    /// Exact, or a bound table (colours of the canonical material).
+    kind: TableKind,
     path: PathBuf,
     table: OnceLock<Result<Table, TbError>>,
 }
@@ -100,6 +108,11 @@ pub struct Tablebase {
     slots: Vec<(Material, Slot)>,
     /// Material key in either orientation → (slot, colours swapped).
     by_key: KeyMap<(u32, bool)>,
+    /// Bound tables: per canonical material, the one for White and the one for Black
+    /// (canonical colours), either possibly absent.
+    bounds: Vec<(Material, [Option<Slot>; 2])>,
+    /// Material key in either orientation → (index in `bounds`, colours swapped).
+    bound_key: KeyMap<(u32, bool)>,
 }
 
 /// Whether `dir` is an existing directory (`false`: nothing is there). A path that is
@@ -160,6 +173,8 @@ impl Tablebase {
             dir: None,
             slots: Vec::new(),
             by_key: KeyMap::default(),
+            bounds: Vec::new(),
+            bound_key: KeyMap::default(),
         }
     }
 
@@ -185,16 +200,17 @@ impl Tablebase {
             if stem.starts_with('.') {
                 continue;
             }
-            if let Ok(material) = stem.parse::<Material>() {
+            let (name_part, kind) = TableKind::split_stem(stem);
+            if let Ok(material) = name_part.parse::<Material>() {
                 let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                if material.is_canonical() && format::file_name(&material) == name {
-                    found.push((material, path));
+                if material.is_canonical() && format::kind_file_name(&material, kind) == name {
+                    found.push((material, kind, path));
                 }
             }
         }
         found.sort();
-        for (material, path) in found {
-            tb.add_file(&material, path);
+        for (material, kind, path) in found {
+            tb.add_kind_file(&material, kind, path);
         }
         Ok(tb)
     }
@@ -218,10 +234,90 @@ impl Tablebase {
             *material,
             Slot {
                 material: material.canonical().0,
+                kind: TableKind::Exact,
                 path,
                 table: OnceLock::new(),
             },
         );
+    }
+
+    /// Registers a table file of `kind` for `material` (checked when first used); a bound
+    /// table's colour is that of `material` as given.
+    pub fn add_kind_file(&mut self, material: &Material, kind: TableKind, path: PathBuf) {
+        let TableKind::Bound(_) = kind else {
+            self.add_file(material, path);
+            return;
+        };
+        let (canonical, swapped) = material.canonical();
+        let kind = kind.swapped(swapped);
+        let TableKind::Bound(color) = kind else {
+            unreachable!("a bound stays a bound")
+        };
+        let slot = Slot {
+            material: canonical,
+            kind,
+            path,
+            table: OnceLock::new(),
+        };
+        let i = match self.bound_key.get(&canonical.key()) {
+            Some(&(i, _)) => i as usize,
+            None => {
+                let i = self.bounds.len();
+                self.bounds.push((canonical, [None, None]));
+                self.bound_key
+                    .insert(canonical.swapped().key(), (i as u32, true));
+                self.bound_key.insert(canonical.key(), (i as u32, false));
+                i
+            }
+        };
+        self.bounds[i].1[color.index()] = Some(slot);
+    }
+
+    /// The bound tables present: canonical material and kind, in build order.
+    #[must_use]
+    pub fn bound_tables(&self) -> Vec<(Material, TableKind)> {
+        let mut out: Vec<(Material, TableKind)> = self
+            .bounds
+            .iter()
+            .flat_map(|(m, slots)| slots.iter().flatten().map(move |s| (*m, s.kind)))
+            .collect();
+        out.sort_by(|a, b| {
+            let mut pair = [a.0, b.0];
+            crate::material::sort_for_building(&mut pair);
+            if a.0 == b.0 {
+                a.1.cmp(&b.1)
+            } else if pair[0] == a.0 {
+                std::cmp::Ordering::Less
+            } else {
+                std::cmp::Ordering::Greater
+            }
+        });
+        out
+    }
+
+    /// The bound table of `material` whose wins are sure for `sure` (in `material`'s
+    /// colours as given), loading it on first use; `None` if no such file is present.
+    pub fn bound_table(&self, material: &Material, sure: Color) -> Result<Option<&Table>, TbError> {
+        Ok(self
+            .bound_table_by_key(material.key(), sure)?
+            .map(|(t, _)| t))
+    }
+
+    /// The bound table for `sure` (in the colours of the material with key `key`) and
+    /// whether its colours must be swapped to index it.
+    pub(crate) fn bound_table_by_key(
+        &self,
+        key: u64,
+        sure: Color,
+    ) -> Result<Option<(&Table, bool)>, TbError> {
+        let Some(&(i, swapped)) = self.bound_key.get(&key) else {
+            return Ok(None);
+        };
+        let color = if swapped { sure.other() } else { sure };
+        match &self.bounds[i as usize].1[color.index()] {
+            Some(slot) => Ok(Some((self.load(slot)?, swapped))),
+            None => Ok(None),
+        }
     }
 
     /// Registers an already loaded table.
@@ -229,6 +325,7 @@ impl Tablebase {
         let material = table.header().material;
         let slot = Slot {
             material,
+            kind: TableKind::Exact,
             path: table.path().to_path_buf(),
             table: OnceLock::new(),
         };
@@ -266,14 +363,23 @@ impl Tablebase {
     /// and promotions lead to, so each table present answers on its own.
     #[must_use]
     pub fn max_units(&self) -> u32 {
-        self.slots.iter().map(|(m, _)| m.units()).max().unwrap_or(0)
+        let bounds = self.bounds.iter().map(|(m, _)| m.units());
+        self.slots
+            .iter()
+            .map(|(m, _)| m.units())
+            .chain(bounds)
+            .max()
+            .unwrap_or(0)
     }
 
-    /// Whether a table file for the material of `board` (either orientation) is present.
+    /// Whether a table file (exact or bound) for the material of `board` (either
+    /// orientation) is present.
     #[must_use]
     #[inline]
     pub fn has_table_for(&self, board: &Board) -> bool {
-        self.by_key.contains_key(&board_key(board))
+        let key = board_key(board);
+        self.by_key.contains_key(&key)
+            || (!self.bound_key.is_empty() && self.bound_key.contains_key(&key))
     }
 
     /// The largest `n` such that every material of at most `n` units is present (0 if
@@ -299,7 +405,7 @@ impl Tablebase {
     fn load<'a>(&self, slot: &'a Slot) -> Result<&'a Table, TbError> {
         match slot
             .table
-            .get_or_init(|| Table::open(&slot.path, &slot.material, self.rules))
+            .get_or_init(|| Table::open_kind(&slot.path, &slot.material, slot.kind, self.rules))
         {
             Ok(table) => Ok(table),
             Err(err) => Err(err.clone()),
@@ -343,35 +449,117 @@ impl Tablebase {
         }
     }
 
-    /// WDL for the side to move; `Ok(None)` if a needed table is absent.
+    /// WDL for the side to move; `Ok(None)` if a needed table is absent (or, where only
+    /// bound tables cover the position, if they do not settle its value).
     pub fn probe_wdl(&self, pos: &Position) -> Result<Option<Wdl>, TbError> {
         if self.rules.is_royal() {
             return crate::royal::probe_wdl(self, pos);
         }
+        Ok(match self.probe_wdl_bounds(pos)? {
+            Some((lo, hi)) if lo == hi => Some(lo),
+            _ => None,
+        })
+    }
+
+    /// The interval `(lo, hi)` the tables give for the side to move's WDL: `lo == hi` from
+    /// an exact table; from bound tables, `lo` from the one for the side to move and `hi`
+    /// from the one for the other side (`Loss` and `Win` where one is absent). `Ok(None)`
+    /// if no table covers the position.
+    pub fn probe_wdl_bounds(&self, pos: &Position) -> Result<Option<(Wdl, Wdl)>, TbError> {
+        if self.rules.is_royal() {
+            return Ok(crate::royal::probe_wdl(self, pos)?.map(|v| (v, v)));
+        }
         if pos.us().is_empty() {
-            return Ok(Some(Wdl::Win));
+            return Ok(Some((Wdl::Win, Wdl::Win)));
         }
         if pos.them().is_empty() {
-            return Ok(Some(Wdl::Loss));
+            return Ok(Some((Wdl::Loss, Wdl::Loss)));
         }
         if pos.ep_square().is_some() {
-            let mut best = Wdl::Loss;
+            let (mut lo, mut hi) = (Wdl::Loss, Wdl::Loss);
             for m in pos.legal_moves() {
-                match self.probe_wdl(&pos.play(m))? {
-                    Some(v) => best = best.max(-v),
+                match self.probe_wdl_bounds(&pos.play(m))? {
+                    Some((child_lo, child_hi)) => {
+                        lo = lo.max(-child_hi);
+                        hi = hi.max(-child_lo);
+                    }
                     None => return Ok(None),
                 }
             }
-            return Ok(Some(best));
+            return Ok(Some((lo, hi)));
         }
-        let Some((table, swapped)) = self.table_of(pos.board())? else {
+        let board = pos.board();
+        let key = board_key(board);
+        let value = |(table, swapped): (&Table, bool)| {
+            if swapped {
+                table.wdl_of(&board.swap_colors(), pos.turn().other())
+            } else {
+                table.wdl_of(board, pos.turn())
+            }
+        };
+        if let Some(found) = self.table_by_key(key)? {
+            let v = value(found);
+            return Ok(Some((v, v)));
+        }
+        if self.bound_key.is_empty() {
+            return Ok(None);
+        }
+        let us = self.bound_table_by_key(key, pos.turn())?;
+        let them = self.bound_table_by_key(key, pos.turn().other())?;
+        if us.is_none() && them.is_none() {
+            return Ok(None);
+        }
+        let lo = us.map_or(Wdl::Loss, value);
+        let hi = them.map_or(Wdl::Win, value);
+        if lo > hi {
+            return Err(TbError::corrupt(
+                self.bound_path(key),
+                format!(
+                    "its bounds contradict each other at {}: at least {lo:?} and at most \
+                     {hi:?} for the side to move",
+                    pos.fen()
+                ),
+            ));
+        }
+        Ok(Some((lo, hi)))
+    }
+
+    /// A path naming the bound tables of a material key (for messages).
+    fn bound_path(&self, key: u64) -> PathBuf {
+        self.bound_key
+            .get(&key)
+            .map_or_else(PathBuf::new, |&(i, _)| {
+                self.bounds[i as usize]
+                    .1
+                    .iter()
+                    .flatten()
+                    .next()
+                    .map_or_else(PathBuf::new, |s| s.path.clone())
+            })
+    }
+
+    /// Whether `side` wins the position: `Some(true)` surely, `Some(false)` surely not
+    /// (a draw or a loss), `None` if the tables present do not say (no table, or bound
+    /// tables that leave it open). What a prover needs: bound tables settle most of it.
+    pub fn probe_wins(&self, pos: &Position, side: Color) -> Result<Option<bool>, TbError> {
+        let Some((lo, hi)) = self.probe_wdl_bounds(pos)? else {
             return Ok(None);
         };
-        Ok(Some(if swapped {
-            table.wdl_of(&pos.board().swap_colors(), pos.turn().other())
+        Ok(if pos.turn() == side {
+            if lo == Wdl::Win {
+                Some(true)
+            } else if hi < Wdl::Win {
+                Some(false)
+            } else {
+                None
+            }
+        } else if hi == Wdl::Loss {
+            Some(true)
+        } else if lo > Wdl::Loss {
+            Some(false)
         } else {
-            table.wdl_of(pos.board(), pos.turn())
-        }))
+            None
+        })
     }
 
     /// Like [`Tablebase::probe_wdl`], but a missing table is an error naming it.

@@ -10,10 +10,15 @@
 //! Local consistency of WDL and DTC everywhere implies the table is right: by induction on
 //! the DTC, every decided position is decided correctly, and a position stored as a draw
 //! could only be a win or loss if one of its successors contradicted it.
+//!
+//! A bound table ([`TableKind::Bound`]) is verified the same way, its conversions valued
+//! as its generator values them: the bound for its colour from the tables present, or the
+//! result worst for that colour where none covers the position.
 
 use antichess_core::{Color, Position};
 use rayon::prelude::*;
 
+use crate::format::TableKind;
 use crate::material::Material;
 use crate::tablebase::Tablebase;
 use crate::wdl::{Value, Wdl};
@@ -30,9 +35,29 @@ pub struct VerifyReport {
 
 /// Recomputes every value of `material`'s table from its successors.
 pub fn verify_table(tb: &Tablebase, material: &Material) -> Result<VerifyReport, TbError> {
-    let material = material.canonical().0;
-    let table = tb.table(&material)?.ok_or_else(|| TbError::Missing {
-        material: material.name(),
+    verify_table_kind(tb, material, TableKind::Exact)
+}
+
+/// Like [`verify_table`], for `material`'s table of `kind` (a bound table's colour in
+/// `material`'s colours as given).
+pub fn verify_table_kind(
+    tb: &Tablebase,
+    material: &Material,
+    kind: TableKind,
+) -> Result<VerifyReport, TbError> {
+    let (canonical, swapped) = material.canonical();
+    let material = canonical;
+    let kind = kind.swapped(swapped);
+    let bound = match kind {
+        TableKind::Exact => None,
+        TableKind::Bound(c) => Some(c),
+    };
+    let table = match bound {
+        None => tb.table(&material)?,
+        Some(c) => tb.bound_table(&material, c)?,
+    };
+    let table = table.ok_or_else(|| TbError::Missing {
+        material: format!("{}{}", material.name(), kind.suffix()),
         dir: tb.dir().map(Into::into).unwrap_or_default(),
     })?;
     let index = table.index();
@@ -103,7 +128,7 @@ pub fn verify_table(tb: &Tablebase, material: &Material) -> Result<VerifyReport,
                             pos.fen()
                         ));
                     } else {
-                        let expected = expected_value(tb, &pos, &material, &stored)?;
+                        let expected = expected_value(tb, &pos, index, bound, &stored)?;
                         let got = stored(side, idx);
                         if expected != got {
                             problem = Some(format!(
@@ -142,7 +167,8 @@ pub fn verify_table(tb: &Tablebase, material: &Material) -> Result<VerifyReport,
 fn expected_value(
     tb: &Tablebase,
     pos: &Position,
-    material: &Material,
+    index: &crate::index::TableIndex,
+    bound: Option<Color>,
     stored: &dyn Fn(Color, u64) -> Value,
 ) -> Result<Value, TbError> {
     let moves = pos.legal_moves();
@@ -152,21 +178,29 @@ fn expected_value(
             dtc: 0,
         });
     }
-    let index = tb.table(material)?.expect("table present").index().clone();
     let (mut win, mut draw, mut loss) = (None::<u16>, false, 0u16);
     for m in moves {
         let child = pos.play(m);
         let conversion = pos.is_capture(m) || m.is_promotion();
         let after = if conversion {
             Value {
-                wdl: tb.probe_wdl_required(&child)?,
+                wdl: converted_wdl(tb, &child, bound)?,
                 dtc: 0,
             }
         } else if child.ep_square().is_some() {
-            tb.probe_required(&child)?
+            match bound {
+                None => tb.probe_required(&child)?,
+                Some(_) => {
+                    // Every move of it captures: it converts on its ply.
+                    let wdl = converted_wdl(tb, &child, bound)?;
+                    Value {
+                        wdl,
+                        dtc: u16::from(wdl != Wdl::Draw),
+                    }
+                }
+            }
         } else {
-            // A quiet move keeps the material (the table was opened as `material`).
-            debug_assert_eq!(Material::from_board(child.board()), *material);
+            // A quiet move keeps the material (the table was opened as its material).
             stored(child.turn(), index.encode(child.board()))
         };
         let plies = if conversion {
@@ -190,5 +224,26 @@ fn expected_value(
             wdl: Wdl::Loss,
             dtc: loss,
         },
+    })
+}
+
+/// The value, for its side to move, of a position after a conversion (or with en passant
+/// available): exact from the tables, or in a bound table for `c` the bound for `c` (the
+/// result worst for `c` where no table covers it).
+fn converted_wdl(tb: &Tablebase, child: &Position, bound: Option<Color>) -> Result<Wdl, TbError> {
+    let Some(c) = bound else {
+        return tb.probe_wdl_required(child);
+    };
+    let c_to_move = child.turn() == c;
+    Ok(match tb.probe_wdl_bounds(child)? {
+        Some((lo, hi)) => {
+            if c_to_move {
+                lo
+            } else {
+                hi
+            }
+        }
+        None if c_to_move => Wdl::Loss,
+        None => Wdl::Win,
     })
 }

@@ -7,8 +7,8 @@ use antichess_core::Position;
 use antichess_tb::format::MAX_UNITS;
 use antichess_tb::index::TableIndex;
 use antichess_tb::{
-    build, plan, table_stats, verify_table, BuildOptions, Material, MoveValue, TableStats,
-    Tablebase, Wdl,
+    build, plan, table_stats, verify_table_kind, BuildOptions, Material, MoveValue, TableKind,
+    TableStats, Tablebase, Wdl,
 };
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
@@ -19,6 +19,7 @@ use crate::common::output::Format;
 use crate::common::progress::{bytes_text, BuildProgress};
 use crate::common::tables::ensure_tables;
 
+mod bound;
 mod lasker;
 mod queue;
 
@@ -104,6 +105,17 @@ pub struct BuildArgs {
     #[arg(long, value_enum, default_value = "antichess")]
     pub game: Game,
 
+    /// Build bound tables instead of exact ones: promotions without a capture (and any
+    /// move into a material with no table) count as the result worst for SIDE, so a
+    /// material needs no promotion tables (what makes pawn-heavy 5- and 6-unit materials
+    /// affordable). SIDE's wins in a bound table are true wins; `both` builds the two
+    /// bounds, which give the exact value wherever they agree. The materials its captures
+    /// lead to without an exact table get bound tables too. Files are named
+    /// `RPPvPP.bound-white.actb`; probes, the solver, the book and the verifier use them
+    /// where no exact table exists (docs/formats/tablebase.md).
+    #[arg(long, value_enum, value_name = "SIDE", conflicts_with = "queue")]
+    pub bound: Option<bound::BoundSide>,
+
     #[command(flatten)]
     pub tables: TablesArgs,
 }
@@ -164,9 +176,14 @@ pub struct VerifyArgs {
     #[arg(value_name = "SIGNATURE", required_unless_present = "all")]
     pub signatures: Vec<String>,
 
-    /// Verify every table in the directory.
+    /// Verify every table in the directory (bound tables included).
     #[arg(long, conflicts_with = "signatures")]
     pub all: bool,
+
+    /// Verify the materials' bound tables for this side (colours as written; `both` for
+    /// the two) instead of their exact tables.
+    #[arg(long, value_enum, value_name = "SIDE", conflicts_with = "all")]
+    pub bound: Option<bound::BoundSide>,
 
     /// Output: text, or one JSON object with a row per table (material, positions,
     /// status "ok", "mismatch" or "error", the first disagreements, seconds).
@@ -229,6 +246,12 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         )?,
         None => targets(&args.signatures, args.units)?,
     };
+    if let Some(side) = args.bound {
+        if args.game == Game::Lasker {
+            bail!("--bound builds antichess tables; Lasker tables are exact");
+        }
+        return bound::run(&targets, side, args);
+    }
     if let Some(url) = &args.queue {
         let options = BuildOptions {
             rules: args.tables.rules,
@@ -279,6 +302,7 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         rows.extend(report.built.iter().map(|b| {
             json!({
                 "material": b.material.name(),
+                "kind": b.kind.to_string(),
                 "positions": b.stats.positions,
                 "status": "built",
                 "seconds": b.seconds,
@@ -407,6 +431,44 @@ fn probe_targets(pos: &Position) -> Vec<Material> {
     out
 }
 
+/// The answer for a position whose material has bound tables but no exact table: the
+/// interval they give (nothing is built); `None` for any other position.
+fn probe_bounds(pos: &Position, args: &ProbeArgs) -> anyhow::Result<Option<String>> {
+    let dir = args.tables.dir();
+    let tb = Tablebase::open(&dir, args.tables.rules)?;
+    let material = Material::from_board(pos.board());
+    if pos.us().is_empty() || pos.them().is_empty() || tb.contains(&material) {
+        return Ok(None);
+    }
+    if !tb.has_table_for(pos.board()) {
+        return Ok(None);
+    }
+    let Some((lo, hi)) = tb.probe_wdl_bounds(pos)? else {
+        return Ok(None);
+    };
+    let exact = (lo == hi).then_some(lo);
+    Ok(Some(match args.format {
+        Format::Json => json!({
+            "fen": pos.fen(),
+            "category": exact.map(Wdl::name),
+            "bounds": { "low": lo.name(), "high": hi.name() },
+            "tables": "bound",
+        })
+        .to_string(),
+        Format::Text => format!(
+            "fen: {}\nrules: {}\nresult: {} for {} (to move): bound tables of {} (promotions \
+             left open) say at least {} and at most {}; no exact table, so no moves and no DTC",
+            pos.fen(),
+            args.tables.rules,
+            exact.map_or("unknown", Wdl::name),
+            pos.turn(),
+            material.canonical().0,
+            lo.name(),
+            hi.name()
+        ),
+    }))
+}
+
 fn probe_one(fen: &str, args: &ProbeArgs) -> anyhow::Result<String> {
     if args.game == Game::Lasker {
         return lasker::probe_one(fen, args.format, &args.tables);
@@ -418,6 +480,9 @@ fn probe_one(fen: &str, args: &ProbeArgs) -> anyhow::Result<String> {
         bail!("{fen}: {units} units; tables have at most {MAX_UNITS} units");
     }
     let targets = probe_targets(&pos);
+    if let Some(text) = probe_bounds(&pos, args)? {
+        return Ok(text);
+    }
     let tb = if units > AUTO_BUILD_UNITS {
         // Too large to build on the way: probe the tables the directory holds.
         let dir = args.tables.dir();
@@ -610,28 +675,60 @@ fn run_stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
 fn run_verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let dir = args.tables.dir();
     let tb = Tablebase::open(&dir, args.tables.rules)?;
-    let materials = if args.all {
-        tb.materials()
+    let tables: Vec<(Material, TableKind)> = if args.all {
+        let mut all: Vec<_> = tb
+            .materials()
+            .into_iter()
+            .map(|m| (m, TableKind::Exact))
+            .collect();
+        all.extend(tb.bound_tables());
+        all
     } else {
-        parse_signatures(&args.signatures)?
+        let materials = parse_signatures(&args.signatures)?;
+        match args.bound {
+            None => materials
+                .into_iter()
+                .map(|m| (m, TableKind::Exact))
+                .collect(),
+            Some(side) => materials
+                .into_iter()
+                .flat_map(|m| side.colors().iter().map(move |&c| (m, TableKind::Bound(c))))
+                .collect(),
+        }
     };
-    if materials.is_empty() {
+    if tables.is_empty() {
         bail!("no tables in {}", dir.display());
     }
-    if let Some(m) = materials.iter().find(|m| !tb.contains(m)) {
-        bail!("no table for {} in {}", m.canonical().0, dir.display());
+    for &(m, kind) in &tables {
+        let present = match kind {
+            TableKind::Exact => tb.contains(&m),
+            TableKind::Bound(c) => tb.bound_table(&m, c).map_or(true, |t| t.is_some()),
+        };
+        if !present {
+            let (canonical, swapped) = m.canonical();
+            bail!(
+                "no {} table for {canonical} in {}",
+                kind.swapped(swapped),
+                dir.display()
+            );
+        }
     }
     let json = args.format == Format::Json;
     let pool = rayon_pool(args.tables.threads)?;
     let mut failures = 0;
     let mut rows = Vec::new();
-    for m in materials {
+    for (m, kind) in tables {
         let start = std::time::Instant::now();
         // A table that cannot be opened as its material (or whose smaller tables cannot)
         // is a failure of this table; the others are still verified.
-        let result = pool.install(|| verify_table(&tb, &m));
+        let result = pool.install(|| verify_table_kind(&tb, &m, kind));
         let seconds = start.elapsed().as_secs_f64();
-        let name = m.canonical().0.name();
+        let (canonical, swapped) = m.canonical();
+        let name = format!(
+            "{}{}",
+            canonical.name(),
+            kind.swapped(swapped).record_suffix()
+        );
         let row = match &result {
             Ok(report) if report.mismatches == 0 => {
                 if !json {

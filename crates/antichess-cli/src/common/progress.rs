@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use antichess_core::Rules;
-use antichess_tb::{BuildEvent, BuildOptions, BuildReport, Built, GenEvent, Material};
+use antichess_tb::{BuildEvent, BuildOptions, BuildReport, Built, GenEvent, Material, TableKind};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// The tables named in a build's lines before "and N more".
@@ -228,13 +228,18 @@ impl BuildProgress {
             }
             BuildEvent::Started {
                 material,
+                kind,
                 number,
                 positions,
             } => {
                 let mut state = self.state();
                 state.positions = positions;
                 state.decided = 0;
-                state.current = format!("#{number}/{} {material}", state.to_build);
+                let kind = match kind {
+                    TableKind::Exact => String::new(),
+                    kind => format!(" ({kind})"),
+                };
+                state.current = format!("#{number}/{} {material}{kind}", state.to_build);
                 self.show(&state, None);
             }
             BuildEvent::Generation(GenEvent::Initialised { decided }) => {
