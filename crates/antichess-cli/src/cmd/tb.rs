@@ -706,11 +706,11 @@ fn run_verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         };
         if !present {
             let (canonical, swapped) = m.canonical();
-            bail!(
-                "no {} table for {canonical} in {}",
-                kind.swapped(swapped),
-                dir.display()
-            );
+            let which = match kind.swapped(swapped) {
+                TableKind::Exact => String::new(),
+                kind => format!("{kind} "),
+            };
+            bail!("no {which}table for {canonical} in {}", dir.display());
         }
     }
     let json = args.format == Format::Json;
