@@ -287,53 +287,65 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let report = build(&targets, &options, &|e| progress.event(e));
     progress.finish(None);
     let report = report?;
-    if json {
-        let mut rows: Vec<serde_json::Value> = report
-            .present_tables
-            .iter()
-            .map(|m| {
-                json!({
-                    "material": m.name(),
-                    "positions": 2 * TableIndex::new(m).size(),
-                    "status": "present",
-                })
-            })
-            .collect();
-        rows.extend(report.built.iter().map(|b| {
-            json!({
-                "material": b.material.name(),
-                "kind": b.kind.to_string(),
-                "positions": b.stats.positions,
-                "status": "built",
-                "seconds": b.seconds,
-                "bytes": b.bytes,
-                "peak_memory": b.peak_memory,
-            })
-        }));
-        println!(
-            "{}",
-            json!({
-                "dir": dir.display().to_string(),
-                "rules": args.tables.rules.to_string(),
-                "built": report.built.len(),
-                "present": report.present,
-                "positions": report.positions,
-                "seconds": report.seconds,
-                "tables": rows,
-            })
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    println!(
-        "{} tables built, {} already present, in {} ({:.1} s, {} positions, {:.2} M positions/s)",
-        report.built.len(),
-        report.present,
-        dir.display(),
-        report.seconds,
-        report.positions,
-        report.positions as f64 / report.seconds.max(1e-9) / 1e6
-    );
+    print_report(&report, &dir, args.tables.rules, json, "tables");
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints what a build did: one JSON object (a row per table present or built), or a line
+/// saying how many `noun` were built and how fast.
+fn print_report(
+    report: &antichess_tb::BuildReport,
+    dir: &std::path::Path,
+    rules: antichess_core::Rules,
+    json: bool,
+    noun: &str,
+) {
+    if !json {
+        println!(
+            "{} {noun} built, {} already present, in {} ({:.1} s, {} positions, {:.2} M positions/s)",
+            report.built.len(),
+            report.present,
+            dir.display(),
+            report.seconds,
+            report.positions,
+            report.positions as f64 / report.seconds.max(1e-9) / 1e6
+        );
+        return;
+    }
+    let mut rows: Vec<serde_json::Value> = report
+        .present_tables
+        .iter()
+        .map(|m| {
+            json!({
+                "material": m.name(),
+                "positions": 2 * TableIndex::new(m).size(),
+                "status": "present",
+            })
+        })
+        .collect();
+    rows.extend(report.built.iter().map(|b| {
+        json!({
+            "material": b.material.name(),
+            "kind": b.kind.to_string(),
+            "positions": b.stats.positions,
+            "status": "built",
+            "seconds": b.seconds,
+            "bytes": b.bytes,
+            "peak_memory": b.peak_memory,
+        })
+    }));
+    println!(
+        "{}",
+        json!({
+            "dir": dir.display().to_string(),
+            "rules": rules.to_string(),
+            "built": report.built.len(),
+            "present": report.present,
+            "positions": report.positions,
+            "seconds": report.seconds,
+            "tables": rows,
+        })
+    );
 }
 
 /// Memory today's generator needs per position of the table being built (both sides to

@@ -131,44 +131,6 @@ pub(super) fn run(
     let report = build_bounds(&pairs, &options, &|e| progress.event(e));
     progress.finish(None);
     let report = report?;
-    if json {
-        let rows: Vec<_> = report
-            .built
-            .iter()
-            .map(|b| {
-                json!({
-                    "material": b.material.name(),
-                    "kind": b.kind.to_string(),
-                    "positions": b.stats.positions,
-                    "status": "built",
-                    "seconds": b.seconds,
-                    "bytes": b.bytes,
-                    "peak_memory": b.peak_memory,
-                })
-            })
-            .collect();
-        println!(
-            "{}",
-            json!({
-                "dir": dir.display().to_string(),
-                "rules": rules.to_string(),
-                "built": report.built.len(),
-                "present": report.present,
-                "positions": report.positions,
-                "seconds": report.seconds,
-                "tables": rows,
-            })
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    println!(
-        "{} bound tables built, {} already present, in {} ({:.1} s, {} positions, {:.2} M positions/s)",
-        report.built.len(),
-        report.present,
-        dir.display(),
-        report.seconds,
-        report.positions,
-        report.positions as f64 / report.seconds.max(1e-9) / 1e6
-    );
+    super::print_report(&report, &dir, rules, json, "bound tables");
     Ok(ExitCode::SUCCESS)
 }
