@@ -167,3 +167,62 @@ fn a_bound_file_under_an_exact_name_is_refused() {
         "{err}"
     );
 }
+
+/// At 4 units, against a complete exact set given by `ANTICHESS_EXACT_TABLES` (a directory
+/// holding every table of at most 4 units; skipped without it): the bound tables of a
+/// sample of 4-unit pawn materials, built beside the exact tables of at most 3 units only,
+/// bracket the exact values everywhere.
+#[test]
+fn four_unit_bounds_bracket_a_complete_exact_set() {
+    let Some(exact_dir) = std::env::var_os("ANTICHESS_EXACT_TABLES") else {
+        eprintln!("skipped: ANTICHESS_EXACT_TABLES names no directory of 4-unit tables");
+        return;
+    };
+    let exact = Tablebase::open(std::path::Path::new(&exact_dir), RULES).unwrap();
+    assert!(
+        exact.complete_units() >= 4,
+        "{exact_dir:?} lacks 4-unit tables"
+    );
+    let dir = temp_dir("bound-four");
+    build(&Material::all_up_to(3), &options(&dir), &|_| {}).unwrap();
+    let sample: Vec<Material> = Material::all_up_to(4)
+        .into_iter()
+        .filter(|m| m.units() == 4 && m.pawns() > 0)
+        .step_by(9)
+        .collect();
+    let targets: Vec<(Material, Color)> = sample
+        .iter()
+        .flat_map(|m| Color::ALL.map(|c| (*m, c)))
+        .collect();
+    build_bounds(&targets, &options(&dir), &|_| {}).unwrap();
+    let bound = Tablebase::open(&dir, RULES).unwrap();
+    let (mut agree, mut differ) = (0u64, 0u64);
+    for &(m, c) in &targets {
+        let table = bound.bound_table(&m, c).unwrap().expect("built");
+        let truth = exact.table(&m).unwrap().expect("complete set");
+        for side in Color::ALL {
+            for idx in 0..table.index().size() {
+                let board = table.index().decode(idx);
+                if !table.index().is_canonical(idx, &board) {
+                    continue;
+                }
+                let (b, e) = (table.wdl(side, idx), truth.wdl(side, idx));
+                let sound = if side == c { b <= e } else { b >= e };
+                assert!(
+                    sound,
+                    "{m} bound for {c}, {side} to move, index {idx}: bound {b:?}, exact {e:?}"
+                );
+                if b == e {
+                    agree += 1;
+                } else {
+                    differ += 1;
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{} materials, both bounds: {agree} values equal to the exact ones, {differ} different",
+        sample.len()
+    );
+    assert!(agree > 0 && differ > 0);
+}
