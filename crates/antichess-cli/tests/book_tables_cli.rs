@@ -58,6 +58,41 @@ fn a_book_records_what_it_met_and_tb_build_builds_it() {
     assert_eq!(krn["units"], 3);
     assert!(krn["positions"].as_u64().unwrap() > 0, "{listed}");
     assert_eq!(krn["table"], "missing");
+    // A material with bound tables only is listed as such (here in a copy of the
+    // directory: the exact table is built below).
+    let bound_dir = dir.join("bound-tables");
+    std::fs::create_dir_all(&bound_dir).unwrap();
+    for entry in std::fs::read_dir(&tables).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, bound_dir.join(path.file_name().unwrap())).unwrap();
+    }
+    ok(&[
+        "tb",
+        "build",
+        "--bound",
+        "white",
+        "KRn",
+        "--tables",
+        s(&bound_dir),
+    ]);
+    let with_bound = json(&[
+        "book",
+        "tables",
+        s(&book),
+        "--tables",
+        s(&bound_dir),
+        "--format",
+        "json",
+    ]);
+    let krn_bound = with_bound["materials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["material"] == "KRn")
+        .unwrap()
+        .clone();
+    assert_eq!(krn_bound["table"], "bound", "{with_bound}");
+    assert!(krn_bound["bytes"].as_u64().unwrap() > 0, "{with_bound}");
     // Most met first.
     let counts: Vec<u64> = materials
         .iter()

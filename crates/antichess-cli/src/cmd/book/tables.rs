@@ -1,12 +1,14 @@
 //! `antichess book tables`: the materials of at most 6 units the book's searches met
-//! without a table, most positions first, each marked present or missing in a tables
-//! directory, with the disk the present ones take. `antichess tb build --from-book BOOK`
+//! without a table, most positions first, each marked present, bound (bound tables only)
+//! or missing in a tables directory, with the disk they take. `antichess tb build --from-book BOOK`
 //! builds the first of them; the book's next searches use them.
 
 use std::process::ExitCode;
 
 use antichess_book::Book;
-use antichess_tb::Material;
+use antichess_core::Color;
+use antichess_tb::format::kind_file_name;
+use antichess_tb::{Material, TableKind};
 use clap::Args;
 use serde_json::json;
 
@@ -19,7 +21,8 @@ use crate::common::output::Format;
 ///
 /// In JSON: `book`, `tables` (the directory), and `materials`: one object per material
 /// with `material`, `units`, `positions` (evaluated by the book's searches while it had no
-/// table), `table` ("present" or "missing") and `bytes` (the file's size, present ones).
+/// table), `table` ("present", "bound" when only bound tables are there, or "missing") and
+/// `bytes` (the files' size, present and bound ones).
 #[derive(Debug, Args)]
 pub struct TablesArgs {
     pub book: String,
@@ -48,27 +51,37 @@ pub fn run_tables(args: &TablesArgs) -> anyhow::Result<ExitCode> {
     if let Some(units) = args.units {
         missing.retain(|m| m.units <= units);
     }
-    let rows: Vec<(String, u32, u64, Option<u64>)> = missing
+    let size = |name: String| std::fs::metadata(dir.join(name)).ok().map(|m| m.len());
+    let rows: Vec<(String, u32, u64, &str, Option<u64>)> = missing
         .iter()
         .map(|m| {
-            let bytes = m.material.parse::<Material>().ok().and_then(|mat| {
-                let (canonical, _) = mat.canonical();
-                std::fs::metadata(dir.join(antichess_tb::format::file_name(&canonical)))
-                    .ok()
-                    .map(|meta| meta.len())
-            });
-            (m.material.clone(), m.units, m.positions, bytes)
+            let (status, bytes) = match m.material.parse::<Material>() {
+                Ok(mat) => {
+                    let (canonical, _) = mat.canonical();
+                    let bound: Vec<u64> = [Color::White, Color::Black]
+                        .into_iter()
+                        .filter_map(|c| size(kind_file_name(&canonical, TableKind::Bound(c))))
+                        .collect();
+                    match size(kind_file_name(&canonical, TableKind::Exact)) {
+                        Some(b) => ("present", Some(b)),
+                        None if !bound.is_empty() => ("bound", Some(bound.iter().sum())),
+                        None => ("missing", None),
+                    }
+                }
+                Err(_) => ("missing", None),
+            };
+            (m.material.clone(), m.units, m.positions, status, bytes)
         })
         .collect();
     if args.format == Format::Json {
         let materials: Vec<_> = rows
             .iter()
-            .map(|(material, units, positions, bytes)| {
+            .map(|(material, units, positions, status, bytes)| {
                 json!({
                     "material": material,
                     "units": units,
                     "positions": positions,
-                    "table": if bytes.is_some() { "present" } else { "missing" },
+                    "table": status,
                     "bytes": bytes,
                 })
             })
@@ -98,23 +111,24 @@ pub fn run_tables(args: &TablesArgs) -> anyhow::Result<ExitCode> {
         "  {:<10} {:>5} {:>16}  {:<8} {:>12}",
         "material", "units", "positions", "table", "bytes"
     );
-    for (material, units, positions, bytes) in &rows {
+    for (material, units, positions, status, bytes) in &rows {
         println!(
             "  {:<10} {:>5} {:>16}  {:<8} {:>12}",
             material,
             units,
             positions,
-            if bytes.is_some() {
-                "present"
-            } else {
-                "missing"
-            },
+            status,
             bytes.map_or_else(String::new, |b| b.to_string())
         );
     }
-    let present: Vec<u64> = rows.iter().filter_map(|r| r.3).collect();
+    let present: Vec<u64> = rows
+        .iter()
+        .filter(|r| r.3 == "present")
+        .filter_map(|r| r.4)
+        .collect();
+    let bound = rows.iter().filter(|r| r.3 == "bound").count();
     println!(
-        "{} of {} present ({} bytes); `antichess tb build --from-book {} --top N` builds the first N.",
+        "{} of {} present ({} bytes), {bound} with bound tables only; `antichess tb build --from-book {} --top N` builds the first N.",
         present.len(),
         rows.len(),
         present.iter().sum::<u64>(),
