@@ -62,6 +62,37 @@ fn make(name: &str) -> Setup {
     )
 }
 
+/// Checks that `m`'s bound table for `c` in `bound` is, at every position, a lower bound
+/// for `c` of the exact table in `exact`; returns how many values are equal and how many
+/// differ.
+fn bracket(bound: &Tablebase, exact: &Tablebase, m: &Material, c: Color) -> (u64, u64) {
+    let table = bound.bound_table(m, c).unwrap().expect("built");
+    assert_eq!(table.header().kind, TableKind::Bound(c));
+    let truth = exact.table(m).unwrap().expect("the exact set is complete");
+    let (mut agree, mut differ) = (0u64, 0u64);
+    for side in Color::ALL {
+        for idx in 0..table.index().size() {
+            let board = table.index().decode(idx);
+            if !table.index().is_canonical(idx, &board) {
+                continue;
+            }
+            let (b, e) = (table.wdl(side, idx), truth.wdl(side, idx));
+            // From c's side the bound is at most the truth.
+            let sound = if side == c { b <= e } else { b >= e };
+            assert!(
+                sound,
+                "{m} bound for {c}, {side} to move, index {idx}: bound {b:?}, exact {e:?}"
+            );
+            if b == e {
+                agree += 1;
+            } else {
+                differ += 1;
+            }
+        }
+    }
+    (agree, differ)
+}
+
 #[test]
 fn bounds_bracket_the_exact_values_and_verify() {
     let (exact, bound, plan) = setup();
@@ -70,29 +101,9 @@ fn bounds_bracket_the_exact_values_and_verify() {
         let TableKind::Bound(c) = kind else {
             panic!("a bound plan")
         };
-        let table = bound.bound_table(&m, c).unwrap().expect("built");
-        assert_eq!(table.header().kind, kind);
-        let truth = exact.table(&m).unwrap().expect("the exact set is complete");
-        for side in Color::ALL {
-            for idx in 0..table.index().size() {
-                let board = table.index().decode(idx);
-                if !table.index().is_canonical(idx, &board) {
-                    continue;
-                }
-                let (b, e) = (table.wdl(side, idx), truth.wdl(side, idx));
-                // From c's side the bound is at most the truth.
-                let sound = if side == c { b <= e } else { b >= e };
-                assert!(
-                    sound,
-                    "{m} {kind}, {side} to move, index {idx}: bound {b:?}, exact {e:?}"
-                );
-                if b == e {
-                    agree += 1;
-                } else {
-                    differ += 1;
-                }
-            }
-        }
+        let (a, d) = bracket(bound, exact, &m, c);
+        agree += a;
+        differ += d;
         let report = verify_table_kind(bound, &m, kind).unwrap();
         assert_eq!(report.mismatches, 0, "{m} {kind}: {:?}", report.examples);
     }
@@ -198,27 +209,9 @@ fn four_unit_bounds_bracket_a_complete_exact_set() {
     let bound = Tablebase::open(&dir, RULES).unwrap();
     let (mut agree, mut differ) = (0u64, 0u64);
     for &(m, c) in &targets {
-        let table = bound.bound_table(&m, c).unwrap().expect("built");
-        let truth = exact.table(&m).unwrap().expect("complete set");
-        for side in Color::ALL {
-            for idx in 0..table.index().size() {
-                let board = table.index().decode(idx);
-                if !table.index().is_canonical(idx, &board) {
-                    continue;
-                }
-                let (b, e) = (table.wdl(side, idx), truth.wdl(side, idx));
-                let sound = if side == c { b <= e } else { b >= e };
-                assert!(
-                    sound,
-                    "{m} bound for {c}, {side} to move, index {idx}: bound {b:?}, exact {e:?}"
-                );
-                if b == e {
-                    agree += 1;
-                } else {
-                    differ += 1;
-                }
-            }
-        }
+        let (a, d) = bracket(&bound, &exact, &m, c);
+        agree += a;
+        differ += d;
     }
     eprintln!(
         "{} materials, both bounds: {agree} values equal to the exact ones, {differ} different",

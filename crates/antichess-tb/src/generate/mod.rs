@@ -43,11 +43,13 @@ use rayon::prelude::*;
 use crate::format::{TableKind, TableValues};
 use crate::index::{Neighbourhood, TableIndex};
 use crate::material::Material;
-use crate::table::Table;
 use crate::tablebase::Tablebase;
 use crate::wdl::Wdl;
 use crate::zeroed::ZeroedArray;
 use crate::TbError;
+
+mod targets;
+use targets::{capture_targets, worst_for, CaptureTarget, CaptureTargets};
 
 // One 16-bit word per position and side to move:
 // - decided: bit 15 set, bit 14 = win, bits 0..14 = DTC;
@@ -192,80 +194,6 @@ fn decode_final(v: u16) -> (u8, u16) {
         (code, v & DTC_MASK)
     } else {
         (Wdl::Draw.code(), 0)
-    }
-}
-
-/// Where a capture leads: the table of the material it leaves (by the side to move, the
-/// captured role and the promotion role), looked up once per generation instead of once
-/// per capture.
-#[derive(Clone, Copy)]
-enum CaptureTarget<'a> {
-    /// The capture takes the opponent's last piece: the opponent, to move, has won.
-    OpponentBare,
-    /// The child's table, and whether its colours are swapped.
-    Table(&'a Table, bool),
-    /// No table of that material: an error if a capture leads there.
-    Missing(Material),
-    /// No table of that material, in a bound build: this WDL for the side to move after
-    /// the capture (the result worst for the colour the table is a bound for).
-    Assumed(Wdl),
-    /// The capture cannot happen in this table.
-    Impossible,
-}
-
-/// [`CaptureTarget`]s by side to move, captured role and promotion (0 none, else the
-/// promotion role's index + 1).
-type CaptureTargets<'a> = [[[CaptureTarget<'a>; 7]; 6]; 2];
-
-fn capture_targets<'a>(
-    material: &Material,
-    children: &'a Tablebase,
-    bound: Option<Color>,
-) -> Result<CaptureTargets<'a>, TbError> {
-    let mut targets = [[[CaptureTarget::Impossible; 7]; 6]; 2];
-    for side in Color::ALL {
-        let them = side.other();
-        for captured in Role::ALL {
-            if material.count(them, captured) == 0 {
-                continue;
-            }
-            for promo in 0..7usize {
-                let mut child = *material;
-                child.set_count(them, captured, material.count(them, captured) - 1);
-                if promo > 0 {
-                    let role = Role::ALL[promo - 1];
-                    let pawns = material.count(side, Role::Pawn);
-                    if pawns == 0 || role == Role::Pawn {
-                        continue;
-                    }
-                    child.set_count(side, Role::Pawn, pawns - 1);
-                    child.set_count(side, role, child.count(side, role) + 1);
-                }
-                targets[side.index()][captured.index()][promo] = if child.side_units(them) == 0 {
-                    CaptureTarget::OpponentBare
-                } else {
-                    match (children.table_by_key(child.key())?, bound) {
-                        (Some((table, swapped)), _) => CaptureTarget::Table(table, swapped),
-                        (None, None) => CaptureTarget::Missing(child),
-                        (None, Some(c)) => match children.bound_table_by_key(child.key(), c)? {
-                            Some((table, swapped)) => CaptureTarget::Table(table, swapped),
-                            None => CaptureTarget::Assumed(worst_for(c, them)),
-                        },
-                    }
-                };
-            }
-        }
-    }
-    Ok(targets)
-}
-
-/// The WDL, for `to_move`, of a position left open in a bound build for `c`: the result
-/// worst for `c`.
-fn worst_for(c: Color, to_move: Color) -> Wdl {
-    if to_move == c {
-        Wdl::Loss
-    } else {
-        Wdl::Win
     }
 }
 
