@@ -34,31 +34,24 @@ fn bound_tables_build_probe_verify_and_back_a_proof() {
     assert_eq!(plan["plan"][0]["material"], "KPk", "{plan}");
     assert_eq!(plan["plan"][0]["kind"], "bound for black", "{plan}");
 
-    let built = json(&[
-        "tb",
-        "build",
-        "--bound",
-        "both",
-        "KPk",
-        "--format",
-        "json",
-        "--tables",
-        s(&tables),
-    ]);
+    let build_both = || {
+        json(&[
+            "tb",
+            "build",
+            "--bound",
+            "both",
+            "KPk",
+            "--format",
+            "json",
+            "--tables",
+            s(&tables),
+        ])
+    };
+    let built = build_both();
     assert_eq!(built["built"], 2, "{built}");
     assert!(tables.join("KPvK.bound-white.actb").is_file());
     assert!(tables.join("KPvK.bound-black.actb").is_file());
-    let again = json(&[
-        "tb",
-        "build",
-        "--bound",
-        "both",
-        "KPk",
-        "--format",
-        "json",
-        "--tables",
-        s(&tables),
-    ]);
+    let again = build_both();
     assert_eq!(
         (again["built"].as_u64(), again["present"].as_u64()),
         (Some(0), Some(2))

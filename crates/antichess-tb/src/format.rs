@@ -88,15 +88,7 @@ impl TableKind {
     /// material part of the stem.
     #[must_use]
     pub fn split_stem(stem: &str) -> (&str, TableKind) {
-        for kind in [
-            TableKind::Bound(Color::White),
-            TableKind::Bound(Color::Black),
-        ] {
-            if let Some(material) = stem.strip_suffix(kind.suffix()) {
-                return (material, kind);
-            }
-        }
-        (stem, TableKind::Exact)
+        TableKind::split_by(stem, TableKind::suffix)
     }
 
     /// The suffix naming a table of this kind in a proof's table list (16 bytes per
@@ -113,15 +105,18 @@ impl TableKind {
     /// The material part and the kind of a record name (see [`TableKind::record_suffix`]).
     #[must_use]
     pub fn split_record(name: &str) -> (&str, TableKind) {
-        for kind in [
+        TableKind::split_by(name, TableKind::record_suffix)
+    }
+
+    /// The part of `name` before a bound kind's `suffix`, and that kind (exact if none).
+    fn split_by(name: &str, suffix: fn(TableKind) -> &'static str) -> (&str, TableKind) {
+        [
             TableKind::Bound(Color::White),
             TableKind::Bound(Color::Black),
-        ] {
-            if let Some(material) = name.strip_suffix(kind.record_suffix()) {
-                return (material, kind);
-            }
-        }
-        (name, TableKind::Exact)
+        ]
+        .into_iter()
+        .find_map(|kind| name.strip_suffix(suffix(kind)).map(|m| (m, kind)))
+        .unwrap_or((name, TableKind::Exact))
     }
 
     /// The kind seen with the colours swapped (for a material stored in the other

@@ -538,6 +538,27 @@ impl Tablebase {
             })
     }
 
+    /// The value a generator (or verifier) of a table of kind `bound` gives a position
+    /// its moves lead to: the exact WDL (a missing table is an error naming it) when
+    /// `bound` is `None`; in a bound table for `c`, the lower bound for `c` the tables give
+    /// (the low end for `c` to move, the high end otherwise), the result worst for `c`
+    /// where none covers the position.
+    pub(crate) fn probe_wdl_within(
+        &self,
+        pos: &Position,
+        bound: Option<Color>,
+    ) -> Result<Wdl, TbError> {
+        let Some(c) = bound else {
+            return self.probe_wdl_required(pos);
+        };
+        let to_move = pos.turn();
+        Ok(match self.probe_wdl_bounds(pos)? {
+            Some((lo, _)) if to_move == c => lo,
+            Some((_, hi)) => hi,
+            None => worst_for(c, to_move),
+        })
+    }
+
     /// Whether `side` wins the position: `Some(true)` surely, `Some(false)` surely not
     /// (a draw or a loss), `None` if the tables present do not say (no table, or bound
     /// tables that leave it open). What a prover needs: bound tables settle most of it.
@@ -623,5 +644,15 @@ impl Tablebase {
         }
         out.sort_by_key(|mv| (mv.order_key(), mv.mv.to_string()));
         Ok(out)
+    }
+}
+
+/// The WDL, for `to_move`, of a position left open in a bound build for `c`: the result
+/// worst for `c`.
+pub(crate) fn worst_for(c: Color, to_move: Color) -> Wdl {
+    if to_move == c {
+        Wdl::Loss
+    } else {
+        Wdl::Win
     }
 }

@@ -184,7 +184,7 @@ fn expected_value(
         let conversion = pos.is_capture(m) || m.is_promotion();
         let after = if conversion {
             Value {
-                wdl: converted_wdl(tb, &child, bound)?,
+                wdl: tb.probe_wdl_within(&child, bound)?,
                 dtc: 0,
             }
         } else if child.ep_square().is_some() {
@@ -192,7 +192,7 @@ fn expected_value(
                 None => tb.probe_required(&child)?,
                 Some(_) => {
                     // Every move of it captures: it converts on its ply.
-                    let wdl = converted_wdl(tb, &child, bound)?;
+                    let wdl = tb.probe_wdl_within(&child, bound)?;
                     Value {
                         wdl,
                         dtc: u16::from(wdl != Wdl::Draw),
@@ -224,26 +224,5 @@ fn expected_value(
             wdl: Wdl::Loss,
             dtc: loss,
         },
-    })
-}
-
-/// The value, for its side to move, of a position after a conversion (or with en passant
-/// available): exact from the tables, or in a bound table for `c` the bound for `c` (the
-/// result worst for `c` where no table covers it).
-fn converted_wdl(tb: &Tablebase, child: &Position, bound: Option<Color>) -> Result<Wdl, TbError> {
-    let Some(c) = bound else {
-        return tb.probe_wdl_required(child);
-    };
-    let c_to_move = child.turn() == c;
-    Ok(match tb.probe_wdl_bounds(child)? {
-        Some((lo, hi)) => {
-            if c_to_move {
-                lo
-            } else {
-                hi
-            }
-        }
-        None if c_to_move => Wdl::Loss,
-        None => Wdl::Win,
     })
 }

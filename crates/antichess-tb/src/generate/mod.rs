@@ -49,7 +49,7 @@ use crate::zeroed::ZeroedArray;
 use crate::TbError;
 
 mod targets;
-use targets::{capture_targets, worst_for, CaptureTarget, CaptureTargets};
+use targets::{capture_targets, CaptureTarget, CaptureTargets};
 
 // One 16-bit word per position and side to move:
 // - decided: bit 15 set, bit 14 = win, bits 0..14 = DTC;
@@ -350,21 +350,7 @@ fn predecessors(board: &Board, mover: Color, mut f: impl FnMut(Piece, Square, Sq
 
 impl Generator<'_> {
     fn child_wdl(&self, child: &Position) -> Result<Wdl, TbError> {
-        let Some(c) = self.bound else {
-            return self.children.probe_wdl_required(child);
-        };
-        // The lower bound for `c`: the low end for `c` to move, the high end otherwise.
-        let to_move = child.turn();
-        Ok(match self.children.probe_wdl_bounds(child)? {
-            Some((lo, hi)) => {
-                if to_move == c {
-                    lo
-                } else {
-                    hi
-                }
-            }
-            None => worst_for(c, to_move),
-        })
+        self.children.probe_wdl_within(child, self.bound)
     }
 
     /// The WDL, for the opponent (to move after it), of the capture `m` by `side` on

@@ -7,7 +7,7 @@ use antichess_core::{Color, Role};
 
 use crate::material::Material;
 use crate::table::Table;
-use crate::tablebase::Tablebase;
+use crate::tablebase::{worst_for, Tablebase};
 use crate::wdl::Wdl;
 use crate::TbError;
 
@@ -73,14 +73,4 @@ pub(super) fn capture_targets<'a>(
         }
     }
     Ok(targets)
-}
-
-/// The WDL, for `to_move`, of a position left open in a bound build for `c`: the result
-/// worst for `c`.
-pub(super) fn worst_for(c: Color, to_move: Color) -> Wdl {
-    if to_move == c {
-        Wdl::Loss
-    } else {
-        Wdl::Win
-    }
 }
