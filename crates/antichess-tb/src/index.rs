@@ -250,6 +250,10 @@ struct Group {
     count: u8,
     pawn: bool,
     radix: u64,
+    /// `⌊(2^64 − 1) / radix⌋ + 1`: the high half of its product with a 32-bit number is
+    /// the quotient by `radix` (Lemire, Kaser and Kurz, "Faster remainder by direct
+    /// computation", 2019), so that decoding divides by multiplying.
+    recip: u64,
 }
 
 /// The index of one material (canonical orientation).
@@ -266,6 +270,12 @@ pub struct TableIndex {
     /// Group of each piece (`color * 6 + role`): its position in `groups`, `LEAD`, or
     /// `ABSENT`.
     group_of: [u8; 12],
+    /// The first group from which every group is one piece other than a pawn: a move of
+    /// such a piece is indexed by [`TableIndex::encode_view`]'s short path.
+    singles_from: usize,
+    /// Every index fits in 32 bits and no radix is 1, so decoding may divide by
+    /// multiplying with each group's `recip`.
+    small: bool,
     size: u64,
 }
 
@@ -362,6 +372,7 @@ impl TableIndex {
                 count,
                 pawn,
                 radix,
+                recip: (u64::MAX / radix.max(2)).wrapping_add(1),
             });
             size *= radix;
             placed += u32::from(count);
@@ -380,6 +391,13 @@ impl TableIndex {
             group_of[code(g.piece)] = i as u8;
         }
         let lead_weight = weights.first().map_or(1, |w| w * groups[0].radix);
+        let small = size <= u64::from(u32::MAX) && groups.iter().all(|g| g.radix > 1);
+        let singles_from = groups.len()
+            - groups
+                .iter()
+                .rev()
+                .take_while(|g| g.count == 1 && !g.pawn)
+                .count();
         TableIndex {
             material: *material,
             lead_piece,
@@ -388,6 +406,8 @@ impl TableIndex {
             weights,
             lead_weight,
             group_of,
+            singles_from,
+            small,
             size,
         }
     }
@@ -538,9 +558,17 @@ impl TableIndex {
         d.board = Board::empty();
         d.idx = idx;
         let mut rest = idx;
-        for (i, g) in self.groups.iter().enumerate().rev() {
-            d.digits[i] = rest % g.radix;
-            rest /= g.radix;
+        if self.small {
+            for (i, g) in self.groups.iter().enumerate().rev() {
+                let q = ((u128::from(g.recip) * u128::from(rest)) >> 64) as u64;
+                d.digits[i] = rest - q * g.radix;
+                rest = q;
+            }
+        } else {
+            for (i, g) in self.groups.iter().enumerate().rev() {
+                d.digits[i] = rest % g.radix;
+                rest /= g.radix;
+            }
         }
         let rep = self.lead.reps[rest as usize];
         d.orbit = rest;
@@ -680,8 +708,41 @@ impl TableIndex {
     /// The identity encoding (no symmetry) of the position `d` with `piece` moved from
     /// `from` to the empty square `to`, computed from `d`'s digits: only the moved
     /// group's digit and the ranks of later groups change. `None` if the lead group moves.
-    #[inline]
+    #[inline(always)]
     fn encode_view(
+        &self,
+        d: &Decoded,
+        piece: Piece,
+        from: antichess_core::Square,
+        to: antichess_core::Square,
+    ) -> Option<u64> {
+        let gi = self.group_of[piece.color.index() * 6 + piece.role.index()];
+        if gi < LEAD && usize::from(gi) >= self.singles_from {
+            // One piece (not a pawn), and so is every later group: its digit is its square
+            // among the squares left free by the groups before it, and each later piece's
+            // digit moves by one if the piece left from below it or arrives below it.
+            let gi = usize::from(gi);
+            let (from_i, to_i) = (from.index() as u32, to.index() as u32);
+            let below = (1u64 << to_i) - 1;
+            let digit = u64::from(to_i - (d.occ_before[gi] & below).count_ones());
+            let mut idx = d.idx.wrapping_add(
+                digit
+                    .wrapping_sub(d.digits[gi])
+                    .wrapping_mul(self.weights[gi]),
+            );
+            for h in gi + 1..self.groups.len() {
+                let sq = d.group_bits[h].trailing_zeros();
+                let delta = i64::from(from_i < sq) - i64::from(to_i < sq);
+                idx = idx.wrapping_add((delta as u64).wrapping_mul(self.weights[h]));
+            }
+            return Some(idx);
+        }
+        self.encode_view_general(d, piece, from, to)
+    }
+
+    /// [`TableIndex::encode_view`] for any group.
+    #[inline(never)]
+    fn encode_view_general(
         &self,
         d: &Decoded,
         piece: Piece,
@@ -785,6 +846,37 @@ mod tests {
         // every set maps to a representative in its orbit with the stored transform.
         let map = LeadMap::shared(2, false);
         assert!(map.orbits() > 2016 / 8 && map.orbits() < 2016 / 4);
+    }
+
+    #[test]
+    fn division_by_multiplication_is_exact_on_32_bits() {
+        let numerators = |d: u64| {
+            [
+                0,
+                1,
+                d - 1,
+                d,
+                d + 1,
+                2 * d - 1,
+                2 * d,
+                u64::from(u32::MAX) / d * d - 1,
+            ]
+            .into_iter()
+            .chain([
+                u64::from(u32::MAX) / d * d,
+                u64::from(u32::MAX) - 1,
+                u64::from(u32::MAX),
+            ])
+            .chain((0..200u64).map(move |i| i.wrapping_mul(0x9e37_79b9) % (1 << 32)))
+        };
+        let divisors = (2..5000u64).chain((0..2000u64).map(|i| 5000 + i * i * 1013 % (1 << 31)));
+        for d in divisors {
+            let recip = (u64::MAX / d).wrapping_add(1);
+            for n in numerators(d) {
+                let q = ((u128::from(recip) * u128::from(n)) >> 64) as u64;
+                assert_eq!(q, n / d, "{n} / {d}");
+            }
+        }
     }
 
     fn check_round_trip(name: &str) {
