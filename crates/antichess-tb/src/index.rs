@@ -680,6 +680,26 @@ impl TableIndex {
         from: antichess_core::Square,
         to: antichess_core::Square,
     ) -> Option<(u64, u32)> {
+        if self.group_of[piece.color.index() * 6 + piece.role.index()] == LEAD
+            && self.lead.count == 1
+        {
+            // A lone lead moving to a square outside the representatives (and fixed by no
+            // symmetry there): the whole board is encoded under that square's transform,
+            // as `encode_with_stab` would, without finding the transform again.
+            let to_i = to.index() as u32;
+            let dom = if self.lead.pawn { to_i - 8 } else { to_i };
+            let packed = self.lead.map[dom as usize];
+            let orbit = u64::from(packed >> 3);
+            if packed & 7 != 0 && self.lead.stabilizers[orbit as usize] == 0 {
+                let mut board = n.first.board;
+                board.remove_unchecked(from, piece);
+                board.put_unchecked(to, piece);
+                return Some((
+                    self.encode_transformed(&board, orbit, (packed & 7) as u8),
+                    1,
+                ));
+            }
+        }
         let first_idx = self.encode_view(&n.first, piece, from, to)?;
         if n.others.is_empty()
             || self.group_of[piece.color.index() * 6 + piece.role.index()] == LEAD

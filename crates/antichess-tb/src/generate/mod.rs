@@ -41,7 +41,7 @@ use antichess_core::{
 use rayon::prelude::*;
 
 use crate::format::{TableKind, TableValues};
-use crate::index::{Neighbourhood, TableIndex};
+use crate::index::{Decoded, Neighbourhood, TableIndex};
 use crate::material::Material;
 use crate::tablebase::Tablebase;
 use crate::wdl::Wdl;
@@ -393,8 +393,10 @@ impl Generator<'_> {
         idx: u64,
         side: Color,
         ext: &mut Vec<(Move, u16)>,
+        decoded: &mut Decoded,
     ) -> Result<(u16, bool), TbError> {
-        let board = self.index.decode(idx);
+        self.index.decode_into(idx, decoded);
+        let board = decoded.board;
         if !self.index.is_canonical(idx, &board) {
             // An unused duplicate index of a symmetric position: never a predecessor,
             // never probed.
@@ -469,10 +471,12 @@ impl Generator<'_> {
                 .enumerate()
                 .map(|(chunk, words)| {
                     let mut ext = Vec::new();
+                    let mut decoded = Decoded::default();
                     let (mut decided, mut undecided) = (0u64, 0u64);
                     for (i, word) in words.iter().enumerate() {
                         let idx = (chunk * CHUNK + i) as u64;
-                        let (value, is_decided) = self.init_one(idx, side, &mut ext)?;
+                        let (value, is_decided) =
+                            self.init_one(idx, side, &mut ext, &mut decoded)?;
                         word.store(value, Relaxed);
                         decided += u64::from(is_decided);
                         if !is_final(value) {
