@@ -669,8 +669,9 @@ impl TableIndex {
     }
 
     /// The canonical index and stabiliser size of the position of `n` with `piece` moved
-    /// from `from` to the empty square `to`; `None` if the lead group moves (then use
-    /// [`TableIndex::encode_with_stab`]).
+    /// from `from` to the empty square `to`; `None` for some moves of the lead group (a
+    /// lead of several pieces, or a lone lead arriving where a symmetry fixes it): then use
+    /// [`TableIndex::encode_with_stab`].
     #[must_use]
     #[inline]
     pub fn encode_neighbour(
