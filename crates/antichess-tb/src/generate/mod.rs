@@ -781,24 +781,37 @@ impl Generator<'_> {
                 }
             }
         } else {
-            // The board is fixed by a symmetry: several un-moves may stand for one move.
-            preds.sort_unstable();
-            let mut i = 0;
-            while i < preds.len() {
-                let pidx = preds[i].0;
-                let mut sum = 0;
-                while i < preds.len() && preds[i].0 == pidx {
-                    sum += preds[i].1;
-                    i += 1;
-                }
-                debug_assert_eq!(sum % stab, 0, "stabiliser weights must divide");
-                if self.decrement(mover, pidx, sum / stab, level).is_some() {
+            for_each_predecessor_move(preds, stab, |pidx, moves| {
+                if self.decrement(mover, pidx, moves, level).is_some() {
                     self.mark(mover, pidx);
                     decided = true;
                 }
-            }
+            });
         }
         decided
+    }
+}
+
+/// The un-moves `preds` (predecessor index, stabiliser weight) of a board fixed by `stab`
+/// symmetries, grouped by predecessor: `f(predecessor, moves)` with the number of moves
+/// they stand for (several un-moves may be images of one move). Shared by the antichess
+/// and Lasker generators.
+pub(crate) fn for_each_predecessor_move(
+    preds: &mut [(u64, u32)],
+    stab: u32,
+    mut f: impl FnMut(u64, u32),
+) {
+    preds.sort_unstable();
+    let mut i = 0;
+    while i < preds.len() {
+        let pidx = preds[i].0;
+        let mut sum = 0;
+        while i < preds.len() && preds[i].0 == pidx {
+            sum += preds[i].1;
+            i += 1;
+        }
+        debug_assert_eq!(sum % stab, 0, "stabiliser weights must divide");
+        f(pidx, sum / stab);
     }
 }
 

@@ -551,21 +551,12 @@ impl Gen<'_> {
                 }
             }
         } else {
-            preds.sort_unstable();
-            let mut i = 0;
-            while i < preds.len() {
-                let pidx = preds[i].0;
-                let mut sum = 0;
-                while i < preds.len() && preds[i].0 == pidx {
-                    sum += preds[i].1;
-                    i += 1;
-                }
-                debug_assert_eq!(sum % stab, 0, "stabiliser weights must divide");
+            crate::generate::for_each_predecessor_move(preds, stab, |pidx, moves| {
                 let p = Entry::Stored(mover, pidx);
-                if let Some(l) = self.decrement(p, sum / stab, level, 1, phase) {
+                if let Some(l) = self.decrement(p, moves, level, 1, phase) {
                     decided(p, l);
                 }
-            }
+            });
         }
         (same, any)
     }
