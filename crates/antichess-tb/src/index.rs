@@ -277,6 +277,9 @@ pub struct TableIndex {
     /// multiplying with each group's `recip`.
     small: bool,
     size: u64,
+    /// Identifies this index (and its clones) to [`TableIndex::decode_into`], which
+    /// reuses a [`Decoded`] only if the same index made it.
+    id: u64,
 }
 
 const LEAD: u8 = 254;
@@ -286,7 +289,10 @@ const ABSENT: u8 = 255;
 /// incrementally.
 #[derive(Debug, Clone, Default)]
 pub struct Decoded {
-    pub board: Board,
+    board: Board,
+    /// The [`TableIndex::id`] of the index that decoded it (0: none), for incremental
+    /// decoding.
+    index_id: u64,
     idx: u64,
     /// The lead group's orbit (the most significant digit).
     orbit: u64,
@@ -305,6 +311,21 @@ pub struct Neighbourhood {
     first: Decoded,
     /// Images under the symmetries fixing the lead group, with their transforms.
     others: arrayvec::ArrayVec<(Decoded, u8), 7>,
+    /// With exactly one image: the first group whose digits differ between the position
+    /// and its image (the number of groups if none does), and whether the image's digit is
+    /// the smaller there. A move of a later group leaves those digits as they are, so the
+    /// smaller view stays the smaller and only it needs encoding.
+    split: usize,
+    image_smaller: bool,
+}
+
+impl Decoded {
+    /// The decoded board.
+    #[must_use]
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
 }
 
 impl Neighbourhood {
@@ -409,6 +430,10 @@ impl TableIndex {
             singles_from,
             small,
             size,
+            id: {
+                static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+                NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
         }
     }
 
@@ -552,34 +577,66 @@ impl TableIndex {
         d
     }
 
-    /// [`TableIndex::decode_full`] into an existing value.
+    /// [`TableIndex::decode_full`] into an existing value. When `d` holds the decoding of
+    /// another index with the same lead orbit (generators decode indices in increasing
+    /// order, most of them differing from the last one in the last digits only), only the
+    /// groups from the first changed digit on are placed again.
     #[inline]
     pub fn decode_into(&self, idx: u64, d: &mut Decoded) {
-        d.board = Board::empty();
-        d.idx = idx;
+        let n = self.groups.len();
+        let mut digits = [0u64; 12];
         let mut rest = idx;
         if self.small {
             for (i, g) in self.groups.iter().enumerate().rev() {
                 let q = ((u128::from(g.recip) * u128::from(rest)) >> 64) as u64;
-                d.digits[i] = rest - q * g.radix;
+                digits[i] = rest - q * g.radix;
                 rest = q;
             }
         } else {
             for (i, g) in self.groups.iter().enumerate().rev() {
-                d.digits[i] = rest % g.radix;
+                digits[i] = rest % g.radix;
                 rest /= g.radix;
             }
         }
+        if d.index_id == self.id && d.orbit == rest {
+            let Some(first) = (0..n).find(|&i| digits[i] != d.digits[i]) else {
+                return; // the same position
+            };
+            for h in first..n {
+                let piece = self.groups[h].piece;
+                for sq in Bitboard(d.group_bits[h]) {
+                    d.board.remove_unchecked(sq, piece);
+                }
+            }
+            d.digits[first..n].copy_from_slice(&digits[first..n]);
+            d.idx = idx;
+            self.place_groups(d, first);
+            return;
+        }
+        d.board = Board::empty();
+        d.index_id = self.id;
+        d.idx = idx;
+        d.digits = digits;
         let rep = self.lead.reps[rest as usize];
         d.orbit = rest;
         d.simple = self.lead.stabilizers[rest as usize] == 0;
         for sq in rep {
             d.board.put_unchecked(sq, self.lead_piece);
         }
-        let mut occ = rep.0;
-        let mut pawn_occ = if self.lead.pawn { occ >> 8 } else { 0 };
+        d.occ_before[0] = rep.0;
+        d.pawn_occ_before[0] = if self.lead.pawn { rep.0 >> 8 } else { 0 };
+        self.place_groups(d, 0);
+    }
+
+    /// Places the pieces of groups `first..` on `d.board` from their digits, starting from
+    /// the occupancies before group `first`, and records each group's squares and the
+    /// occupancies before it.
+    #[inline]
+    fn place_groups(&self, d: &mut Decoded, first: usize) {
+        let mut occ = d.occ_before[first];
+        let mut pawn_occ = d.pawn_occ_before[first];
         let mut ranks = [0u32; 16];
-        for (i, g) in self.groups.iter().enumerate() {
+        for (i, g) in self.groups.iter().enumerate().skip(first) {
             d.occ_before[i] = occ;
             d.pawn_occ_before[i] = pawn_occ;
             let count = usize::from(g.count);
@@ -665,6 +722,14 @@ impl TableIndex {
                     n.others.push((view, s));
                 }
             }
+            if let [(view, _)] = n.others.as_slice() {
+                let groups = self.groups.len();
+                n.split = (0..groups)
+                    .find(|&i| view.digits[i] != n.first.digits[i])
+                    .unwrap_or(groups);
+                n.image_smaller =
+                    n.split < groups && view.digits[n.split] < n.first.digits[n.split];
+            }
         }
     }
 
@@ -673,7 +738,7 @@ impl TableIndex {
     /// lead of several pieces, or a lone lead arriving where a symmetry fixes it): then use
     /// [`TableIndex::encode_with_stab`].
     #[must_use]
-    #[inline]
+    #[inline(always)]
     pub fn encode_neighbour(
         &self,
         n: &Neighbourhood,
@@ -701,10 +766,25 @@ impl TableIndex {
                 ));
             }
         }
+        let gi = self.group_of[piece.color.index() * 6 + piece.role.index()];
+        if n.others.len() == 1 && gi < LEAD && usize::from(gi) > n.split {
+            // The views differ before the moved group: the smaller one stays the smaller,
+            // and the position after the move is fixed by no symmetry.
+            let idx = if n.image_smaller {
+                let (view, s) = &n.others[0];
+                self.encode_view(
+                    view,
+                    piece,
+                    crate::symmetry::transform_square(*s, from),
+                    crate::symmetry::transform_square(*s, to),
+                )?
+            } else {
+                self.encode_view(&n.first, piece, from, to)?
+            };
+            return Some((idx, 1));
+        }
         let first_idx = self.encode_view(&n.first, piece, from, to)?;
-        if n.others.is_empty()
-            || self.group_of[piece.color.index() * 6 + piece.role.index()] == LEAD
-        {
+        if n.others.is_empty() || gi == LEAD {
             // A lead that moved has no stabiliser (checked by `encode_view`).
             return Some((first_idx, 1));
         }

@@ -396,7 +396,7 @@ impl Generator<'_> {
         decoded: &mut Decoded,
     ) -> Result<(u16, bool), TbError> {
         self.index.decode_into(idx, decoded);
-        let board = decoded.board;
+        let board = *decoded.board();
         if !self.index.is_canonical(idx, &board) {
             // An unused duplicate index of a symmetric position: never a predecessor,
             // never probed.
