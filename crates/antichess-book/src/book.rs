@@ -218,6 +218,12 @@ impl Book {
         self.node(self.root_id)
     }
 
+    /// Every node of the position with Zobrist key `key` (and any other position sharing
+    /// the key: compare the FEN).
+    pub(crate) fn nodes_with_key(&mut self, key: u64) -> Result<Vec<Node>> {
+        self.store.read()?.nodes_with_key(key)
+    }
+
     /// A node's children (empty for a leaf).
     pub fn children(&mut self, id: NodeId) -> Result<Vec<Node>> {
         self.store.read()?.children(id)

@@ -154,6 +154,8 @@ struct Assembler<'b, 't> {
     seeds_used: u64,
     /// Set when the stop flag cut a leaf's search short.
     interrupted: bool,
+    /// Book node → the first-won node of its position (see [`Assembler::resolve`]).
+    first_won: HashMap<NodeId, NodeId>,
     /// Leaves the parallel phase solved, by book node.
     presolved: HashMap<NodeId, SolvedLeaf>,
     /// In the collecting pass (before the parallel phase): the leaves met, which the
@@ -163,7 +165,16 @@ struct Assembler<'b, 't> {
 }
 
 impl Assembler<'_, '_> {
-    /// The node a handle's book node stands for (following transpositions).
+    /// The node a handle's book node stands for: following transpositions, then the node
+    /// of the same position that was won first.
+    ///
+    /// Two nodes of one position can both be won on their own (each by its own subtree,
+    /// before either could defer to the other). The builder shares identical positions, so
+    /// a walk that took one node's winning line into the other's position would close a
+    /// cycle. Every position is therefore walked from its first-won node only: the walk
+    /// then goes to strictly earlier wins at every step (a winning child won before its
+    /// parent, an opponent node's children all won before it), and no position can come
+    /// back on a path.
     fn resolve(&mut self, id: NodeId) -> std::result::Result<Node, String> {
         let mut node = self.book.node(id).map_err(|e| e.to_string())?;
         let mut hops = 0;
@@ -180,7 +191,27 @@ impl Assembler<'_, '_> {
                 node.id, node.fen
             ));
         }
-        Ok(node)
+        if let Some(&first) = self.first_won.get(&node.id) {
+            return self.book.node(first).map_err(|e| e.to_string());
+        }
+        let first = self
+            .book
+            .nodes_with_key(node.key)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .filter(|t| {
+                t.status.is_win()
+                    && t.same_as.is_none()
+                    && t.win_seq.is_some()
+                    && crate::tree::same_position(&t.fen, &node.fen)
+            })
+            .min_by_key(|t| (t.win_seq, t.id));
+        let first = match first {
+            Some(f) if f.win_seq < node.win_seq || node.win_seq.is_none() => f,
+            _ => node,
+        };
+        self.first_won.insert(id, first.id);
+        Ok(first)
     }
 
     /// The winning move of a won prover node from its children, if the book has one.
@@ -699,6 +730,7 @@ fn assemble<'t>(
         seeds_used: 0,
         interrupted: false,
         presolved: HashMap::new(),
+        first_won: HashMap::new(),
         collect: None,
         progress,
     };

@@ -20,15 +20,17 @@ use crate::node::NodeId;
 use crate::prove::{prove_node_to_file, ProveEvent, ProveOptions, ProveReport, Verified};
 use crate::Book;
 
-/// One subtree proof written.
+/// One solved subtree: its proof written, or why it could not be assembled.
 #[derive(Debug)]
 pub struct SubtreeProof {
     pub node: NodeId,
     /// The line from the book's root in SAN with move numbers.
     pub line: String,
     pub path: PathBuf,
-    pub report: ProveReport,
-    pub verified: Verified,
+    /// The proof's report and verification, or the assembly's error (for example a
+    /// cycle through positions the book's wins share): the other subtrees are written all
+    /// the same.
+    pub result: std::result::Result<(ProveReport, Verified), String>,
 }
 
 /// The file name of the proof of the position reached by `line` from the book's root.
@@ -70,8 +72,11 @@ fn file_name(book: &Book, line: &[antichess_core::Move]) -> String {
 /// the book's node ids. Nodes that defer to a transposition are left to the node they
 /// defer to.
 ///
+/// A subtree whose proof cannot be assembled ([`BookError::Proof`]) is returned with its
+/// error and the others are written all the same.
+///
 /// # Errors
-/// Creating `dir`; assembling or writing a proof.
+/// Creating `dir`; writing a proof; the stop flag; the store.
 pub fn prove_subtrees(
     book: &mut Book,
     tablebase: Option<&Tablebase>,
@@ -102,14 +107,18 @@ pub fn prove_subtrees(
         }
         let line = book.line_to(node.id)?;
         let path = dir.join(file_name(book, &line));
-        let (report, verified) =
-            prove_node_to_file(book, Some(node.id), tablebase, options, &path, progress)?;
+        let result =
+            match prove_node_to_file(book, Some(node.id), tablebase, options, &path, progress) {
+                Ok(done) => Ok(done),
+                // A proof that cannot be assembled fails alone; a stop or a store error ends all.
+                Err(BookError::Proof(e)) => Err(e),
+                Err(e) => return Err(e),
+            };
         out.push(SubtreeProof {
             node: node.id,
             line: antichess_core::pgn::format_moves(book.root_position(), &line),
             path,
-            report,
-            verified,
+            result,
         });
     }
     Ok(out)

@@ -283,7 +283,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
                 2,
                 &mut |_| {},
             ) {
-                written = list.len();
+                written = list.iter().filter(|s| s.result.is_ok()).count();
             }
         }
         report["solved"] = false.into();

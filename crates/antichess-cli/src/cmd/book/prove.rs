@@ -161,14 +161,32 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             eprintln!();
         }
         for s in &written {
+            let (report, verified) = match &s.result {
+                Ok(done) => done,
+                Err(e) => {
+                    if !json_out {
+                        println!(
+                            "subtree {}: not written, its proof could not be assembled: {e}",
+                            s.line
+                        );
+                    }
+                    subtrees_out.push(json!({
+                        "line": s.line,
+                        "file": null,
+                        "error": e,
+                        "verified": false,
+                    }));
+                    continue;
+                }
+            };
             if !json_out {
                 println!(
                     "subtree {}: {} ({} nodes, {} bytes, {})",
                     s.line,
                     s.path.display(),
-                    s.report.counts.total,
-                    s.verified.bytes,
-                    match &s.verified.verdict {
+                    report.counts.total,
+                    verified.bytes,
+                    match &verified.verdict {
                         Ok(_) => "verified".to_string(),
                         Err(e) => format!("verification FAILED: {e}"),
                     }
@@ -177,9 +195,9 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             subtrees_out.push(json!({
                 "line": s.line,
                 "file": s.path.display().to_string(),
-                "proof_nodes": s.report.counts.total,
-                "bytes": s.verified.bytes,
-                "verified": s.verified.verdict.is_ok(),
+                "proof_nodes": report.counts.total,
+                "bytes": verified.bytes,
+                "verified": verified.verdict.is_ok(),
             }));
         }
         if !json_out && written.is_empty() {
@@ -188,7 +206,10 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
                 args.subtree_depth
             );
         }
-        if written.iter().any(|s| s.verified.verdict.is_err()) {
+        if written
+            .iter()
+            .any(|s| s.result.as_ref().map_or(true, |(_, v)| v.verdict.is_err()))
+        {
             return Ok(ExitCode::from(1));
         }
     }
