@@ -181,7 +181,8 @@ impl fmt::Display for ProofStats {
         writeln!(
             f,
             "unfolded:          {} nodes, max depth {} plies",
-            self.unfolded_nodes, self.max_unfolded_depth
+            unfolded_text(self.unfolded_nodes),
+            self.max_unfolded_depth
         )?;
         if let (Some(bytes), Some(per_node)) = (self.file_bytes, self.bytes_per_node()) {
             writeln!(
@@ -210,10 +211,39 @@ impl fmt::Display for ProofStats {
                 writeln!(
                     f,
                     "{:<8} {:<8} {:>12} {:>14} {:>6} {:>9}",
-                    row.uci, row.san, row.nodes, row.unfolded_nodes, row.depth, row.unfolded_depth
+                    row.uci,
+                    row.san,
+                    row.nodes,
+                    unfolded_text(row.unfolded_nodes),
+                    row.depth,
+                    row.unfolded_depth
                 )?;
             }
         }
         Ok(())
+    }
+}
+
+/// An unfolded node count as text: the count saturates at `u64::MAX` (a proof that shares
+/// many positions unfolds to more than 2^64 nodes), which is shown as such rather than as
+/// a number.
+fn unfolded_text(n: u64) -> String {
+    if n == u64::MAX {
+        "over 2^64".to_string()
+    } else {
+        n.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_saturated_unfolded_count_is_not_shown_as_a_number() {
+        assert_eq!(super::unfolded_text(12), "12");
+        assert_eq!(
+            super::unfolded_text(u64::MAX - 1),
+            (u64::MAX - 1).to_string()
+        );
+        assert_eq!(super::unfolded_text(u64::MAX), "over 2^64");
     }
 }
