@@ -172,7 +172,13 @@ fn grow_keeps_the_leaf_proofs_prove_needs() {
     let written = stats.proofs_kept.load(Ordering::Relaxed);
     let files = std::fs::read_dir(&kept).unwrap().count() as u64;
     assert!(written >= 2, "{stats:?}");
-    assert_eq!(files, written, "one file per proof kept");
+    // One file per position: two workers that prove the same position at the same moment
+    // (a transposition between their leaves) both write its file, atomically, and both
+    // count it (a CI run saw 110 writes for 109 files).
+    assert!(
+        files >= 2 && files <= written && written - files <= written / 10,
+        "{files} files for {written} proofs kept"
+    );
     let mut book = Book::open(&location).unwrap();
     let (report, verified) = prove_to_file(
         &mut book,
