@@ -206,11 +206,12 @@ impl Assembler<'_, '_> {
                     && crate::tree::same_position(&t.fen, &node.fen)
             })
             .min_by_key(|t| (t.win_seq, t.id));
+        let from = node.id;
         let first = match first {
             Some(f) if f.win_seq < node.win_seq || node.win_seq.is_none() => f,
             _ => node,
         };
-        self.first_won.insert(id, first.id);
+        self.first_won.insert(from, first.id);
         Ok(first)
     }
 
