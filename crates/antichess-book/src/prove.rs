@@ -155,7 +155,7 @@ struct Assembler<'b, 't> {
     /// Set when the stop flag cut a leaf's search short.
     interrupted: bool,
     /// Book node → the first-won node of its position (see [`Assembler::resolve`]).
-    first_won: HashMap<NodeId, NodeId>,
+    first_won: HashMap<NodeId, Node>,
     /// Leaves the parallel phase solved, by book node.
     presolved: HashMap<NodeId, SolvedLeaf>,
     /// In the collecting pass (before the parallel phase): the leaves met, which the
@@ -191,8 +191,8 @@ impl Assembler<'_, '_> {
                 node.id, node.fen
             ));
         }
-        if let Some(&first) = self.first_won.get(&node.id) {
-            return self.book.node(first).map_err(|e| e.to_string());
+        if let Some(first) = self.first_won.get(&node.id) {
+            return Ok(first.clone());
         }
         let first = self
             .book
@@ -211,7 +211,7 @@ impl Assembler<'_, '_> {
             Some(f) if f.win_seq < node.win_seq || node.win_seq.is_none() => f,
             _ => node,
         };
-        self.first_won.insert(from, first.id);
+        self.first_won.insert(from, first.clone());
         Ok(first)
     }
 

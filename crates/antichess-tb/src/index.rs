@@ -746,9 +746,8 @@ impl TableIndex {
         from: antichess_core::Square,
         to: antichess_core::Square,
     ) -> Option<(u64, u32)> {
-        if self.group_of[piece.color.index() * 6 + piece.role.index()] == LEAD
-            && self.lead.count == 1
-        {
+        let gi = self.group_of[piece.color.index() * 6 + piece.role.index()];
+        if gi == LEAD && self.lead.count == 1 {
             // A lone lead moving to a square outside the representatives (and fixed by no
             // symmetry there): the whole board is encoded under that square's transform,
             // as `encode_with_stab` would, without finding the transform again.
@@ -766,7 +765,6 @@ impl TableIndex {
                 ));
             }
         }
-        let gi = self.group_of[piece.color.index() * 6 + piece.role.index()];
         if n.others.len() == 1 && gi < LEAD && usize::from(gi) > n.split {
             // The views differ before the moved group: the smaller one stays the smaller,
             // and the position after the move is fixed by no symmetry.
