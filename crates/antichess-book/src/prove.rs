@@ -402,6 +402,16 @@ impl Expander for Assembler<'_, '_> {
             }
         }
     }
+
+    /// A leaf's search knows only the path below the leaf, so its proof may lead back to a
+    /// position on the book's path above it (1. e3 Nc6 ... 3... Nb8 met this: a rook
+    /// ending's 35. Rg7 Kh1 came back after 36. Re7 Kg2 37. Rg7 Kh1). That position is
+    /// then proved from the leaf proof's node, a proof complete by itself, instead of by
+    /// the book's line. Book handles never restart: their walk goes to strictly earlier
+    /// wins ([`Assembler::resolve`]) and cannot come back.
+    fn restart_at_repeat(&self, handle: &Handle) -> bool {
+        matches!(handle, Handle::Leaf { .. })
+    }
 }
 
 /// A leaf's proof, and what finding it took.

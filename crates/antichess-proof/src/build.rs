@@ -6,7 +6,11 @@
 //! later occurrence, once the first one's subtree is complete, becomes a
 //! [`NodeKind::Reference`]. Tablebase leaves repeat as leaves (cheaper than a reference)
 //! without asking the source again; terminal leaves (no legal move) are never shared. A
-//! position that repeats on the current path is an error: the source cycles.
+//! position that repeats on the current path is an error: the source cycles, unless the
+//! expander can prove that position from the later occurrence's handle (a node of a proof
+//! tree that is complete by itself: [`Expander::restart_at_repeat`]). The builder then
+//! unwinds to the earlier occurrence, drops the nodes built below it (and the shared
+//! positions among them) and walks it again from that handle.
 //!
 //! The walk uses an explicit stack, so deep proofs do not overflow the thread's stack.
 
@@ -70,7 +74,23 @@ pub trait Expander {
         handle: &Self::Handle,
         moves: &[Move],
     ) -> Result<Option<Vec<Self::Handle>>, String>;
+
+    /// Whether the builder may prove a position again from `handle` when the walk, coming
+    /// there by `handle`, met the position on its own path (the source cycled). The builder
+    /// then drops what it built below the earlier occurrence and walks the position from
+    /// `handle` instead: right when `handle` stands for a proof of the position that is
+    /// complete by itself, such as a node of a verified proof tree (which never comes back
+    /// to its own positions). A restarted walk that meets its path again may restart again,
+    /// up to [`MAX_RESTARTS`] in one build. Default: never; the cycle is an error.
+    fn restart_at_repeat(&self, handle: &Self::Handle) -> bool {
+        let _ = handle;
+        false
+    }
 }
+
+/// The most restarts ([`Expander::restart_at_repeat`]) one build makes before it reports
+/// the cycle as an error.
+pub const MAX_RESTARTS: u32 = 10_000;
 
 struct SourceExpander<'a, S: ?Sized>(&'a mut S);
 
@@ -122,6 +142,28 @@ struct Frame<H> {
     pending: Vec<(Move, H)>,
 }
 
+/// Unwinds the walk to the frame of the position `id` (on the path): pops the frames above
+/// it and it, drops the nodes from its own on and the shared positions among them, and
+/// returns what to walk next: that position, reached by the same move, from `handle`.
+fn unwind_to<H>(
+    id: PositionId,
+    handle: H,
+    stack: &mut Vec<Frame<H>>,
+    path: &mut HashSet<PositionId>,
+    nodes: &mut Vec<Node>,
+    memo: &mut HashMap<PositionId, Memo>,
+) -> (Position, Option<Move>, H) {
+    loop {
+        let frame = stack.pop().expect("a position on the path has a frame");
+        path.remove(&frame.id);
+        if frame.id == id {
+            nodes.truncate(frame.index as usize);
+            memo.retain(|_, m| !matches!(*m, Memo::Internal(t) if t >= frame.index));
+            return (frame.pos, frame.mv, handle);
+        }
+    }
+}
+
 /// Builds a proof from `root` (reached from the game's start by `prolog`) with a general
 /// [`Expander`]; `root_handle` is the expander's handle on the root.
 pub fn build_with<E: Expander>(
@@ -136,6 +178,7 @@ pub fn build_with<E: Expander>(
     let mut path: HashSet<PositionId> = HashSet::new();
     let mut stack: Vec<Frame<E::Handle>> = Vec::new();
     let mut next: Option<(Position, Option<Move>, E::Handle)> = Some((root, None, root_handle));
+    let mut restarts = 0u32;
 
     loop {
         if let Some((pos, mv, handle)) = next.take() {
@@ -172,6 +215,13 @@ pub fn build_with<E: Expander>(
                     };
                     nodes.push(Node { mv, kind });
                 } else if path.contains(&id) {
+                    if restarts < MAX_RESTARTS && expander.restart_at_repeat(&handle) {
+                        restarts += 1;
+                        next = Some(unwind_to(
+                            id, handle, &mut stack, &mut path, &mut nodes, &mut memo,
+                        ));
+                        continue;
+                    }
                     return Err(ProofError::Source {
                         node: node_label(),
                         message:
@@ -279,5 +329,130 @@ pub fn build_with<E: Expander>(
             path.remove(&done.id);
             memo.insert(done.id, Memo::Internal(done.index));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use antichess_core::Rules;
+
+    /// Knights only: White's g1, Black's b8. `Cycle(k)` walks g1f3 b8c6 f3g1 c6b8, back to
+    /// the root; `Proof` plays g1f3 at the root and f3g5 with the black knight on a6, and
+    /// stops at a tablebase leaf everywhere else (the builder trusts those).
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum H {
+        Cycle(u8),
+        Proof,
+    }
+
+    struct Knights {
+        /// The handle the cycle comes back to the root with.
+        back: H,
+        restart: bool,
+    }
+
+    fn uci(pos: &Position, m: &str) -> Move {
+        pos.parse_uci(m).unwrap()
+    }
+
+    impl Expander for Knights {
+        type Handle = H;
+
+        fn prover(&mut self, pos: &Position, handle: &H) -> Result<Step<H>, String> {
+            let knights = |w: &str, b: &str| {
+                let fen = pos.fen();
+                fen.starts_with(b) && fen.contains(w)
+            };
+            Ok(match *handle {
+                H::Cycle(0) => Step::Play(uci(pos, "g1f3"), H::Cycle(1)),
+                H::Cycle(2) => Step::Play(uci(pos, "f3g1"), H::Cycle(3)),
+                H::Proof if knights("6N1 ", "1n6/") => Step::Play(uci(pos, "g1f3"), H::Proof),
+                H::Proof if knights("5N2/", "8/8/n7/") => Step::Play(uci(pos, "f3g5"), H::Proof),
+                _ => Step::TablebaseLeaf,
+            })
+        }
+
+        fn opponent(
+            &mut self,
+            _: &Position,
+            handle: &H,
+            moves: &[Move],
+        ) -> Result<Option<Vec<H>>, String> {
+            Ok(Some(
+                moves
+                    .iter()
+                    .map(|m| match (*handle, m.to_uci().as_str()) {
+                        (H::Cycle(1), "b8c6") => H::Cycle(2),
+                        (H::Cycle(3), "c6b8") => self.back,
+                        _ => H::Proof,
+                    })
+                    .collect(),
+            ))
+        }
+
+        fn restart_at_repeat(&self, _: &H) -> bool {
+            self.restart
+        }
+    }
+
+    fn root() -> Position {
+        Position::from_fen("1n6/8/8/8/8/8/8/6N1 w - - 0 1", Rules::INTERNATIONAL).unwrap()
+    }
+
+    #[test]
+    fn a_cycle_is_an_error_unless_the_expander_restarts() {
+        let mut plain = Knights {
+            back: H::Proof,
+            restart: false,
+        };
+        let err = build_with(root(), Color::White, Vec::new(), &mut plain, H::Cycle(0))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("repeats on the path"), "{err}");
+
+        // Restarted from the later handle: the root is proved by `Proof` alone, and the
+        // shared positions of the abandoned walk (the prover node with the black knight on
+        // a6, complete before the cycle closed) are not referred to.
+        let mut restarting = Knights {
+            back: H::Proof,
+            restart: true,
+        };
+        let tree = build_with(
+            root(),
+            Color::White,
+            Vec::new(),
+            &mut restarting,
+            H::Cycle(0),
+        )
+        .unwrap();
+        let mut fresh = Knights {
+            back: H::Proof,
+            restart: false,
+        };
+        let direct = build_with(root(), Color::White, Vec::new(), &mut fresh, H::Proof).unwrap();
+        assert_eq!(tree.nodes(), direct.nodes());
+        assert!(tree
+            .nodes()
+            .iter()
+            .all(|n| !matches!(n.kind, NodeKind::Reference { .. })));
+        let a6 = tree
+            .nodes()
+            .iter()
+            .filter(|n| n.mv.map(|m| m.to_uci()) == Some("f3g5".into()))
+            .count();
+        assert_eq!(a6, 1);
+    }
+
+    #[test]
+    fn a_source_that_cycles_for_ever_ends_in_the_error() {
+        let mut looping = Knights {
+            back: H::Cycle(0),
+            restart: true,
+        };
+        let err = build_with(root(), Color::White, Vec::new(), &mut looping, H::Cycle(0))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("repeats on the path"), "{err}");
     }
 }

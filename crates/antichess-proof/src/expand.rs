@@ -113,6 +113,12 @@ impl Expander for LeafExpander<'_> {
         }
         Ok(children.map(|c| c.into_iter().map(|index| Handle { tree, index }).collect()))
     }
+
+    /// A leaf's proof knows nothing of the path above the leaf and may lead back to a
+    /// position on it; the position is then proved from that proof's node.
+    fn restart_at_repeat(&self, _: &Handle) -> bool {
+        true
+    }
 }
 
 /// The proof `tree` with every tablebase leaf of more than `max_units` units replaced by

@@ -217,6 +217,13 @@ impl Expander for Joiner<'_> {
             }
         }
     }
+
+    /// A child proof's node proves its position by itself (it never comes back to its own
+    /// positions), so a child proof that leads back to a position on the path (the root)
+    /// is walked from there instead.
+    fn restart_at_repeat(&self, handle: &Handle) -> bool {
+        matches!(handle, Handle::Child { .. })
+    }
 }
 
 /// The parent that child proofs given by move lists share: every child has a prolog (the

@@ -53,7 +53,7 @@ mod tree;
 mod walk;
 
 pub use bits::index_width;
-pub use build::{build_proof, build_with, Expander, ProofSource, ProverChoice, Step};
+pub use build::{build_proof, build_with, Expander, ProofSource, ProverChoice, Step, MAX_RESTARTS};
 pub use compact::{
     encode_compact, encode_compact_unchecked, CompactHeader, COMPACT_MAGIC, COMPACT_VERSION,
 };
