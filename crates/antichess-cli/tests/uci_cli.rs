@@ -1,6 +1,7 @@
 //! `antichess uci` driven by a real client: python-chess's `chess.engine` (and plain pipes
 //! where python-chess hides what is checked). Each test runs one script of `tests/uci/`
-//! against the built binary with the shipped proofs:
+//! against the built binary with the shipped proofs of the replies to 1. e3 that are under a
+//! megabyte (see [`small_proofs`]):
 //!
 //! - `proved_game.py`: a full game from 1. e3 g6, won against a random mover by following
 //!   `proofs/e3-g6.proof` (mate scores from the proof);
@@ -18,6 +19,28 @@ use std::process::Command;
 
 const SCRIPTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/uci");
 const PROOFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../proofs");
+
+/// The proofs the engine loads in these tests: links to the shipped `proofs/e3-<reply>.proof`
+/// files of less than a megabyte (1. e3 g6 among them), in a directory of the test's own.
+/// The whole shipped set (about 30 million nodes, most in the Nc6 subtrees) takes the
+/// engine 15 s to index in a release build at `isready`, longer in the test profile, and
+/// these tests' clients wait at most 30 s for `readyok`.
+fn small_proofs(test: &str) -> std::path::PathBuf {
+    let dir = antichess_testkit::temp_dir(&format!("uci-proofs-{test}"));
+    for entry in std::fs::read_dir(PROOFS).expect("proofs/") {
+        let path = entry.expect("proofs/ entry").path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let one_reply = name
+            .strip_prefix("e3-")
+            .and_then(|rest| rest.strip_suffix(".proof"))
+            .is_some_and(|reply| !reply.contains('-'));
+        if one_reply && path.metadata().expect("proof file").len() < 1 << 20 {
+            std::os::unix::fs::symlink(&path, dir.join(&name)).expect("link a proof");
+        }
+    }
+    assert!(dir.join("e3-g6.proof").exists(), "proofs/e3-g6.proof");
+    dir
+}
 
 /// Whether python-chess can be used; panics under CI when it cannot.
 fn python_chess() -> bool {
@@ -44,7 +67,7 @@ fn script(name: &str) {
     let out = Command::new("python3")
         .arg(format!("{SCRIPTS}/{name}"))
         .arg(env!("CARGO_BIN_EXE_antichess"))
-        .arg(PROOFS)
+        .arg(small_proofs(name))
         .env("PYTHONDONTWRITEBYTECODE", "1")
         .output()
         .expect("python3 runs");
