@@ -20,11 +20,11 @@ use std::process::Command;
 const SCRIPTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/uci");
 const PROOFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../proofs");
 
-/// The proofs the engine loads in these tests: links to the shipped `proofs/e3-<reply>.proof`
+/// The proofs the engine loads in the scripts: links to the shipped `proofs/e3-<reply>.proof`
 /// files of less than a megabyte (1. e3 g6 among them), in a directory of the test's own.
-/// The whole shipped set (about 30 million nodes, most in the Nc6 subtrees) takes the
-/// engine 15 s to index in a release build at `isready`, longer in the test profile, and
-/// these tests' clients wait at most 30 s for `readyok`.
+/// The engine indexes a proof file when a game reaches a position that may be in it; the
+/// Nc6 subtrees (millions of nodes each) take seconds to index in the test profile, which a
+/// random game that happened on their line would spend on its clock.
 fn small_proofs(test: &str) -> std::path::PathBuf {
     let dir = antichess_testkit::temp_dir(&format!("uci-proofs-{test}"));
     for entry in std::fs::read_dir(PROOFS).expect("proofs/") {
@@ -108,4 +108,46 @@ fn the_time_control_is_respected() {
 #[test]
 fn bad_input_is_named_and_the_engine_survives() {
     script("bad_input.py");
+}
+
+/// The whole shipped set: `isready` reads the files' headers only (indexing all of it took
+/// 15 s and 1.5 GB), and a game indexes the proof of its line when it gets there.
+#[test]
+fn the_whole_shipped_set_is_indexed_as_the_game_reaches_it() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(["uci", "--proofs", PROOFS])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("antichess uci runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nisready\nposition startpos moves e2e3 g7g6\ngo nodes 100\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let found = stdout
+        .lines()
+        .find(|l| l.starts_with("info string proofs found"))
+        .unwrap_or_else(|| panic!("no list of the proofs:\n{stdout}"));
+    assert!(found.contains("e3-Nc6-Ba6-bxa6-a4-Na5.proof"), "{found}");
+    let indexed: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(": indexed "))
+        .collect();
+    assert!(
+        indexed
+            .iter()
+            .any(|l| l.starts_with("info string proof e3-g6.proof: indexed")),
+        "{stdout}"
+    );
+    assert!(!indexed.iter().any(|l| l.contains("Nc6")), "{indexed:?}");
+    assert!(
+        stdout.contains("bestmove d1h5"),
+        "the proof's 2. Qh5:\n{stdout}"
+    );
 }

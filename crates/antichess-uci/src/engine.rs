@@ -268,8 +268,9 @@ impl Engine {
                     self.info_string(&e.to_string());
                 }
                 if !set.is_empty() {
+                    // Headers only: a file is indexed when the game reaches its line.
                     self.info_string(&format!(
-                        "proofs loaded ({rules} rules): {}",
+                        "proofs found ({rules} rules; each indexed when a position may be in it): {}",
                         set.names().join(", ")
                     ));
                 }

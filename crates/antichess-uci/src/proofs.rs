@@ -22,13 +22,20 @@
 //! else the `proofs/` directory of the source tree the binary was built from (its path is
 //! recorded at compile time, so a binary installed with `cargo install --path` from a
 //! checkout finds the shipped proofs while the checkout exists). None of them: no proofs.
+//!
+//! **Indexed on demand.** Loading the option reads only each file's header (its root
+//! position, prover and rules), so `isready` is answered at once whatever the set's size
+//! (the shipped set holds about 30 million nodes: indexing all of it takes 15 s and 1.5 GB).
+//! A file is indexed the first time the engine is asked about a position that may follow
+//! from its root ([`may_follow`]: a test on pawns and material that never rejects a position
+//! play can reach, so a proof that has the position is always consulted) and kept from then
+//! on. A reference-format file has no such header and is indexed when loaded.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use antichess_core::{Move, Position, Rules};
-use antichess_proof::LoadedProof;
-use antichess_proof::PositionId;
+use antichess_core::{Bitboard, Color, Move, Position, Role, Rules, Square};
+use antichess_proof::{detect_file_format, CompactHeader, Format, LoadedProof, PositionId};
 
 use crate::UciError;
 
@@ -81,26 +88,52 @@ pub struct ProofMove {
     pub proof: String,
     /// The side to move is the proof's prover (it wins).
     pub winning: bool,
-    /// Nodes of the proof below the position (references unfolded).
+    /// Nodes of the proof file below the position (a position the proof shares is counted
+    /// once: unfolded, a large proof's count can pass 2^64).
     pub nodes: u64,
     /// Moves of the side to move until the game ends, at most, following the proof
     /// (`None`: not measured, or the subtree has tablebase leaves).
     pub moves_to_end: Option<u32>,
 }
 
-/// The loaded proofs, with the heights measured so far.
+/// One proof file of the set.
+#[derive(Debug)]
+struct Entry {
+    /// File name (without directories).
+    name: String,
+    path: PathBuf,
+    /// The proof's root (from the header).
+    root: Position,
+    state: State,
+}
+
+#[derive(Debug)]
+enum State {
+    /// Header read; not indexed yet.
+    Unread,
+    /// Indexed, with the heights measured so far.
+    Indexed(Box<LoadedProof>, HashMap<PositionId, Option<u32>>),
+    /// Indexing failed (reported once); never consulted again.
+    Failed,
+}
+
+/// The proofs of the `Proofs` option, indexed as the game reaches them.
 #[derive(Debug, Default)]
 pub struct ProofSet {
-    proofs: Vec<LoadedProof>,
-    heights: Vec<HashMap<PositionId, Option<u32>>>,
+    entries: Vec<Entry>,
+    rules: Option<Rules>,
 }
 
 impl ProofSet {
-    /// Loads `path` (a proof file or a directory of `*.proof` files) for `rules`. Files
-    /// that cannot be used are skipped; the errors name them.
+    /// Opens `path` (a proof file or a directory of `*.proof` files) for `rules`: reads the
+    /// header of each compact file (a reference-format file is indexed at once). Files that
+    /// cannot be used are skipped; the errors name them.
     #[must_use]
     pub fn load(path: &Path, rules: Rules) -> (ProofSet, Vec<UciError>) {
-        let mut set = ProofSet::default();
+        let mut set = ProofSet {
+            entries: Vec::new(),
+            rules: Some(rules),
+        };
         let mut errors = Vec::new();
         let files = if path.is_dir() {
             match proof_files(path) {
@@ -123,43 +156,75 @@ impl ProofSet {
             Vec::new()
         };
         for file in files {
-            match LoadedProof::load(set.proofs.len(), &file, rules) {
-                Ok(proof) => {
-                    set.proofs.push(proof);
-                    set.heights.push(HashMap::new());
-                }
-                Err(message) => errors.push(UciError::Load {
-                    what: "proof".into(),
-                    // The explorer's wording, for the engine's options.
-                    message: message
-                        .replace("the server uses", "the engine uses")
-                        .replace("(--rules)", "(options Rules and UCI_Variant)"),
-                }),
+            match open_entry(set.entries.len(), &file, rules) {
+                Ok(entry) => set.entries.push(entry),
+                Err(message) => errors.push(load_error(&message)),
             }
         }
         (set, errors)
     }
 
-    /// Names of the loaded proofs.
+    /// Names of the proofs.
     #[must_use]
     pub fn names(&self) -> Vec<&str> {
-        self.proofs.iter().map(|p| p.name.as_str()).collect()
+        self.entries.iter().map(|e| e.name.as_str()).collect()
+    }
+
+    /// Names of the proofs indexed so far.
+    #[must_use]
+    pub fn indexed(&self) -> Vec<&str> {
+        self.entries
+            .iter()
+            .filter(|e| matches!(e.state, State::Indexed(..)))
+            .map(|e| e.name.as_str())
+            .collect()
     }
 
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.proofs.is_empty()
+        self.entries.is_empty()
     }
 
-    /// The move the first proof that has `pos` as an internal node gives.
-    pub fn choose(&mut self, pos: &Position) -> Option<ProofMove> {
-        for i in 0..self.proofs.len() {
-            let proof = &self.proofs[i];
+    /// Indexes entry `i` if it is unread, reporting what that did.
+    fn index(&mut self, i: usize, report: &mut dyn FnMut(String)) {
+        let rules = self.rules.unwrap_or(Rules::INTERNATIONAL);
+        let entry = &mut self.entries[i];
+        let start = std::time::Instant::now();
+        match LoadedProof::load(i, &entry.path, rules) {
+            Ok(proof) => {
+                report(format!(
+                    "proof {}: indexed {} nodes in {:.1} s",
+                    entry.name,
+                    proof.summary().counts.total,
+                    start.elapsed().as_secs_f64()
+                ));
+                entry.state = State::Indexed(Box::new(proof), HashMap::new());
+            }
+            Err(message) => {
+                report(load_error(&message).to_string());
+                entry.state = State::Failed;
+            }
+        }
+    }
+
+    /// The move the first proof (in file order) that has `pos` as an internal node gives.
+    /// Proofs are indexed on the way, in order, as far as the first that has `pos`: an
+    /// unread one when `pos` may follow from its root; `report` gets a line for each.
+    pub fn choose(&mut self, pos: &Position, report: &mut dyn FnMut(String)) -> Option<ProofMove> {
+        for i in 0..self.entries.len() {
+            if matches!(self.entries[i].state, State::Unread)
+                && may_follow(&self.entries[i].root, pos)
+            {
+                self.index(i, report);
+            }
+            let State::Indexed(proof, heights) = &mut self.entries[i].state else {
+                continue;
+            };
             let Some(hit) = proof.lookup(pos) else {
                 continue;
             };
             let (mv, nodes) = match hit.kind {
-                "prover" => (hit.proof_move?, hit.unfolded),
+                "prover" => (hit.proof_move?, hit.nodes),
                 "opponent" => {
                     let best = pos
                         .legal_moves()
@@ -167,7 +232,7 @@ impl ProofSet {
                         .filter_map(|m| proof.lookup(&pos.play(m)).map(|h| (h.unfolded, m)))
                         .max_by_key(|&(size, m)| (size, std::cmp::Reverse(m.bits())));
                     match best {
-                        Some((_, m)) => (m, hit.unfolded),
+                        Some((_, m)) => (m, hit.nodes),
                         None => continue,
                     }
                 }
@@ -177,7 +242,7 @@ impl ProofSet {
                 continue;
             }
             let mut budget = HEIGHT_BUDGET;
-            let plies = height(proof, &mut self.heights[i], pos, &mut budget);
+            let plies = height(proof, heights, pos, &mut budget);
             return Some(ProofMove {
                 mv,
                 proof: proof.name.clone(),
@@ -188,6 +253,105 @@ impl ProofSet {
         }
         None
     }
+}
+
+/// The explorer's wording of a load error, for the engine's options.
+fn load_error(message: &str) -> UciError {
+    UciError::Load {
+        what: "proof".into(),
+        message: message
+            .replace("the server uses", "the engine uses")
+            .replace("(--rules)", "(options Rules and UCI_Variant)"),
+    }
+}
+
+/// Reads a proof file's header (a compact file) or the whole file (a reference one).
+fn open_entry(i: usize, path: &Path, rules: Rules) -> Result<Entry, String> {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let fail = |e: &dyn std::fmt::Display| format!("proof {}: {e}", path.display());
+    if detect_file_format(path).map_err(|e| fail(&e))? == Format::Reference {
+        let proof = LoadedProof::load(i, path, rules)?;
+        return Ok(Entry {
+            name,
+            path: path.to_path_buf(),
+            root: *proof.root(),
+            state: State::Indexed(Box::new(proof), HashMap::new()),
+        });
+    }
+    let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
+    let header = CompactHeader::read(&mut std::io::BufReader::new(file)).map_err(|e| fail(&e))?;
+    if header.rules != rules {
+        return Err(format!(
+            "proof {}: it is for the {} rules, the server uses {} (--rules)",
+            path.display(),
+            header.rules,
+            rules
+        ));
+    }
+    Ok(Entry {
+        name,
+        path: path.to_path_buf(),
+        root: header.root,
+        state: State::Unread,
+    })
+}
+
+/// Whether `pos` may follow from `root` by play: a necessary condition, cheap to test,
+/// that holds for every position play can reach (a `false` proves `pos` unreachable).
+///
+/// For each side: no more units, pawns or pieces of any role than promotions allow (pawns
+/// are never added, and a piece is added only by a pawn's promotion); every pawn on its
+/// starting rank was there in `root` (no pawn moves back to it); and every other pawn has a
+/// pawn of the root that can have become it (on the same or an earlier rank, at most one
+/// file aside per rank advanced, since a pawn changes file only by capturing forward).
+#[must_use]
+pub fn may_follow(root: &Position, pos: &Position) -> bool {
+    let (a, b) = (root.board(), pos.board());
+    for color in Color::ALL {
+        let (ours_a, ours_b) = (a.by_color(color), b.by_color(color));
+        if ours_b.count() > ours_a.count() {
+            return false;
+        }
+        let (pawns_a, pawns_b) = (a.pawns().intersect(ours_a), b.pawns().intersect(ours_b));
+        if pawns_b.count() > pawns_a.count() {
+            return false;
+        }
+        let promoted = pawns_a.count() - pawns_b.count();
+        for role in Role::ALL {
+            if role == Role::Pawn {
+                continue;
+            }
+            let (ra, rb) = (
+                a.by_role(role).intersect(ours_a),
+                b.by_role(role).intersect(ours_b),
+            );
+            if rb.count() > ra.count() + promoted {
+                return false;
+            }
+        }
+        let home = Bitboard::relative_rank(color, 1);
+        if !pawns_b.intersect(home).difference(pawns_a).is_empty() {
+            return false;
+        }
+        let rank = |sq: Square| match color {
+            Color::White => i32::from(sq.rank()),
+            Color::Black => 7 - i32::from(sq.rank()),
+        };
+        for sq in pawns_b {
+            // (`Iterator::any`: the bitboard's own `any` tests for emptiness.)
+            let reachable = Iterator::any(&mut pawns_a.into_iter(), |from| {
+                let ahead = rank(sq) - rank(from);
+                ahead >= 0 && (i32::from(sq.file()) - i32::from(from.file())).abs() <= ahead
+            });
+            if !reachable {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Plies from `pos` to the end of the game at most, following the proof (the longest line
@@ -247,7 +411,7 @@ mod tests {
         for m in ["e2e3", "g7g6"] {
             pos = pos.play(pos.parse_uci(m).unwrap());
         }
-        let white = set.choose(&pos).expect("in the proof");
+        let white = set.choose(&pos, &mut |_| {}).expect("in the proof");
         assert!(white.winning);
         assert_eq!(white.mv.to_uci(), "d1h5", "the proof's 2. Qh5");
         let n = white
@@ -255,11 +419,11 @@ mod tests {
             .expect("no tablebase leaf in the shipped proof");
         assert!(n > 2, "{n}");
         let after = pos.play(white.mv);
-        let black = set.choose(&after).expect("in the proof");
+        let black = set.choose(&after, &mut |_| {}).expect("in the proof");
         assert!(!black.winning);
         assert!(black.moves_to_end.unwrap() <= n);
         // The start position is in no proof.
-        assert!(set.choose(&start).is_none());
+        assert!(set.choose(&start, &mut |_| {}).is_none());
     }
 
     #[test]
@@ -274,5 +438,129 @@ mod tests {
         let (set, errors) = ProofSet::load(&readme, Rules::INTERNATIONAL);
         assert!(set.is_empty());
         assert!(errors[0].to_string().contains("README.md"), "{errors:?}");
+    }
+
+    fn play(moves: &[&str]) -> Position {
+        let mut pos = Position::start(Rules::INTERNATIONAL);
+        for m in moves {
+            pos = pos.play(pos.parse_uci(m).unwrap());
+        }
+        pos
+    }
+
+    #[test]
+    fn loading_reads_headers_and_a_proof_is_indexed_when_the_game_may_reach_it() {
+        let (mut set, errors) = ProofSet::load(&shipped(), Rules::INTERNATIONAL);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert!(set.names().len() > 20, "{:?}", set.names());
+        assert!(set.indexed().is_empty(), "{:?}", set.indexed());
+        // After 1. e3 only the proofs whose roots differ by a knight's move (a knight can
+        // go back) may hold the position; a root with a pawn moved since cannot.
+        let mut lines = Vec::new();
+        let after_e3 = play(&["e2e3"]);
+        assert!(set.choose(&after_e3, &mut |l| lines.push(l)).is_none());
+        assert_eq!(set.indexed(), ["e3-Na6.proof", "e3-Nf6.proof"]);
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        lines.clear();
+        // 1. e3 g6: e3-g6.proof is indexed (and said), not the big Nc6 subtrees.
+        let pos = play(&["e2e3", "g7g6"]);
+        let hit = set.choose(&pos, &mut |l| lines.push(l)).expect("in e3-g6");
+        assert_eq!(hit.proof, "e3-g6.proof");
+        assert_eq!(hit.mv.to_uci(), "d1h5");
+        let indexed = set.indexed();
+        assert!(indexed.contains(&"e3-g6.proof"), "{indexed:?}");
+        assert!(!indexed.iter().any(|n| n.contains("Nc6")), "{indexed:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("proof e3-g6.proof: indexed ")),
+            "{lines:?}"
+        );
+        // Indexed once: asking again says nothing new.
+        lines.clear();
+        set.choose(&pos, &mut |l| lines.push(l)).expect("in e3-g6");
+        assert!(lines.is_empty(), "{lines:?}");
+    }
+
+    #[test]
+    fn indexing_stops_at_the_first_proof_that_has_the_position() {
+        let dir = antichess_testkit::temp_dir("uci-first-proof");
+        for name in ["a.proof", "b.proof"] {
+            std::fs::copy(shipped().join("e3-g6.proof"), dir.join(name)).unwrap();
+        }
+        let (mut set, errors) = ProofSet::load(&dir, Rules::INTERNATIONAL);
+        assert!(errors.is_empty(), "{errors:?}");
+        let hit = set
+            .choose(&play(&["e2e3", "g7g6"]), &mut |_| {})
+            .expect("in both");
+        assert_eq!(hit.proof, "a.proof");
+        assert_eq!(set.indexed(), ["a.proof"]);
+    }
+
+    #[test]
+    fn a_file_whose_body_is_damaged_is_named_when_reached_and_then_left_out() {
+        let dir = antichess_testkit::temp_dir("uci-damaged-proof");
+        let good = std::fs::read(shipped().join("e3-g6.proof")).unwrap();
+        std::fs::write(dir.join("e3-g6.proof"), &good[..good.len() - 40]).unwrap();
+        let (mut set, errors) = ProofSet::load(&dir, Rules::INTERNATIONAL);
+        assert!(errors.is_empty(), "the header is whole: {errors:?}");
+        let pos = play(&["e2e3", "g7g6"]);
+        let mut lines = Vec::new();
+        assert!(set.choose(&pos, &mut |l| lines.push(l)).is_none());
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].contains("e3-g6.proof"), "{lines:?}");
+        lines.clear();
+        assert!(set.choose(&pos, &mut |l| lines.push(l)).is_none());
+        assert!(lines.is_empty(), "reported once: {lines:?}");
+    }
+
+    #[test]
+    fn a_proof_for_other_rules_is_refused_at_loading() {
+        let (set, errors) = ProofSet::load(&shipped().join("e3-g6.proof"), Rules::FICS);
+        assert!(set.is_empty());
+        assert!(
+            errors[0].to_string().contains("the engine uses"),
+            "{errors:?}"
+        );
+    }
+
+    /// `may_follow` never rejects a position play reached: checked between every pair of
+    /// positions of random games played to the end (promotions included), and it rejects
+    /// the reverse of a pawn move.
+    #[test]
+    fn may_follow_accepts_every_position_play_reaches() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut promotions = 0;
+        for _ in 0..antichess_testkit::scaled(40) {
+            let mut line = vec![Position::start(Rules::INTERNATIONAL)];
+            loop {
+                let pos = *line.last().unwrap();
+                let moves = pos.legal_moves();
+                if moves.is_empty() || line.len() > 300 {
+                    break;
+                }
+                let m = moves[(next() % moves.len() as u64) as usize];
+                promotions += usize::from(m.promotion().is_some());
+                line.push(pos.play(m));
+            }
+            for (i, a) in line.iter().enumerate() {
+                for b in &line[i..] {
+                    assert!(may_follow(a, b), "{} then {}", a.fen(), b.fen());
+                }
+            }
+        }
+        assert!(promotions > 0, "the games promoted no pawn");
+        let start = Position::start(Rules::INTERNATIONAL);
+        assert!(!may_follow(&play(&["e2e3"]), &start));
+        assert!(!may_follow(
+            &play(&["e2e3", "f7f6"]),
+            &play(&["e2e3", "g7g6"])
+        ));
     }
 }

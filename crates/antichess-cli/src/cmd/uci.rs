@@ -17,7 +17,8 @@ use clap::Args;
 pub struct UciArgs {
     /// First value of the Proofs option: a proof file or a directory of *.proof files
     /// ("" for none). Default: $ANTICHESS_PROOFS, else ./proofs, else the proofs/ directory
-    /// of the source tree the binary was built from.
+    /// of the source tree the binary was built from. Only the files' headers are read at
+    /// start; a file is indexed when the game reaches a position that may be in it.
     #[arg(long, value_name = "PATH")]
     pub proofs: Option<String>,
 
