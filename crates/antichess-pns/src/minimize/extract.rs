@@ -124,7 +124,8 @@ impl<'s, 'a> Extractor<'s, 'a> {
     }
 
     /// A proved child of a prover node: the minimiser's choice if it made one, else the
-    /// least work among children the table (or a terminal test) shows won.
+    /// least work among children the table (or a terminal test) shows won, else the best
+    /// move of the node's own entry if that says proved.
     fn proved_child(&self, pos: &Position, ctx: &Ctx) -> Option<(Move, Position)> {
         if let Some(&mv) = self.overrides.get(&ctx.key) {
             return Some((mv, pos.play(mv)));
@@ -143,7 +144,19 @@ impl<'s, 'a> Extractor<'s, 'a> {
                 best = Some((work, mv, child));
             }
         }
-        best.map(|(_, mv, child)| (mv, child))
+        if let Some((_, mv, child)) = best {
+            return Some((mv, child));
+        }
+        // No child's entry says proved, but the node's does: the search stores a node after
+        // its children, and that store can evict the proved child's entry (the least work
+        // of a full bucket, as a short forced win's is). The node's best move is then the
+        // child it was proved by (at a proved prover node, a child of proof number 0). A
+        // seed has no best move.
+        let entry = self.solver.table().get(ctx.key)?;
+        let mv = entry
+            .best_move()
+            .filter(|&mv| entry.proof == 0 && pos.is_legal(mv))?;
+        Some((mv, pos.play(mv)))
     }
     /// What the table holds for a node and its children, for an error message: the
     /// evidence needed to tell a lost entry from an inconsistent one.
