@@ -271,3 +271,96 @@ fn expand_leaves_makes_a_proof_that_needs_smaller_tables() {
     assert!(out.status.success(), "{}", text(&out));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `proof extract`: the shipped proof of 1. e3 g6 cut at the first node of its main line
+/// where Black has several replies, and at each reply; the replies' proofs join back into
+/// a proof of that node, and all verify. A move the proof does not play, or an illegal
+/// one, is refused by name, and nothing is written.
+#[test]
+fn extract_cuts_a_proof_into_parts_that_join_again() {
+    let dir = temp_dir("extract");
+    let tables = dir.join("no-tables");
+    let g6 = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../proofs/e3-g6.proof"
+    ));
+    let extract = |moves: &str, out: &Path| {
+        antichess(
+            &[
+                "proof",
+                "extract",
+                s(&g6),
+                "--moves",
+                moves,
+                "-o",
+                s(out),
+                "--format",
+                "json",
+            ],
+            &tables,
+        )
+    };
+    // Down the proof's main line (its move for White, Black's only reply or the reply
+    // with the largest subtree) to a Black node with at least three replies.
+    let node = dir.join("node.proof");
+    let mut line = String::new();
+    let replies = loop {
+        let v = json(&antichess(
+            &["proof", "stats", s(&g6), "--format", "json"],
+            &tables,
+        ));
+        let root_moves = |v: &serde_json::Value| v["root_moves"].as_array().unwrap().clone();
+        let stats = if line.is_empty() {
+            v
+        } else {
+            let v = json(&extract(&line, &node));
+            assert_eq!(v["verified"], true, "{line}: {v}");
+            json(&antichess(
+                &["proof", "stats", s(&node), "--format", "json"],
+                &tables,
+            ))
+        };
+        let moves = root_moves(&stats);
+        let white = stats["root_fen"].as_str().unwrap().contains(" w ");
+        if !white && moves.len() >= 3 {
+            break moves;
+        }
+        let next = moves
+            .iter()
+            .max_by_key(|m| m["nodes"].as_u64().unwrap())
+            .unwrap()["san"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        line = format!("{line} {next}").trim().to_string();
+        assert!(line.split(' ').count() < 30, "no such node on {line}");
+    };
+    let node_nodes = json(&antichess(
+        &["proof", "stats", s(&node), "--format", "json"],
+        &tables,
+    ))["counts"]["total"]
+        .as_u64()
+        .unwrap();
+    let mut parts = Vec::new();
+    for reply in &replies {
+        let reply = reply["san"].as_str().unwrap();
+        let part = dir.join(format!("part-{reply}.proof"));
+        let v = json(&extract(&format!("{line} {reply}"), &part));
+        assert_eq!(v["verified"], true, "{reply}: {v}");
+        parts.push(part);
+    }
+    let joined = dir.join("joined.proof");
+    let v = json(&join(&parts, &joined, &[], &tables));
+    assert!(v["counts"]["total"].as_u64().unwrap() <= node_nodes, "{v}");
+    verify(&joined, &tables);
+
+    let out = extract("Qg4", &dir.join("qg4.proof"));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the proof plays Qh5"), "{err}");
+    assert!(!dir.join("qg4.proof").exists());
+    let out = extract("Qh5 Nf6", &dir.join("bad.proof"));
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("captures are compulsory"));
+    assert!(!dir.join("bad.proof").exists());
+}

@@ -1,7 +1,8 @@
 //! Proof trees of Losing Chess (antichess): building them from a solver's choices, two file
 //! formats (our compact bitstream and the reference solution's 6 bytes per node), a
 //! streaming verifier that replays every move with `antichess-core` alone, statistics, and
-//! joining proofs of children into the proof of their parent.
+//! joining proofs of children into the proof of their parent, and cutting out the proof of a
+//! node (a subtree).
 //!
 //! A proof shows that one side, the *prover*, wins from a root position: at the prover's
 //! nodes it gives one move, at the opponent's nodes every legal move, and every line ends
@@ -48,6 +49,7 @@ mod position_id;
 mod read_at;
 mod reference;
 mod stats;
+mod subtree;
 mod tables;
 mod tree;
 mod walk;
@@ -75,6 +77,7 @@ pub use reference::{
     REFERENCE_MAX_NODES,
 };
 pub use stats::{ProofStats, RootMoveStats};
+pub use subtree::{extract_file, subtree_proof};
 pub use tables::{
     compare_tables, hex_checksum, tables_used, unchecked_tables, TableCheck, TableRecord,
     TableStatus,

@@ -23,6 +23,7 @@ use crate::common::args::{ProofFormatArg, ReferenceArgs};
 use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
 
 mod expand;
+mod extract;
 mod join;
 mod minimize;
 
@@ -43,6 +44,10 @@ pub enum ProofCommand {
     /// where the opponent is to move, one (the smallest given) where the prover is.
     /// Positions the children share are written once; the result is verified.
     Join(join::JoinArgs),
+    /// Write the proof of a node inside a proof: the subtree reached by --moves from its
+    /// root (to cut a large proof into the proofs of its parts, which `proof join` puts
+    /// together again); the result is verified.
+    Extract(extract::ExtractArgs),
     /// Replace the tablebase leaves of more than --units units by proofs searched with the
     /// smaller tables, so that the proof can be checked where only those are built; the
     /// result is verified.
@@ -147,6 +152,7 @@ pub fn run(command: &ProofCommand) -> anyhow::Result<ExitCode> {
         ProofCommand::Convert(args) => convert(args),
         ProofCommand::Minimize(args) => minimize::run(args),
         ProofCommand::Join(args) => join::run(args),
+        ProofCommand::Extract(args) => extract::run(args),
         ProofCommand::ExpandLeaves(args) => expand::run(args),
     }
 }

@@ -1,0 +1,109 @@
+//! `antichess proof extract`: the proof of a node inside a proof (the subtree reached by a
+//! line of moves from its root), written atomically and verified before success is
+//! reported. The work is `antichess_proof::extract_file`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use antichess_proof::{extract_file, ProofError, TablebaseOracle, VerifyOptions};
+use anyhow::Context;
+use clap::Args;
+
+use crate::common::args::default_tables_dir;
+use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
+
+#[derive(Debug, Args)]
+pub struct ExtractArgs {
+    /// The proof to cut from (either format; a reference-format file is read with the
+    /// default rules and prover).
+    #[arg(value_name = "PROOF")]
+    pub input: PathBuf,
+
+    /// The node: moves from the proof's root, e.g. "Nd4 exd4 e5" (the proof's own move
+    /// where the prover moves, any reply where the opponent does).
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub moves: String,
+
+    /// The proof to write (our compact format, atomically).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+
+    /// Tablebase directory, to verify tablebase leaves (default:
+    /// ~/.cache/antichess/tables/<rules> if it exists).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// Verify by playing tablebase leaves out instead of trusting the tables.
+    #[arg(long)]
+    pub expand_tablebase_leaves: bool,
+
+    /// Output: text, or one JSON object.
+    #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
+    pub format: OutputFormat,
+}
+
+pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
+    antichess_io::check_target(&args.output)?;
+    let json = args.format == OutputFormat::Json;
+    let source = antichess_proof::read_proof_file(
+        &args.input,
+        None,
+        &antichess_proof::ReferenceOptions::default(),
+    )
+    .with_context(|| format!("reading {}", args.input.display()))?;
+    let rules = source.rules();
+    let game = antichess_core::play_move_text(*source.root(), &args.moves)
+        .with_context(|| format!("--moves \"{}\" from the proof's root", args.moves))?;
+    let line = game.moves().to_vec();
+    drop(source);
+    let dir = args
+        .tables
+        .clone()
+        .unwrap_or_else(|| default_tables_dir(rules));
+    let tablebase = if args.tables.is_some() || dir.is_dir() {
+        Some(antichess_tb::Tablebase::open(&dir, rules)?)
+    } else {
+        None
+    };
+    let oracle = tablebase.as_ref().map(TablebaseOracle::new);
+    let options = VerifyOptions {
+        expand_tablebase_leaves: args.expand_tablebase_leaves,
+        ..VerifyOptions::default()
+    };
+    match extract_file(&args.input, &line, &args.output, &oracle, &options) {
+        Ok((stats, source_nodes)) => {
+            if json {
+                let mut value = serde_json::to_value(&stats)?;
+                value["verified"] = true.into();
+                value["output"] = args.output.display().to_string().into();
+                value["source_nodes"] = source_nodes.into();
+                println!("{}", serde_json::to_string_pretty(&value)?);
+            } else {
+                println!(
+                    "wrote {}: {} wins from {} ({} nodes, {} bytes; the source has {} nodes), verified",
+                    args.output.display(),
+                    stats.prover,
+                    game.position().fen(),
+                    stats.counts.total,
+                    stats.file_bytes.unwrap_or(0),
+                    source_nodes
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(err @ ProofError::Join(_)) => Err(err.into()),
+        Err(err) if err.is_rejection() => {
+            let message = format!("the extracted proof does not verify (not written): {err}");
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({ "verified": false, "error": message })
+                );
+            } else {
+                println!("rejected: {message}");
+            }
+            Ok(ExitCode::from(1))
+        }
+        Err(err) => Err(err.into()),
+    }
+}
