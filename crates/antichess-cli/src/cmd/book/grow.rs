@@ -26,6 +26,9 @@ pub enum SelectArg {
     Weighted,
     /// Always the most proving child (the default).
     Best,
+    /// Among the children within --slack of the smallest number, the one whose other
+    /// number is largest (the move the other side finds hardest to answer).
+    Slack,
 }
 
 /// Grow a book: workers search leaves and write their numbers until the root is solved
@@ -77,7 +80,9 @@ pub struct GrowArgs {
 
     /// How the walk from the root picks a child: the most proving child (smallest proof
     /// number where the prover moves, smallest disproof number where the opponent moves),
-    /// or at random with that child the likeliest.
+    /// the same with a tolerance (slack: among the children within --slack of the
+    /// smallest, the hardest for the other side to answer), or at random with the most
+    /// proving child the likeliest.
     #[arg(long, value_enum, default_value = "best")]
     pub select: SelectArg,
 
@@ -86,6 +91,12 @@ pub struct GrowArgs {
     /// where the opponent moves) and `best` the smallest among the open children.
     #[arg(long, value_name = "E", default_value_t = 2.0)]
     pub exponent: f64,
+
+    /// The tolerance of --select slack: children whose proof number (at the prover's
+    /// nodes; disproof number at the opponent's) is at most this fraction above the
+    /// smallest are candidates.
+    #[arg(long, value_name = "F", default_value_t = 0.2)]
+    pub slack: f64,
 
     /// The search's ε of the 1+ε trick.
     #[arg(long, value_name = "E", default_value_t = 0.25)]
@@ -236,6 +247,7 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
                 exponent: args.exponent,
             },
             SelectArg::Best => Selection::MostProving,
+            SelectArg::Slack => Selection::Slack { slack: args.slack },
         },
         tablebase_units: tablebase
             .as_ref()
