@@ -23,8 +23,8 @@ const PROOFS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../proofs");
 /// The proofs the engine loads in the scripts: links to the shipped `proofs/e3-<reply>.proof`
 /// files of less than a megabyte (1. e3 g6 among them), in a directory of the test's own.
 /// The engine indexes a proof file when a game reaches a position that may be in it; the
-/// Nc6 subtrees (millions of nodes each) take seconds to index in the test profile, which a
-/// random game that happened on their line would spend on its clock.
+/// proof of 1. e3 Nc6 (ten million nodes) takes seconds to index in the test profile, which
+/// a random game that came near its line would spend on its clock.
 fn small_proofs(test: &str) -> std::path::PathBuf {
     let dir = antichess_testkit::temp_dir(&format!("uci-proofs-{test}"));
     for entry in std::fs::read_dir(PROOFS).expect("proofs/") {
@@ -134,7 +134,7 @@ fn the_whole_shipped_set_is_indexed_as_the_game_reaches_it() {
         .lines()
         .find(|l| l.starts_with("info string proofs found"))
         .unwrap_or_else(|| panic!("no list of the proofs:\n{stdout}"));
-    assert!(found.contains("e3-Nc6-Ba6-bxa6-a4-Na5.proof"), "{found}");
+    assert!(found.contains("e3-Nc6.proof"), "{found}");
     let indexed: Vec<&str> = stdout
         .lines()
         .filter(|l| l.contains(": indexed "))

@@ -29,7 +29,9 @@
 //! A file is indexed the first time the engine is asked about a position that may follow
 //! from its root ([`may_follow`]: a test on pawns and material that never rejects a position
 //! play can reach, so a proof that has the position is always consulted) and kept from then
-//! on. A reference-format file has no such header and is indexed when loaded.
+//! on. Files whose root the game passed through are asked first, so a game that follows a
+//! proof from its root reads that file alone. A reference-format file has no such header
+//! and is indexed when loaded.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -207,11 +209,38 @@ impl ProofSet {
         }
     }
 
-    /// The move the first proof (in file order) that has `pos` as an internal node gives.
-    /// Proofs are indexed on the way, in order, as far as the first that has `pos`: an
-    /// unread one when `pos` may follow from its root; `report` gets a line for each.
-    pub fn choose(&mut self, pos: &Position, report: &mut dyn FnMut(String)) -> Option<ProofMove> {
+    /// The order in which proofs are asked about `pos`: first those whose root is `pos` or
+    /// a position of the game before it (`path`: their keys, oldest first), the latest
+    /// first; then the others in file order.
+    fn order(&self, pos: &Position, path: &[u64]) -> Vec<usize> {
+        let mut order = Vec::with_capacity(self.entries.len());
+        for key in std::iter::once(pos.key()).chain(path.iter().rev().copied()) {
+            for (i, e) in self.entries.iter().enumerate() {
+                if e.root.key() == key && !order.contains(&i) {
+                    order.push(i);
+                }
+            }
+        }
         for i in 0..self.entries.len() {
+            if !order.contains(&i) {
+                order.push(i);
+            }
+        }
+        order
+    }
+
+    /// The move the first proof that has `pos` as an internal node gives, proofs taken in
+    /// the order of [`ProofSet::order`] (`path`: the keys of the game's positions before
+    /// `pos`, oldest first). Proofs are indexed on the way, as far as the first that has
+    /// `pos`: an unread one when `pos` may follow from its root; `report` gets a line for
+    /// each. (A game that follows a proof from its root finds it before any other is read.)
+    pub fn choose(
+        &mut self,
+        pos: &Position,
+        path: &[u64],
+        report: &mut dyn FnMut(String),
+    ) -> Option<ProofMove> {
+        for i in self.order(pos, path) {
             if matches!(self.entries[i].state, State::Unread)
                 && may_follow(&self.entries[i].root, pos)
             {
@@ -408,10 +437,12 @@ mod tests {
         assert!(set.names().contains(&"e3-g6.proof"), "{:?}", set.names());
         let start = Position::start(Rules::INTERNATIONAL);
         let mut pos = start;
+        let mut path = Vec::new();
         for m in ["e2e3", "g7g6"] {
+            path.push(pos.key());
             pos = pos.play(pos.parse_uci(m).unwrap());
         }
-        let white = set.choose(&pos, &mut |_| {}).expect("in the proof");
+        let white = set.choose(&pos, &path, &mut |_| {}).expect("in the proof");
         assert!(white.winning);
         assert_eq!(white.mv.to_uci(), "d1h5", "the proof's 2. Qh5");
         let n = white
@@ -419,11 +450,14 @@ mod tests {
             .expect("no tablebase leaf in the shipped proof");
         assert!(n > 2, "{n}");
         let after = pos.play(white.mv);
-        let black = set.choose(&after, &mut |_| {}).expect("in the proof");
+        path.push(pos.key());
+        let black = set
+            .choose(&after, &path, &mut |_| {})
+            .expect("in the proof");
         assert!(!black.winning);
         assert!(black.moves_to_end.unwrap() <= n);
         // The start position is in no proof.
-        assert!(set.choose(&start, &mut |_| {}).is_none());
+        assert!(set.choose(&start, &[], &mut |_| {}).is_none());
     }
 
     #[test]
@@ -452,34 +486,46 @@ mod tests {
     fn loading_reads_headers_and_a_proof_is_indexed_when_the_game_may_reach_it() {
         let (mut set, errors) = ProofSet::load(&shipped(), Rules::INTERNATIONAL);
         assert!(errors.is_empty(), "{errors:?}");
-        assert!(set.names().len() > 20, "{:?}", set.names());
+        assert!(set.names().len() > 10, "{:?}", set.names());
         assert!(set.indexed().is_empty(), "{:?}", set.indexed());
-        // After 1. e3 only the proofs whose roots differ by a knight's move (a knight can
-        // go back) may hold the position; a root with a pawn moved since cannot.
+        // 1. e3 g6, the game having passed through the start and 1. e3: the proof whose
+        // root is on the game's path is asked first, and no other is read (e3-Na6 and the
+        // ten million nodes of e3-Nc6 come before it in name order, and may hold it).
         let mut lines = Vec::new();
+        let start = Position::start(Rules::INTERNATIONAL);
         let after_e3 = play(&["e2e3"]);
-        assert!(set.choose(&after_e3, &mut |l| lines.push(l)).is_none());
-        assert_eq!(set.indexed(), ["e3-Na6.proof", "e3-Nf6.proof"]);
-        assert_eq!(lines.len(), 2, "{lines:?}");
-        lines.clear();
-        // 1. e3 g6: e3-g6.proof is indexed (and said), not the big Nc6 subtrees.
         let pos = play(&["e2e3", "g7g6"]);
-        let hit = set.choose(&pos, &mut |l| lines.push(l)).expect("in e3-g6");
+        let path = [start.key(), after_e3.key()];
+        let hit = set
+            .choose(&pos, &path, &mut |l| lines.push(l))
+            .expect("in e3-g6");
         assert_eq!(hit.proof, "e3-g6.proof");
         assert_eq!(hit.mv.to_uci(), "d1h5");
-        let indexed = set.indexed();
-        assert!(indexed.contains(&"e3-g6.proof"), "{indexed:?}");
-        assert!(!indexed.iter().any(|n| n.contains("Nc6")), "{indexed:?}");
+        assert_eq!(set.indexed(), ["e3-g6.proof"]);
+        assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with("proof e3-g6.proof: indexed ")),
+            lines[0].starts_with("proof e3-g6.proof: indexed "),
             "{lines:?}"
         );
         // Indexed once: asking again says nothing new.
         lines.clear();
-        set.choose(&pos, &mut |l| lines.push(l)).expect("in e3-g6");
+        set.choose(&pos, &path, &mut |l| lines.push(l))
+            .expect("in e3-g6");
         assert!(lines.is_empty(), "{lines:?}");
+
+        // Without a root on the path, files are read in name order where the position may
+        // follow from their root: after 1. e3, those whose roots differ by a knight's move
+        // (a knight can go back), not those with a pawn moved since.
+        let dir = antichess_testkit::temp_dir("uci-may-follow");
+        for name in ["e3-Na6.proof", "e3-Nf6.proof", "e3-d5.proof", "e3-g6.proof"] {
+            std::fs::copy(shipped().join(name), dir.join(name)).unwrap();
+        }
+        let (mut set, errors) = ProofSet::load(&dir, Rules::INTERNATIONAL);
+        assert!(errors.is_empty(), "{errors:?}");
+        lines.clear();
+        assert!(set.choose(&after_e3, &[], &mut |l| lines.push(l)).is_none());
+        assert_eq!(set.indexed(), ["e3-Na6.proof", "e3-Nf6.proof"]);
+        assert_eq!(lines.len(), 2, "{lines:?}");
     }
 
     #[test]
@@ -491,7 +537,7 @@ mod tests {
         let (mut set, errors) = ProofSet::load(&dir, Rules::INTERNATIONAL);
         assert!(errors.is_empty(), "{errors:?}");
         let hit = set
-            .choose(&play(&["e2e3", "g7g6"]), &mut |_| {})
+            .choose(&play(&["e2e3", "g7g6"]), &[], &mut |_| {})
             .expect("in both");
         assert_eq!(hit.proof, "a.proof");
         assert_eq!(set.indexed(), ["a.proof"]);
@@ -506,11 +552,11 @@ mod tests {
         assert!(errors.is_empty(), "the header is whole: {errors:?}");
         let pos = play(&["e2e3", "g7g6"]);
         let mut lines = Vec::new();
-        assert!(set.choose(&pos, &mut |l| lines.push(l)).is_none());
+        assert!(set.choose(&pos, &[], &mut |l| lines.push(l)).is_none());
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(lines[0].contains("e3-g6.proof"), "{lines:?}");
         lines.clear();
-        assert!(set.choose(&pos, &mut |l| lines.push(l)).is_none());
+        assert!(set.choose(&pos, &[], &mut |l| lines.push(l)).is_none());
         assert!(lines.is_empty(), "reported once: {lines:?}");
     }
 

@@ -148,7 +148,9 @@ impl Task {
 
     fn proof_move(&self, moves: &[Move]) -> Option<Move> {
         let mut proofs = self.proofs.lock().unwrap_or_else(PoisonError::into_inner);
-        let hit = proofs.choose(&self.pos, &mut |line| self.info_string(&line))?;
+        let hit = proofs.choose(&self.pos, &self.game_keys, &mut |line| {
+            self.info_string(&line);
+        })?;
         if !moves.contains(&hit.mv) {
             return None;
         }
