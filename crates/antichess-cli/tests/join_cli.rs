@@ -254,6 +254,26 @@ fn expand_leaves_makes_a_proof_that_needs_smaller_tables() {
     assert!(!verify(&input).status.success());
     assert_eq!(v["leaves_played_out"], 0, "{v}");
 
+    // `--leaf-dir`: the first run saves each leaf's proof; a second run (as after Ctrl-C)
+    // reads them all back, searches nothing, and writes the same proof.
+    let leaves = dir.join("leaves");
+    let leaf_dir = ["--leaf-dir", s(&leaves)];
+    let first = expand(&dir.join("first.proof"), &tables, &leaf_dir);
+    assert_eq!(first["leaves_reused"], 0, "{first}");
+    let saved = std::fs::read_dir(&leaves).unwrap().count() as u64;
+    assert_eq!(saved, first["leaves_expanded"].as_u64().unwrap(), "{first}");
+    let again = expand(&dir.join("again.proof"), &tables, &leaf_dir);
+    assert_eq!(again["leaves_reused"], first["leaves_expanded"], "{again}");
+    assert_eq!(again["positions_searched"], 0, "{again}");
+    assert_eq!(
+        again["counts"]["total"], first["counts"]["total"],
+        "{again}"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("again.proof")).unwrap(),
+        std::fs::read(dir.join("first.proof")).unwrap()
+    );
+
     // With the 3-unit tables present and `--method playout`, the leaves are played out
     // from them (no search); the result still needs the 2-unit tables only.
     let tables3 = dir.join("tables3");

@@ -18,6 +18,8 @@ use antichess_proof::{
 use anyhow::{bail, Context};
 use clap::Args;
 
+use antichess_book::leaves::{save, saved};
+
 use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
 use crate::common::parse::{parse_nodes, parse_size};
 use crate::common::tables::solver_tables;
@@ -71,6 +73,13 @@ pub struct ExpandArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub threads: usize,
 
+    /// Save each leaf's new proof in this directory as soon as it is made, and use the
+    /// saved ones instead of proving those leaves again, so that a run stopped by Ctrl-C
+    /// (or killed) goes on where it was when run again (the files are named by position,
+    /// as `book prove --leaf-dir` names them; the result is verified whatever they hold).
+    #[arg(long, value_name = "DIR")]
+    pub leaf_dir: Option<PathBuf>,
+
     /// Output: text, or one JSON object.
     #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
     pub format: OutputFormat,
@@ -103,56 +112,70 @@ pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
     let mut proved = 0u64;
     let mut positions = 0u64;
     let mut last_report = Instant::now();
+    let mut reused = 0u64;
+    let leaf_dir = args.leaf_dir.as_deref();
     let mut solve = |pos: &antichess_core::Position| -> Result<antichess_proof::ProofTree, String> {
-        let has_table = matches!(guide.probe(pos), Ok(Some(_)));
-        let mut failure = None;
-        if args.method != Method::Playout || !has_table {
-            let leaf_start = Instant::now();
-            let result = solver.search(pos, &search, &mut |p| {
-                if !json && last_report.elapsed().as_secs() >= 10 {
-                    last_report = Instant::now();
-                    eprintln!(
-                        "{:>6.0}s  {proved} leaves proved again; leaf {} for {:.0} s: proof {} disproof {}, {} positions",
-                        start.elapsed().as_secs_f64(),
-                        pos.fen(),
-                        leaf_start.elapsed().as_secs_f64(),
-                        p.proof,
-                        p.disproof,
-                        p.nodes
-                    );
-                }
-            });
-            positions += result.nodes;
-            if result.status == SearchStatus::Proved {
-                let (leaf, _) =
-                    extract_proof(&solver, pos, &[], &search).map_err(|e| e.to_string())?;
-                proved += 1;
-                return Ok(leaf);
-            }
-            failure = Some(format!(
-                "not proved within {} positions (--leaf-nodes): {:?}",
-                args.leaf_nodes, result.status
-            ));
+        if let Some(tree) = leaf_dir.and_then(|dir| saved(dir, args.units, prover, pos)) {
+            reused += 1;
+            proved += 1;
+            return Ok(tree);
         }
-        match failure {
-            Some(failure) if args.method == Method::Search || !has_table => Err(format!(
-                "{failure}, and no table of its material to play it out from"
-            )),
-            _ => {
-                let leaf =
-                    playout_proof(pos, prover, &guide, args.units).map_err(|e| e.to_string())?;
-                played_out += 1;
-                proved += 1;
-                if !json && last_report.elapsed().as_secs() >= 10 {
-                    last_report = Instant::now();
-                    eprintln!(
-                        "{:>6.0}s  {proved} leaves proved again ({played_out} played out from their tables)",
-                        start.elapsed().as_secs_f64()
-                    );
+        // (An inner closure: its `return`s end the proof of this leaf.)
+        let leaf = (|| -> Result<antichess_proof::ProofTree, String> {
+            let has_table = matches!(guide.probe(pos), Ok(Some(_)));
+            let mut failure = None;
+            if args.method != Method::Playout || !has_table {
+                let leaf_start = Instant::now();
+                let result = solver.search(pos, &search, &mut |p| {
+                    if !json && last_report.elapsed().as_secs() >= 10 {
+                        last_report = Instant::now();
+                        eprintln!(
+                            "{:>6.0}s  {proved} leaves proved again; leaf {} for {:.0} s: proof {} disproof {}, {} positions",
+                            start.elapsed().as_secs_f64(),
+                            pos.fen(),
+                            leaf_start.elapsed().as_secs_f64(),
+                            p.proof,
+                            p.disproof,
+                            p.nodes
+                        );
+                    }
+                });
+                positions += result.nodes;
+                if result.status == SearchStatus::Proved {
+                    let (leaf, _) =
+                        extract_proof(&solver, pos, &[], &search).map_err(|e| e.to_string())?;
+                    proved += 1;
+                    return Ok(leaf);
                 }
-                Ok(leaf)
+                failure = Some(format!(
+                    "not proved within {} positions (--leaf-nodes): {:?}",
+                    args.leaf_nodes, result.status
+                ));
             }
+            match failure {
+                Some(failure) if args.method == Method::Search || !has_table => Err(format!(
+                    "{failure}, and no table of its material to play it out from"
+                )),
+                _ => {
+                    let leaf = playout_proof(pos, prover, &guide, args.units)
+                        .map_err(|e| e.to_string())?;
+                    played_out += 1;
+                    proved += 1;
+                    if !json && last_report.elapsed().as_secs() >= 10 {
+                        last_report = Instant::now();
+                        eprintln!(
+                            "{:>6.0}s  {proved} leaves proved again ({played_out} played out from their tables)",
+                            start.elapsed().as_secs_f64()
+                        );
+                    }
+                    Ok(leaf)
+                }
+            }
+        })()?;
+        if let Some(dir) = leaf_dir {
+            save(dir, args.units, &leaf).map_err(|e| e.to_string())?;
         }
+        Ok(leaf)
     };
     let (mut out, report) = expand_tablebase_leaves(tree, args.units, &mut solve)?;
     let seconds = start.elapsed().as_secs_f64();
@@ -184,12 +207,13 @@ pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
         value["leaves_expanded"] = report.leaves_expanded.into();
         value["positions_searched"] = positions.into();
         value["leaves_played_out"] = played_out.into();
+        value["leaves_reused"] = reused.into();
         value["seconds"] = seconds.into();
         value["tables_units"] = max_units.into();
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         println!(
-            "wrote {}: {} nodes ({} bytes; the input had {input_nodes}), {} tablebase leaves of at most {max_units} units; {} leaves proved again in {seconds:.1} s ({played_out} played out from their tables, the others searched: {positions} positions); verified",
+            "wrote {}: {} nodes ({} bytes; the input had {input_nodes}), {} tablebase leaves of at most {max_units} units; {} leaves proved again in {seconds:.1} s ({reused} read back from --leaf-dir, {played_out} played out from their tables, the others searched: {positions} positions); verified",
             args.output.display(),
             stats.counts.total,
             stats.file_bytes.unwrap_or(0),
