@@ -9,7 +9,6 @@ use antichess_proof::{join_files, JoinParent, ProofError, TablebaseOracle, Verif
 use anyhow::Context;
 use clap::Args;
 
-use crate::common::args::default_tables_dir;
 use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
 
 #[derive(Debug, Args)]
@@ -78,15 +77,7 @@ pub fn run(args: &JoinArgs) -> anyhow::Result<ExitCode> {
     } else {
         JoinParent::FromChildren
     };
-    let dir = args
-        .tables
-        .clone()
-        .unwrap_or_else(|| default_tables_dir(rules));
-    let tablebase = if args.tables.is_some() || dir.is_dir() {
-        Some(antichess_tb::Tablebase::open(&dir, rules)?)
-    } else {
-        None
-    };
+    let tablebase = super::tables_to_verify(args.tables.as_ref(), rules)?;
     let oracle = tablebase.as_ref().map(TablebaseOracle::new);
     let options = VerifyOptions {
         expand_tablebase_leaves: args.expand_tablebase_leaves,
@@ -126,15 +117,7 @@ pub fn run(args: &JoinArgs) -> anyhow::Result<ExitCode> {
         Err(err @ ProofError::Join(_)) => Err(err.into()),
         Err(err) if err.is_rejection() => {
             let message = format!("the joined proof does not verify (not written): {err}");
-            if json {
-                println!(
-                    "{}",
-                    serde_json::json!({ "verified": false, "error": message })
-                );
-            } else {
-                println!("rejected: {message}");
-            }
-            Ok(ExitCode::from(1))
+            Ok(super::rejected(json, &message))
         }
         Err(err) => Err(err.into()),
     }

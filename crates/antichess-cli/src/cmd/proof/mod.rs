@@ -169,19 +169,39 @@ fn finish<T>(
             ok(value)?;
             Ok(ExitCode::SUCCESS)
         }
-        Err(err) if err.is_rejection() => {
-            if json {
-                println!(
-                    "{}",
-                    serde_json::json!({ "verified": false, "error": err.to_string() })
-                );
-            } else {
-                println!("rejected: {err}");
-            }
-            Ok(ExitCode::from(1))
-        }
+        Err(err) if err.is_rejection() => Ok(rejected(json, &err.to_string())),
         Err(err) => Err(err.into()),
     }
+}
+
+/// Prints why a proof was rejected (in JSON, `{"verified": false, "error": message}`);
+/// the exit code 1.
+fn rejected(json: bool, message: &str) -> ExitCode {
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({ "verified": false, "error": message })
+        );
+    } else {
+        println!("rejected: {message}");
+    }
+    ExitCode::from(1)
+}
+
+/// The tables to verify with: `--tables`, else the default directory of `rules` if it
+/// exists, else none.
+fn tables_to_verify(
+    tables: Option<&PathBuf>,
+    rules: antichess_core::Rules,
+) -> anyhow::Result<Option<antichess_tb::Tablebase>> {
+    let dir = tables
+        .cloned()
+        .unwrap_or_else(|| crate::common::args::default_tables_dir(rules));
+    Ok(if tables.is_some() || dir.is_dir() {
+        Some(antichess_tb::Tablebase::open(&dir, rules)?)
+    } else {
+        None
+    })
 }
 
 /// Total node count from the file's header, for the progress bar.
@@ -318,15 +338,7 @@ fn verifier_tables(
         Format::Reference => None,
     };
     let rules = header.as_ref().map_or(reference.rules, |h| h.rules);
-    let dir = tables
-        .cloned()
-        .unwrap_or_else(|| crate::common::args::default_tables_dir(rules));
-    let tablebase = if tables.is_some() || dir.is_dir() {
-        Some(antichess_tb::Tablebase::open(&dir, rules)?)
-    } else {
-        None
-    };
-    Ok((header, tablebase))
+    Ok((header, tables_to_verify(tables, rules)?))
 }
 
 fn stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
@@ -365,15 +377,7 @@ fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
                 "{} does not verify, not converted: {err}",
                 args.input.display()
             );
-            if json {
-                println!(
-                    "{}",
-                    serde_json::json!({ "verified": false, "error": message })
-                );
-            } else {
-                println!("rejected: {message}");
-            }
-            return Ok(ExitCode::from(1));
+            return Ok(rejected(json, &message));
         }
         Err(err) => {
             return Err(anyhow::Error::from(err).context(format!(
