@@ -5,11 +5,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use antichess_proof::{extract_file, ProofError, TablebaseOracle, VerifyOptions};
+use antichess_proof::{extract_file, ProofError, TablebaseOracle};
 use anyhow::Context;
 use clap::Args;
 
-use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
+use crate::common::output::Format as OutputFormat;
 
 #[derive(Debug, Args)]
 pub struct ExtractArgs {
@@ -23,27 +23,13 @@ pub struct ExtractArgs {
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: String,
 
-    /// The proof to write (our compact format, atomically).
-    #[arg(short, long, value_name = "FILE")]
-    pub output: PathBuf,
-
-    /// Tablebase directory, to verify tablebase leaves (default:
-    /// ~/.cache/antichess/tables/<rules> if it exists).
-    #[arg(long, value_name = "DIR")]
-    pub tables: Option<PathBuf>,
-
-    /// Verify by playing tablebase leaves out instead of trusting the tables.
-    #[arg(long)]
-    pub expand_tablebase_leaves: bool,
-
-    /// Output: text, or one JSON object.
-    #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
-    pub format: OutputFormat,
+    #[command(flatten)]
+    pub write: super::WriteVerifiedArgs,
 }
 
 pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
-    antichess_io::check_target(&args.output)?;
-    let json = args.format == OutputFormat::Json;
+    antichess_io::check_target(&args.write.output)?;
+    let json = args.write.format == OutputFormat::Json;
     let source = antichess_proof::read_proof_file(
         &args.input,
         None,
@@ -55,24 +41,21 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("--moves \"{}\" from the proof's root", args.moves))?;
     let line = game.moves().to_vec();
     drop(source);
-    let tablebase = super::tables_to_verify(args.tables.as_ref(), rules)?;
+    let tablebase = super::tables_to_verify(args.write.tables.as_ref(), rules)?;
     let oracle = tablebase.as_ref().map(TablebaseOracle::new);
-    let options = VerifyOptions {
-        expand_tablebase_leaves: args.expand_tablebase_leaves,
-        ..VerifyOptions::default()
-    };
-    match extract_file(&args.input, &line, &args.output, &oracle, &options) {
+    let options = args.write.verify_options();
+    match extract_file(&args.input, &line, &args.write.output, &oracle, &options) {
         Ok((stats, source_nodes)) => {
             if json {
                 let mut value = serde_json::to_value(&stats)?;
                 value["verified"] = true.into();
-                value["output"] = args.output.display().to_string().into();
+                value["output"] = args.write.output.display().to_string().into();
                 value["source_nodes"] = source_nodes.into();
                 println!("{}", serde_json::to_string_pretty(&value)?);
             } else {
                 println!(
                     "wrote {}: {} wins from {} ({} nodes, {} bytes; the source has {} nodes), verified",
-                    args.output.display(),
+                    args.write.output.display(),
                     stats.prover,
                     game.position().fen(),
                     stats.counts.total,

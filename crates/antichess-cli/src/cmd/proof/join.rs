@@ -5,11 +5,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use antichess_proof::{join_files, JoinParent, ProofError, TablebaseOracle, VerifyOptions};
+use antichess_proof::{join_files, JoinParent, ProofError, TablebaseOracle};
 use anyhow::Context;
 use clap::Args;
 
-use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
+use crate::common::output::Format as OutputFormat;
 
 #[derive(Debug, Args)]
 pub struct JoinArgs {
@@ -17,10 +17,6 @@ pub struct JoinArgs {
     /// is read with the default rules and prover).
     #[arg(required = true, value_name = "CHILD")]
     pub children: Vec<PathBuf>,
-
-    /// The proof to write (our compact format, atomically).
-    #[arg(short, long, value_name = "FILE")]
-    pub output: PathBuf,
 
     /// The parent position as a FEN (default: the parent the children's recorded lines
     /// share).
@@ -32,23 +28,13 @@ pub struct JoinArgs {
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: Option<String>,
 
-    /// Tablebase directory, to verify tablebase leaves (default:
-    /// ~/.cache/antichess/tables/<rules> if it exists).
-    #[arg(long, value_name = "DIR")]
-    pub tables: Option<PathBuf>,
-
-    /// Verify by playing tablebase leaves out instead of trusting the tables.
-    #[arg(long)]
-    pub expand_tablebase_leaves: bool,
-
-    /// Output: text, or one JSON object.
-    #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
-    pub format: OutputFormat,
+    #[command(flatten)]
+    pub write: super::WriteVerifiedArgs,
 }
 
 pub fn run(args: &JoinArgs) -> anyhow::Result<ExitCode> {
-    antichess_io::check_target(&args.output)?;
-    let json = args.format == OutputFormat::Json;
+    antichess_io::check_target(&args.write.output)?;
+    let json = args.write.format == OutputFormat::Json;
     // The rules: those of the first child (every child must share them).
     let first = antichess_proof::read_proof_file(
         &args.children[0],
@@ -77,13 +63,16 @@ pub fn run(args: &JoinArgs) -> anyhow::Result<ExitCode> {
     } else {
         JoinParent::FromChildren
     };
-    let tablebase = super::tables_to_verify(args.tables.as_ref(), rules)?;
+    let tablebase = super::tables_to_verify(args.write.tables.as_ref(), rules)?;
     let oracle = tablebase.as_ref().map(TablebaseOracle::new);
-    let options = VerifyOptions {
-        expand_tablebase_leaves: args.expand_tablebase_leaves,
-        ..VerifyOptions::default()
-    };
-    match join_files(&args.children, parent, &args.output, &oracle, &options) {
+    let options = args.write.verify_options();
+    match join_files(
+        &args.children,
+        parent,
+        &args.write.output,
+        &oracle,
+        &options,
+    ) {
         Ok(report) => {
             let stats = &report.stats;
             if json {
@@ -94,14 +83,14 @@ pub fn run(args: &JoinArgs) -> anyhow::Result<ExitCode> {
                     .collect();
                 let mut value = serde_json::to_value(stats)?;
                 value["verified"] = true.into();
-                value["output"] = args.output.display().to_string().into();
+                value["output"] = args.write.output.display().to_string().into();
                 value["children"] = used.into();
                 value["child_nodes"] = report.child_nodes.into();
                 println!("{}", serde_json::to_string_pretty(&value)?);
             } else {
                 println!(
                     "wrote {}: {} wins from {} ({} nodes, {} bytes; the children's proofs have {} nodes together), verified",
-                    args.output.display(),
+                    args.write.output.display(),
                     stats.prover,
                     report.root_fen,
                     stats.counts.total,

@@ -174,6 +174,37 @@ fn finish<T>(
     }
 }
 
+/// The options of a command that writes a proof and verifies it (`join`, `extract`).
+#[derive(Debug, Args)]
+pub struct WriteVerifiedArgs {
+    /// The proof to write (our compact format, atomically).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+
+    /// Tablebase directory, to verify tablebase leaves (default:
+    /// ~/.cache/antichess/tables/<rules> if it exists).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// Verify by playing tablebase leaves out instead of trusting the tables.
+    #[arg(long)]
+    pub expand_tablebase_leaves: bool,
+
+    /// Output: text, or one JSON object.
+    #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
+    pub format: OutputFormat,
+}
+
+impl WriteVerifiedArgs {
+    /// The verifier's options.
+    fn verify_options(&self) -> antichess_proof::VerifyOptions {
+        antichess_proof::VerifyOptions {
+            expand_tablebase_leaves: self.expand_tablebase_leaves,
+            ..antichess_proof::VerifyOptions::default()
+        }
+    }
+}
+
 /// Prints why a proof was rejected (in JSON, `{"verified": false, "error": message}`);
 /// the exit code 1.
 fn rejected(json: bool, message: &str) -> ExitCode {
