@@ -27,7 +27,8 @@ pub enum SelectArg {
     /// Always the most proving child (the default).
     Best,
     /// Among the children within --slack of the smallest number, the one whose other
-    /// number is largest (the move the other side finds hardest to answer).
+    /// number is largest (the move the other side finds hardest to answer). Measured: fewer
+    /// searches on small lines, 76% more on 1. e3 f6 (docs/research/hard-lines.md).
     Slack,
 }
 
