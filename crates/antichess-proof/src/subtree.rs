@@ -48,7 +48,7 @@ impl Expander for Source<'_> {
 
 /// The proof of the position reached from `tree`'s root by `line`: the subtree at that
 /// node, with the line appended to the recorded moves from the start position (if any)
-/// and the source's table records kept.
+/// and the source's table records kept ([`extract_file`] records the subtree's own).
 ///
 /// # Errors
 /// [`ProofError::Join`] when a move of `line` is not legal, is not the proof's move at a
@@ -119,7 +119,17 @@ pub fn extract_file(
     options: &VerifyOptions,
 ) -> Result<(ProofStats, u64), ProofError> {
     let tree = read_proof_file(input, None, &ReferenceOptions::default())?;
-    let sub = subtree_proof(&tree, line)?;
+    let mut sub = subtree_proof(&tree, line)?;
+    // The tables the subtree's own leaves read (the source's records are for all of it).
+    if sub.counts().tablebase == 0 {
+        sub.set_tables(Vec::new());
+    } else if oracle.max_units() > 0 {
+        let recorded = sub.tables().to_vec();
+        sub.record_tables(oracle)?;
+        if sub.tables().is_empty() {
+            sub.set_tables(recorded);
+        }
+    }
     write_proof_file(&sub, output, Format::Compact, ByteOrder::Little)?;
     match verify_file(output, Some(Format::Compact), oracle, options, &mut |_| {}) {
         Ok(stats) => Ok((stats, tree.len() as u64)),
