@@ -86,6 +86,29 @@ fn kind_name(kind: NodeKind) -> &'static str {
     }
 }
 
+/// A proof file's name without its directories (the whole path if it has none).
+#[must_use]
+pub fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// Refuses a proof file of other rules than the server's (`found`: the file's).
+///
+/// # Errors
+/// The message names the file and both rule sets.
+pub fn check_rules(path: &Path, found: Rules, rules: Rules) -> Result<(), String> {
+    if found == rules {
+        return Ok(());
+    }
+    Err(format!(
+        "proof {}: it is for the {found} rules, the server uses {rules} (--rules)",
+        path.display()
+    ))
+}
+
 impl LoadedProof {
     /// Reads and indexes a proof file. `rules` is used for reference-format files, which
     /// do not record them (they are assumed to prove a White win from the start position's
@@ -97,19 +120,8 @@ impl LoadedProof {
         };
         let tree = read_proof_file(path, None, &reference)
             .map_err(|e| format!("proof {}: {e}", path.display()))?;
-        if tree.rules() != rules {
-            return Err(format!(
-                "proof {}: it is for the {} rules, the server uses {} (--rules)",
-                path.display(),
-                tree.rules(),
-                rules
-            ));
-        }
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        LoadedProof::from_tree(id, name, path.to_path_buf(), tree)
+        check_rules(path, tree.rules(), rules)?;
+        LoadedProof::from_tree(id, file_name(path), path.to_path_buf(), tree)
             .map_err(|e| format!("proof {}: {e}", path.display()))
     }
 

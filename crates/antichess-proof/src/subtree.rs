@@ -15,8 +15,8 @@ use antichess_core::{Move, Position};
 use crate::build::{build_with, Expander, Step};
 use crate::join::IndexedTree;
 use crate::{
-    read_proof_file, verify_file, write_proof_file, ByteOrder, Format, LeafOracle, ProofError,
-    ProofStats, ProofTree, ReferenceOptions, VerifyOptions,
+    verify_file, write_proof_file, ByteOrder, Format, LeafOracle, ProofError, ProofStats,
+    ProofTree, VerifyOptions,
 };
 
 /// Walks one source proof from a node of it.
@@ -53,8 +53,12 @@ impl Expander for Source<'_> {
 /// # Errors
 /// [`ProofError::Join`] when a move of `line` is not legal, is not the proof's move at a
 /// prover node, or leaves the proof (a leaf is reached before the line ends).
-pub fn subtree_proof(tree: &ProofTree, line: &[Move]) -> Result<ProofTree, ProofError> {
-    let indexed = IndexedTree::new(tree.clone());
+pub fn subtree_proof(tree: ProofTree, line: &[Move]) -> Result<ProofTree, ProofError> {
+    if line.is_empty() {
+        return Ok(tree);
+    }
+    let indexed = IndexedTree::new(tree);
+    let tree = indexed.tree();
     let mut pos = *tree.root();
     let mut index = 0u32;
     for (ply, &mv) in line.iter().enumerate() {
@@ -91,9 +95,6 @@ pub fn subtree_proof(tree: &ProofTree, line: &[Move]) -> Result<ProofTree, Proof
         index = next;
         pos = pos.play(mv);
     }
-    if line.is_empty() {
-        return Ok(tree.clone());
-    }
     let mut prolog = tree.prolog().to_vec();
     if !prolog.is_empty() {
         prolog.extend_from_slice(line);
@@ -104,22 +105,21 @@ pub fn subtree_proof(tree: &ProofTree, line: &[Move]) -> Result<ProofTree, Proof
     Ok(out)
 }
 
-/// Reads the proof `input`, writes the proof of the node reached by `line` to `output`
-/// (compact format, atomically) and verifies the written file with `oracle`; returns the
-/// verifier's statistics and the node count of the source.
+/// Writes the proof of the node of `tree` reached by `line` to `output` (compact format,
+/// atomically) and verifies the written file with `oracle`; returns the verifier's
+/// statistics.
 ///
 /// # Errors
-/// As [`subtree_proof`]; reading or writing; a rejection by the verifier (the output file
-/// is then removed, so that no unverified proof is left under the name asked for).
+/// As [`subtree_proof`]; writing; a rejection by the verifier (the output file is then
+/// removed, so that no unverified proof is left under the name asked for).
 pub fn extract_file(
-    input: &Path,
+    tree: ProofTree,
     line: &[Move],
     output: &Path,
     oracle: &dyn LeafOracle,
     options: &VerifyOptions,
-) -> Result<(ProofStats, u64), ProofError> {
-    let tree = read_proof_file(input, None, &ReferenceOptions::default())?;
-    let mut sub = subtree_proof(&tree, line)?;
+) -> Result<ProofStats, ProofError> {
+    let mut sub = subtree_proof(tree, line)?;
     // The tables the subtree's own leaves read (the source's records are for all of it).
     if sub.counts().tablebase == 0 {
         sub.set_tables(Vec::new());
@@ -132,7 +132,7 @@ pub fn extract_file(
     }
     write_proof_file(&sub, output, Format::Compact, ByteOrder::Little)?;
     match verify_file(output, Some(Format::Compact), oracle, options, &mut |_| {}) {
-        Ok(stats) => Ok((stats, tree.len() as u64)),
+        Ok(stats) => Ok(stats),
         Err(e) => {
             let _ = std::fs::remove_file(output);
             Err(e)

@@ -32,7 +32,7 @@ fn lines(tree: &ProofTree, plies: usize) -> Vec<Vec<Move>> {
     for _ in 0..plies {
         let mut next = Vec::new();
         for line in &frontier {
-            let Ok(sub) = subtree_proof(tree, line) else {
+            let Ok(sub) = subtree_proof(tree.clone(), line) else {
                 continue;
             };
             let pos = *sub.root();
@@ -62,8 +62,8 @@ fn every_node_of_the_test_proofs_gives_a_proof_and_the_children_join_back() {
     for &(name, fen, prover, depth) in PROOFS {
         let tree = prove(fen, prover, depth);
         for line in lines(&tree, 4) {
-            let sub =
-                subtree_proof(&tree, &line).unwrap_or_else(|e| panic!("{name} {line:?}: {e}"));
+            let sub = subtree_proof(tree.clone(), &line)
+                .unwrap_or_else(|e| panic!("{name} {line:?}: {e}"));
             let mut pos = *tree.root();
             for &m in &line {
                 pos = pos.play(m);
@@ -82,7 +82,7 @@ fn every_node_of_the_test_proofs_gives_a_proof_and_the_children_join_back() {
                 .iter()
                 .map(|&m| ChildProof {
                     name: format!("{name} {m}"),
-                    tree: subtree_proof(&tree, &[m]).unwrap(),
+                    tree: subtree_proof(tree.clone(), &[m]).unwrap(),
                 })
                 .collect();
             let joined = join_proofs(root, Vec::new(), &children).unwrap();
@@ -104,7 +104,7 @@ fn a_line_off_the_proof_is_refused_with_its_move_named() {
         .copied()
         .find(|&m| m != played)
         .expect("another move");
-    let err = subtree_proof(&tree, &[other]).unwrap_err();
+    let err = subtree_proof(tree.clone(), &[other]).unwrap_err();
     assert!(matches!(err, ProofError::Join(_)), "{err}");
     assert!(
         err.to_string()
@@ -114,8 +114,8 @@ fn a_line_off_the_proof_is_refused_with_its_move_named() {
     // An illegal move (a move of the side not to move).
     let after = root.play(played);
     let illegal = after.legal_moves()[0];
-    let err = subtree_proof(&tree, &[illegal]).unwrap_err();
+    let err = subtree_proof(tree.clone(), &[illegal]).unwrap_err();
     assert!(err.to_string().contains("not a legal move"), "{err}");
     // The empty line is the proof itself.
-    assert_eq!(subtree_proof(&tree, &[]).unwrap().len(), tree.len());
+    assert_eq!(subtree_proof(tree.clone(), &[]).unwrap().len(), tree.len());
 }

@@ -37,6 +37,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use antichess_core::{Bitboard, Color, Move, Position, Role, Rules, Square};
+use antichess_proof::loaded::{check_rules, file_name};
 use antichess_proof::{detect_file_format, CompactHeader, Format, LoadedProof, PositionId};
 
 use crate::UciError;
@@ -123,7 +124,7 @@ enum State {
 #[derive(Debug, Default)]
 pub struct ProofSet {
     entries: Vec<Entry>,
-    rules: Option<Rules>,
+    rules: Rules,
 }
 
 impl ProofSet {
@@ -134,7 +135,7 @@ impl ProofSet {
     pub fn load(path: &Path, rules: Rules) -> (ProofSet, Vec<UciError>) {
         let mut set = ProofSet {
             entries: Vec::new(),
-            rules: Some(rules),
+            rules,
         };
         let mut errors = Vec::new();
         let files = if path.is_dir() {
@@ -187,12 +188,11 @@ impl ProofSet {
         self.entries.is_empty()
     }
 
-    /// Indexes entry `i` if it is unread, reporting what that did.
+    /// Indexes entry `i`, reporting what that did.
     fn index(&mut self, i: usize, report: &mut dyn FnMut(String)) {
-        let rules = self.rules.unwrap_or(Rules::INTERNATIONAL);
         let entry = &mut self.entries[i];
         let start = std::time::Instant::now();
-        match LoadedProof::load(i, &entry.path, rules) {
+        match LoadedProof::load(i, &entry.path, self.rules) {
             Ok(proof) => {
                 report(format!(
                     "proof {}: indexed {} nodes in {:.1} s",
@@ -296,10 +296,7 @@ fn load_error(message: &str) -> UciError {
 
 /// Reads a proof file's header (a compact file) or the whole file (a reference one).
 fn open_entry(i: usize, path: &Path, rules: Rules) -> Result<Entry, String> {
-    let name = path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
+    let name = file_name(path);
     let fail = |e: &dyn std::fmt::Display| format!("proof {}: {e}", path.display());
     if detect_file_format(path).map_err(|e| fail(&e))? == Format::Reference {
         let proof = LoadedProof::load(i, path, rules)?;
@@ -312,14 +309,7 @@ fn open_entry(i: usize, path: &Path, rules: Rules) -> Result<Entry, String> {
     }
     let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
     let header = CompactHeader::read(&mut std::io::BufReader::new(file)).map_err(|e| fail(&e))?;
-    if header.rules != rules {
-        return Err(format!(
-            "proof {}: it is for the {} rules, the server uses {} (--rules)",
-            path.display(),
-            header.rules,
-            rules
-        ));
-    }
+    check_rules(path, header.rules, rules)?;
     Ok(Entry {
         name,
         path: path.to_path_buf(),

@@ -40,12 +40,12 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
     let game = antichess_core::play_move_text(*source.root(), &args.moves)
         .with_context(|| format!("--moves \"{}\" from the proof's root", args.moves))?;
     let line = game.moves().to_vec();
-    drop(source);
+    let source_nodes = source.len() as u64;
     let tablebase = super::tables_to_verify(args.write.tables.as_ref(), rules)?;
     let oracle = tablebase.as_ref().map(TablebaseOracle::new);
     let options = args.write.verify_options();
-    match extract_file(&args.input, &line, &args.write.output, &oracle, &options) {
-        Ok((stats, source_nodes)) => {
+    match extract_file(source, &line, &args.write.output, &oracle, &options) {
+        Ok(stats) => {
             if json {
                 let mut value = serde_json::to_value(&stats)?;
                 value["verified"] = true.into();
