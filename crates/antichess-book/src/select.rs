@@ -5,7 +5,10 @@
 //! ([`Selection::MostProving`], the default: smallest proof number at the prover's nodes,
 //! smallest disproof number at the opponent's), the same with a tolerance
 //! ([`Selection::Slack`]: among the children within a fraction of the smallest number, the
-//! one hardest for the other side), or at random ([`Selection::Weighted`]) with
+//! one hardest for the other side), the most proving child unless one move of the prover
+//! stands out ([`Selection::Dominant`]: among the prover's moves within a fraction of the
+//! smallest proof number, one whose disproof number is a set factor above every other
+//! move's), or at random ([`Selection::Weighted`]) with
 //! weight `(best / number) ^ exponent`, where `number` is that same proof (or disproof)
 //! number and `best` the smallest among the open children, so that the most proving child
 //! is always the likeliest.
@@ -40,6 +43,12 @@ pub enum Selection {
     /// one whose other number is largest: where the side to move has several moves about
     /// equally near to success, the one the other side finds hardest to answer.
     Slack { slack: f64 },
+    /// The most proving child, except at the prover's nodes when the open move with the
+    /// largest disproof number has at least `ratio` times the disproof number of every
+    /// other open move and a proof number within a fraction `slack` of the smallest: then
+    /// that move. The steering that proved 1. e3 Nc6 by hand (the move the opponent could
+    /// not find an answer to, among moves alike by proof number), made a rule.
+    Dominant { ratio: f64, slack: f64 },
 }
 
 /// A small xorshift64* generator (selection needs no more).
@@ -80,9 +89,8 @@ impl Rng {
 #[must_use]
 pub fn pick<'a>(parent: &Node, kids: &[&'a Node], selection: Selection, rng: &mut Rng) -> &'a Node {
     let or_node = parent.prover_to_move;
-    match selection {
-        Selection::MostProving => kids
-            .iter()
+    let most_proving = || {
+        kids.iter()
             .min_by_key(|k| {
                 if or_node {
                     (k.proof, u32::MAX - k.disproof)
@@ -90,7 +98,27 @@ pub fn pick<'a>(parent: &Node, kids: &[&'a Node], selection: Selection, rng: &mu
                     (k.disproof, u32::MAX - k.proof)
                 }
             })
-            .expect("non-empty"),
+            .expect("non-empty")
+    };
+    match selection {
+        Selection::MostProving => most_proving(),
+        Selection::Dominant { ratio, slack } => {
+            if !or_node || kids.len() < 2 {
+                return most_proving();
+            }
+            let best = kids.iter().map(|k| k.proof).min().expect("non-empty");
+            let limit = ((f64::from(best) * (1.0 + slack.max(0.0))) as u32).max(best);
+            let mut by_disproof: Vec<&&Node> = kids.iter().collect();
+            by_disproof.sort_unstable_by_key(|k| (u32::MAX - k.disproof, k.proof));
+            let (top, second) = (by_disproof[0], by_disproof[1]);
+            if top.proof <= limit
+                && f64::from(top.disproof) >= ratio * f64::from(second.disproof.max(1))
+            {
+                top
+            } else {
+                most_proving()
+            }
+        }
         Selection::Slack { slack } => {
             let num = |k: &Node| if or_node { k.proof } else { k.disproof };
             let other = |k: &Node| if or_node { k.disproof } else { k.proof };
@@ -281,5 +309,64 @@ mod tests {
             &mut rng,
         );
         assert!(std::ptr::eq(picked, &kids[1]));
+    }
+
+    #[test]
+    fn the_dominant_walk_leaves_most_proving_only_for_a_move_that_stands_out() {
+        let dominant = Selection::Dominant {
+            ratio: 10.0,
+            slack: 0.2,
+        };
+        let mut rng = Rng::new(1);
+        // The Nc6 numbers: 8. a5 (1.5 M) stands 23 times above the next (67 K).
+        let kids = [
+            node(false, 5_257, 6_316),
+            node(false, 5_262, 1_543_496),
+            node(false, 5_312, 67_123),
+        ];
+        let refs: Vec<&Node> = kids.iter().collect();
+        let parent = node(true, 5_257, 10_000_000);
+        assert!(std::ptr::eq(
+            pick(&parent, &refs, dominant, &mut rng),
+            &kids[1]
+        ));
+        // Ten times is not reached (1.5 M against 200 K): most proving.
+        let kids = [
+            node(false, 5_257, 6_316),
+            node(false, 5_262, 1_543_496),
+            node(false, 5_312, 200_000),
+        ];
+        let refs: Vec<&Node> = kids.iter().collect();
+        assert!(std::ptr::eq(
+            pick(&parent, &refs, dominant, &mut rng),
+            &kids[0]
+        ));
+        // The standing-out move is too far above the smallest proof number.
+        let kids = [node(false, 5_257, 6_316), node(false, 7_000, 9_000_000)];
+        let refs: Vec<&Node> = kids.iter().collect();
+        assert!(std::ptr::eq(
+            pick(&parent, &refs, dominant, &mut rng),
+            &kids[0]
+        ));
+        // The opponent's nodes: most proving (smallest disproof number).
+        let kids = [node(true, 10, 100), node(true, 9, 100_000)];
+        let refs: Vec<&Node> = kids.iter().collect();
+        assert!(std::ptr::eq(
+            pick(&node(false, 19, 100), &refs, dominant, &mut rng),
+            &kids[0]
+        ));
+        // One child, saturated numbers: no overflow.
+        let kids = [node(false, u32::MAX, u32::MAX), node(false, u32::MAX, 0)];
+        let refs: Vec<&Node> = kids.iter().collect();
+        assert!(std::ptr::eq(
+            pick(&node(true, u32::MAX, 5), &refs, dominant, &mut rng),
+            &kids[0]
+        ));
+        let one = [node(false, 3, 4)];
+        let refs: Vec<&Node> = one.iter().collect();
+        assert!(std::ptr::eq(
+            pick(&node(true, 3, 4), &refs, dominant, &mut rng),
+            &one[0]
+        ));
     }
 }

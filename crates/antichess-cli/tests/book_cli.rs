@@ -391,6 +391,18 @@ fn errors_name_the_bad_input() {
         "not won yet",
     );
     fail(&["book", "grow", "postgres://localhost/book"], "PostgreSQL");
+    fail(
+        &[
+            "book",
+            "grow",
+            s(&book),
+            "--select",
+            "dominant",
+            "--dominance=-1",
+        ],
+        "--dominance -1",
+    );
+    fail(&["book", "grow", s(&book), "--slack", "NaN"], "--slack NaN");
     let fics = dir.join("fics.book");
     ok(&[
         "book",

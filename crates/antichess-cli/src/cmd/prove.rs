@@ -27,6 +27,7 @@ use anyhow::Context;
 use clap::Args;
 use serde_json::json;
 
+use crate::cmd::book::grow::WalkArgs;
 use crate::common::args::{default_tables_dir, PositionArgs};
 use crate::common::book::stop_on_ctrl_c;
 use crate::common::output::{json_number, number, Format};
@@ -81,6 +82,9 @@ pub struct ProveArgs {
     /// Transposition table of each worker: MB, or with a unit (512M, 4G).
     #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
     pub hash: usize,
+
+    #[command(flatten)]
+    pub walk: WalkArgs,
 
     /// Stop growing after this many searches in this run (like --time, the book is kept).
     #[arg(long, value_name = "N")]
@@ -147,6 +151,7 @@ fn book_name(
 pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let json_out = args.format == Format::Json;
+    let selection = args.walk.selection()?;
     antichess_io::check_target(&args.output)?;
     let game = args.position.game()?;
     let root = *game.position();
@@ -227,6 +232,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         max_searches: args.searches,
         tablebase_units: units,
         proof_dir: Some(leaf_dir(&path)),
+        selection,
         ..GrowOptions::default()
     };
     let stats = GrowStats::default();

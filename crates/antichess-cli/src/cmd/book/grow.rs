@@ -30,6 +30,65 @@ pub enum SelectArg {
     /// number is largest (the move the other side finds hardest to answer). Measured: fewer
     /// searches on small lines, 76% more on 1. e3 f6 (docs/research/hard-lines.md).
     Slack,
+    /// Best, except where one of the prover's moves within --slack of the smallest proof
+    /// number has --dominance times the disproof number of every other: then that move.
+    Dominant,
+}
+
+/// How the book's walk picks a child (shared by `book grow` and `prove`).
+#[derive(Debug, Args)]
+pub struct WalkArgs {
+    /// How the walk from the root picks a child: the most proving child (smallest proof
+    /// number where the prover moves, smallest disproof number where the opponent moves),
+    /// the same with a tolerance (slack: among the children within --slack of the
+    /// smallest, the hardest for the other side to answer), the most proving unless one of
+    /// the prover's moves stands out by its disproof number (dominant), or at random with
+    /// the most proving child the likeliest.
+    #[arg(long, value_enum, default_value = "best")]
+    pub select: SelectArg,
+
+    /// The exponent of the weighted walk: a child's weight is (best / number) to this
+    /// power, `number` being its proof number where the prover moves (its disproof number
+    /// where the opponent moves) and `best` the smallest among the open children.
+    #[arg(long, value_name = "E", default_value_t = 2.0)]
+    pub exponent: f64,
+
+    /// The tolerance of --select slack and dominant: children whose proof number (at the
+    /// prover's nodes; disproof number at the opponent's, slack only) is at most this
+    /// fraction above the smallest are candidates.
+    #[arg(long, value_name = "F", default_value_t = 0.2)]
+    pub slack: f64,
+
+    /// The factor of --select dominant: how many times the disproof number of every other
+    /// open move the standing-out move must have.
+    #[arg(long, value_name = "R", default_value_t = 10.0)]
+    pub dominance: f64,
+}
+
+impl WalkArgs {
+    /// The walk asked for; an error names a bad parameter.
+    pub fn selection(&self) -> anyhow::Result<Selection> {
+        for (name, value) in [
+            ("exponent", self.exponent),
+            ("slack", self.slack),
+            ("dominance", self.dominance),
+        ] {
+            if !(value.is_finite() && value >= 0.0) {
+                bail!("--{name} {value}: must be a number >= 0");
+            }
+        }
+        Ok(match self.select {
+            SelectArg::Weighted => Selection::Weighted {
+                exponent: self.exponent,
+            },
+            SelectArg::Best => Selection::MostProving,
+            SelectArg::Slack => Selection::Slack { slack: self.slack },
+            SelectArg::Dominant => Selection::Dominant {
+                ratio: self.dominance,
+                slack: self.slack,
+            },
+        })
+    }
 }
 
 /// Grow a book: workers search leaves and write their numbers until the root is solved
@@ -79,25 +138,8 @@ pub struct GrowArgs {
     #[arg(long, value_name = "T", default_value = "5m", value_parser = parse_duration)]
     pub retry: Duration,
 
-    /// How the walk from the root picks a child: the most proving child (smallest proof
-    /// number where the prover moves, smallest disproof number where the opponent moves),
-    /// the same with a tolerance (slack: among the children within --slack of the
-    /// smallest, the hardest for the other side to answer), or at random with the most
-    /// proving child the likeliest.
-    #[arg(long, value_enum, default_value = "best")]
-    pub select: SelectArg,
-
-    /// The exponent of the weighted walk: a child's weight is (best / number) to this
-    /// power, `number` being its proof number where the prover moves (its disproof number
-    /// where the opponent moves) and `best` the smallest among the open children.
-    #[arg(long, value_name = "E", default_value_t = 2.0)]
-    pub exponent: f64,
-
-    /// The tolerance of --select slack: children whose proof number (at the prover's
-    /// nodes; disproof number at the opponent's) is at most this fraction above the
-    /// smallest are candidates.
-    #[arg(long, value_name = "F", default_value_t = 0.2)]
-    pub slack: f64,
+    #[command(flatten)]
+    pub walk: WalkArgs,
 
     /// The search's ε of the 1+ε trick.
     #[arg(long, value_name = "E", default_value_t = 0.25)]
@@ -183,9 +225,7 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
     let json_out = args.format == Format::Json;
     let mut book = open(&args.book)?;
     let rules = book.meta().rules;
-    if !(args.exponent.is_finite() && args.exponent >= 0.0) {
-        bail!("--exponent {}: must be a number >= 0", args.exponent);
-    }
+    let selection = args.walk.selection()?;
     if !(args.epsilon.is_finite() && args.epsilon >= 0.0) {
         bail!("--epsilon {}: must be a number >= 0", args.epsilon);
     }
@@ -243,13 +283,7 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
         max_time: args.time,
         max_searches: args.searches,
         lease: args.lease,
-        selection: match args.select {
-            SelectArg::Weighted => Selection::Weighted {
-                exponent: args.exponent,
-            },
-            SelectArg::Best => Selection::MostProving,
-            SelectArg::Slack => Selection::Slack { slack: args.slack },
-        },
+        selection,
         tablebase_units: tablebase
             .as_ref()
             .map_or(0, antichess_tb::Tablebase::max_units),
