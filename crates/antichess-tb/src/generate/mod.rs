@@ -49,7 +49,7 @@ use crate::zeroed::ZeroedArray;
 use crate::TbError;
 
 mod targets;
-use targets::{capture_targets, CaptureTarget, CaptureTargets};
+use targets::{capture_targets, CaptureTarget, CaptureTargets, NO_CAPTURE};
 
 // One 16-bit word per position and side to move:
 // - decided: bit 15 set, bit 14 = win, bits 0..14 = DTC;
@@ -362,11 +362,39 @@ impl Generator<'_> {
         let mover = board.piece_at(from).expect("a piece captures");
         let captured = board.piece_at(to).expect("a capture takes a piece");
         let promo = m.promotion().map_or(0, |r| r.index() + 1);
-        match self.captures[side.index()][captured.role.index()][promo] {
+        self.leave_wdl(board, side, m, Some(captured), mover, promo)
+    }
+
+    /// The WDL, for the opponent, of the promotion `m` without a capture by `side` on
+    /// `board`, probed in the table it leads to without building the child position.
+    #[inline]
+    fn promotion_wdl(&self, board: &Board, side: Color, m: Move) -> Result<Wdl, TbError> {
+        let pawn = board.piece_at(m.from()).expect("a pawn promotes");
+        let promo = m.promotion().expect("a promotion").index() + 1;
+        self.leave_wdl(board, side, m, None, pawn, promo)
+    }
+
+    /// The WDL, for the opponent, of the move `m` of `mover` that leaves the table (a
+    /// capture of `captured`, a promotion to the role of index `promo - 1`, or both).
+    #[inline(always)]
+    fn leave_wdl(
+        &self,
+        board: &Board,
+        side: Color,
+        m: Move,
+        captured: Option<Piece>,
+        mover: Piece,
+        promo: usize,
+    ) -> Result<Wdl, TbError> {
+        let (from, to) = (m.from(), m.to());
+        let slot = captured.map_or(NO_CAPTURE, |c| c.role.index());
+        match self.captures[side.index()][slot][promo] {
             CaptureTarget::OpponentBare => Ok(Wdl::Win),
             CaptureTarget::Table(table, swapped) => {
                 let mut child = *board;
-                child.remove_unchecked(to, captured);
+                if let Some(captured) = captured {
+                    child.remove_unchecked(to, captured);
+                }
                 child.remove_unchecked(from, mover);
                 child.put_unchecked(to, m.promotion().map_or(mover, |r| Piece::new(side, r)));
                 Ok(if swapped {
@@ -436,7 +464,14 @@ impl Generator<'_> {
         let counter = internal as u16;
         let (mut win, mut draw, mut loss_max) = (None::<u16>, false, 0u16);
         for &(m, contribution) in ext.iter() {
-            match -self.child_wdl(&pos.play(m))? {
+            // A promotion goes straight to its table; a double step that allows en
+            // passant stays in this material and is probed through the child position.
+            let child = if m.promotion().is_some() {
+                self.promotion_wdl(&board, side, m)?
+            } else {
+                self.child_wdl(&pos.play(m))?
+            };
+            match -child {
                 Wdl::Win => win = Some(win.map_or(contribution, |w| w.min(contribution))),
                 Wdl::Draw => draw = true,
                 Wdl::Loss => loss_max = loss_max.max(contribution),

@@ -1,5 +1,5 @@
 //! Where the moves that leave a table lead, looked up once per generation: for each side
-//! to move, captured role and promotion, the table of the material left (exact, or in a
+//! to move, captured role (or none, for a promotion) and promotion, the table of the material left (exact, or in a
 //! bound build the bound table for the build's colour) or the value assumed where none
 //! exists.
 
@@ -29,25 +29,33 @@ pub(super) enum CaptureTarget<'a> {
     Impossible,
 }
 
-/// [`CaptureTarget`]s by side to move, captured role and promotion (0 none, else the
-/// promotion role's index + 1).
-pub(super) type CaptureTargets<'a> = [[[CaptureTarget<'a>; 7]; 6]; 2];
+/// [`CaptureTarget`]s by side to move, captured role ([`NO_CAPTURE`] for a promotion
+/// that captures nothing) and promotion (0 none, else the promotion role's index + 1).
+pub(super) type CaptureTargets<'a> = [[[CaptureTarget<'a>; 7]; 7]; 2];
+
+/// The captured-role slot of [`CaptureTargets`] for a promotion without a capture.
+pub(super) const NO_CAPTURE: usize = 6;
 
 pub(super) fn capture_targets<'a>(
     material: &Material,
     children: &'a Tablebase,
     bound: Option<Color>,
 ) -> Result<CaptureTargets<'a>, TbError> {
-    let mut targets = [[[CaptureTarget::Impossible; 7]; 6]; 2];
+    let mut targets = [[[CaptureTarget::Impossible; 7]; 7]; 2];
     for side in Color::ALL {
         let them = side.other();
-        for captured in Role::ALL {
-            if material.count(them, captured) == 0 {
+        for captured in 0..=NO_CAPTURE {
+            if captured != NO_CAPTURE && material.count(them, Role::ALL[captured]) == 0 {
                 continue;
             }
             for promo in 0..7usize {
                 let mut child = *material;
-                child.set_count(them, captured, material.count(them, captured) - 1);
+                if captured != NO_CAPTURE {
+                    let role = Role::ALL[captured];
+                    child.set_count(them, role, material.count(them, role) - 1);
+                } else if promo == 0 {
+                    continue; // neither a capture nor a promotion: the same table
+                }
                 if promo > 0 {
                     let role = Role::ALL[promo - 1];
                     let pawns = material.count(side, Role::Pawn);
@@ -57,7 +65,7 @@ pub(super) fn capture_targets<'a>(
                     child.set_count(side, Role::Pawn, pawns - 1);
                     child.set_count(side, role, child.count(side, role) + 1);
                 }
-                targets[side.index()][captured.index()][promo] = if child.side_units(them) == 0 {
+                targets[side.index()][captured][promo] = if child.side_units(them) == 0 {
                     CaptureTarget::OpponentBare
                 } else {
                     match (children.table_by_key(child.key())?, bound) {
