@@ -273,6 +273,9 @@ pub struct TableIndex {
     /// The first group from which every group is one piece other than a pawn: a move of
     /// such a piece is indexed by [`TableIndex::encode_view`]'s short path.
     singles_from: usize,
+    /// The first group of the short path of `encode_view`: the single pieces from
+    /// `singles_from` on, and the group before them if it is a repeated piece (not pawns).
+    short_from: usize,
     /// Every index fits in 32 bits and no radix is 1, so decoding may divide by
     /// multiplying with each group's `recip`.
     small: bool,
@@ -419,6 +422,10 @@ impl TableIndex {
                 .rev()
                 .take_while(|g| g.count == 1 && !g.pawn)
                 .count();
+        let short_from = match singles_from.checked_sub(1) {
+            Some(g) if !groups[g].pawn => g,
+            _ => singles_from,
+        };
         TableIndex {
             material: *material,
             lead_piece,
@@ -428,6 +435,7 @@ impl TableIndex {
             lead_weight,
             group_of,
             singles_from,
+            short_from,
             small,
             size,
             id: {
@@ -816,14 +824,23 @@ impl TableIndex {
         to: antichess_core::Square,
     ) -> Option<u64> {
         let gi = self.group_of[piece.color.index() * 6 + piece.role.index()];
-        if gi < LEAD && usize::from(gi) >= self.singles_from {
-            // One piece (not a pawn), and so is every later group: its digit is its square
-            // among the squares left free by the groups before it, and each later piece's
-            // digit moves by one if the piece left from below it or arrives below it.
+        if gi < LEAD && usize::from(gi) >= self.short_from {
+            // A piece (not a pawn), and every later group is one piece (not a pawn): its
+            // digit is its square among the squares left free by the groups before it (the
+            // combination of its group's squares among them, for a repeated piece), and
+            // each later piece's digit moves by one if the piece left from below it or
+            // arrives below it.
             let gi = usize::from(gi);
             let (from_i, to_i) = (from.index() as u32, to.index() as u32);
-            let below = (1u64 << to_i) - 1;
-            let digit = u64::from(to_i - (d.occ_before[gi] & below).count_ones());
+            let digit = if gi >= self.singles_from {
+                let below = (1u64 << to_i) - 1;
+                u64::from(to_i - (d.occ_before[gi] & below).count_ones())
+            } else {
+                comb_index(
+                    d.group_bits[gi] ^ (1u64 << from_i) ^ (1u64 << to_i),
+                    d.occ_before[gi],
+                )
+            };
             let mut idx = d.idx.wrapping_add(
                 digit
                     .wrapping_sub(d.digits[gi])
