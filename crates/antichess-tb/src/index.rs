@@ -129,9 +129,66 @@ fn comb_index(mut bits: u64, occ: u64) -> u64 {
     v
 }
 
+/// `COLEX_PAIRS[v]`: the two ranks (ascending, 6 bits each) of pair number `v` in colex
+/// order, `a | b << 6` for the pair `a < b` (its number is C(a, 1) + C(b, 2)).
+static COLEX_PAIRS: [u16; 2016] = {
+    let mut table = [0u16; 2016];
+    let mut b = 1;
+    while b < 64 {
+        let mut a = 0;
+        while a < b {
+            table[a + b * (b - 1) / 2] = (a | b << 6) as u16;
+            a += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// `COLEX_TRIPLES[v]`: the three ranks of triple number `v`, `a | b << 6 | c << 12` for
+/// `a < b < c` (its number is C(a, 1) + C(b, 2) + C(c, 3)). 166 KB: a lookup instead of
+/// two binary searches whose branches the processor cannot predict.
+static COLEX_TRIPLES: [u32; 41_664] = {
+    let mut table = [0u32; 41_664];
+    let mut c = 2;
+    while c < 64 {
+        let mut b = 1;
+        while b < c {
+            let mut a = 0;
+            while a < b {
+                table[a + b * (b - 1) / 2 + c * (c - 1) * (c - 2) / 6] =
+                    (a | b << 6 | c << 12) as u32;
+                a += 1;
+            }
+            b += 1;
+        }
+        c += 1;
+    }
+    table
+};
+
 /// Inverse of colex rank: the `k` ranks (ascending) of combination number `v`.
 #[inline]
-fn colex_unrank(mut v: u64, k: usize, out: &mut [u32; 16]) {
+fn colex_unrank(v: u64, k: usize, out: &mut [u32; 16]) {
+    match k {
+        2 => {
+            let packed = u32::from(COLEX_PAIRS[v as usize]);
+            out[0] = packed & 63;
+            out[1] = packed >> 6;
+        }
+        3 => {
+            let packed = COLEX_TRIPLES[v as usize];
+            out[0] = packed & 63;
+            out[1] = (packed >> 6) & 63;
+            out[2] = packed >> 12;
+        }
+        _ => colex_unrank_search(v, k, out),
+    }
+}
+
+/// [`colex_unrank`] by binary searches in the binomials (any `k`).
+#[inline]
+fn colex_unrank_search(mut v: u64, k: usize, out: &mut [u32; 16]) {
     let mut hi = 64u32;
     for i in (1..=k).rev() {
         if i == 1 {

@@ -223,3 +223,17 @@ fn incremental_decoding_equals_fresh_decoding() {
         );
     }
 }
+
+#[test]
+fn colex_unranking_by_table_equals_the_binary_search() {
+    for k in [2usize, 3] {
+        for v in 0..binomial(64, k as u32) {
+            let (mut by_table, mut by_search) = ([0u32; 16], [0u32; 16]);
+            colex_unrank(v, k, &mut by_table);
+            colex_unrank_search(v, k, &mut by_search);
+            assert_eq!(by_table[..k], by_search[..k], "k = {k}, v = {v}");
+            let bits = by_table[..k].iter().fold(0u64, |b, &r| b | 1 << r);
+            assert_eq!(colex_rank(bits), v);
+        }
+    }
+}
