@@ -27,8 +27,7 @@ use anyhow::Context;
 use clap::Args;
 use serde_json::json;
 
-use crate::cmd::book::grow::WalkArgs;
-use crate::common::args::{default_tables_dir, PositionArgs};
+use crate::common::args::{default_tables_dir, PositionArgs, WalkArgs};
 use crate::common::book::stop_on_ctrl_c;
 use crate::common::output::{json_number, number, Format};
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};

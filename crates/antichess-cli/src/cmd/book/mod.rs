@@ -22,7 +22,7 @@ use crate::common::args::PositionArgs;
 use crate::common::output::Format;
 use crate::common::parse::parse_color;
 
-pub mod grow;
+mod grow;
 mod prove;
 pub mod seed;
 mod show;
