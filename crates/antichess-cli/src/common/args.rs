@@ -1,5 +1,6 @@
 //! Argument groups shared by several subcommands: a position, a tables directory, the
-//! proof file format and what a reference-format proof file does not record.
+//! proof file format, what a reference-format proof file does not record, and the book
+//! walk.
 
 use antichess_book::Selection;
 use antichess_core::{play_move_text, Color, Game, Position, Rules};
