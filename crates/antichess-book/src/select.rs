@@ -107,10 +107,23 @@ pub fn pick<'a>(parent: &Node, kids: &[&'a Node], selection: Selection, rng: &mu
                 return most_proving();
             }
             let best = kids.iter().map(|k| k.proof).min().expect("non-empty");
-            let limit = ((f64::from(best) * (1.0 + slack.max(0.0))) as u32).max(best);
-            let mut by_disproof: Vec<&&Node> = kids.iter().collect();
-            by_disproof.sort_unstable_by_key(|k| (u32::MAX - k.disproof, k.proof));
-            let (top, second) = (by_disproof[0], by_disproof[1]);
+            let limit = within(best, slack);
+            // The two largest disproof numbers (ties to the smaller proof number), in one
+            // pass.
+            let key = |k: &Node| (u32::MAX - k.disproof, k.proof);
+            let (mut top, mut second) = if key(kids[1]) < key(kids[0]) {
+                (kids[1], kids[0])
+            } else {
+                (kids[0], kids[1])
+            };
+            for &k in &kids[2..] {
+                if key(k) < key(top) {
+                    second = top;
+                    top = k;
+                } else if key(k) < key(second) {
+                    second = k;
+                }
+            }
             if top.proof <= limit
                 && f64::from(top.disproof) >= ratio * f64::from(second.disproof.max(1))
             {
@@ -123,8 +136,7 @@ pub fn pick<'a>(parent: &Node, kids: &[&'a Node], selection: Selection, rng: &mu
             let num = |k: &Node| if or_node { k.proof } else { k.disproof };
             let other = |k: &Node| if or_node { k.disproof } else { k.proof };
             let best = kids.iter().map(|k| num(k)).min().expect("non-empty");
-            // (The cast saturates; the smallest number always qualifies.)
-            let limit = ((f64::from(best) * (1.0 + slack.max(0.0))) as u32).max(best);
+            let limit = within(best, slack);
             kids.iter()
                 .filter(|k| num(k) <= limit)
                 .max_by_key(|k| (other(k), u32::MAX - num(k)))
@@ -150,6 +162,12 @@ pub fn pick<'a>(parent: &Node, kids: &[&'a Node], selection: Selection, rng: &mu
             kids[kids.len() - 1]
         }
     }
+}
+
+/// The largest number within the fraction `slack` above `best` (the cast saturates; `best`
+/// itself always qualifies).
+fn within(best: u32, slack: f64) -> u32 {
+    ((f64::from(best) * (1.0 + slack.max(0.0))) as u32).max(best)
 }
 
 /// Walks from `start` to a free open leaf. `excluded` collects nodes known to have no
