@@ -1,7 +1,8 @@
 //! Bound tables from the command line: `tb build --bound` (plan, build, JSON), `tb probe`
 //! on a position only bound tables cover, `tb verify --bound`, and a proof whose leaves
 //! rest on bound tables: `solve --proof` records them, `proof verify` accepts it with
-//! them and rejects it without the one it needs.
+//! them and rejects it without the one it needs; `prove` probes them beside the complete
+//! sets.
 
 mod common;
 
@@ -131,6 +132,52 @@ fn bound_tables_build_probe_verify_and_back_a_proof() {
         .filter_map(|t| t["material"].as_str())
         .collect();
     assert!(recorded.contains(&"KPk:bound-b"), "{checked}");
+
+    // `prove` probes every table the directory holds, not only the complete sets (here
+    // every 2-unit table and the 3-unit bound tables): its proof rests on KPk's.
+    let proved = dir.join("prove.proof");
+    let run = json(&[
+        "prove",
+        "--fen",
+        ROOT,
+        "--prover",
+        "white",
+        "-o",
+        s(&proved),
+        "--units",
+        "2",
+        "--workers",
+        "1",
+        "--hash",
+        "64M",
+        "--cache",
+        s(&dir.join("books")),
+        "--tables",
+        s(&tables),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run["solved"], true, "{run}");
+    assert_eq!(run["tables_complete_units"], 2, "{run}");
+    assert_eq!(run["tables_units"], 3, "{run}");
+    let checked = json(&[
+        "proof",
+        "verify",
+        s(&proved),
+        "--tables",
+        s(&tables),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(checked["verified"], true, "{checked}");
+    assert!(
+        checked["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["material"] == "KPk:bound-b"),
+        "{checked}"
+    );
 
     // Without the bound table the win rests on, the leaf is not covered: rejected.
     std::fs::remove_file(tables.join("KPvK.bound-black.actb")).unwrap();

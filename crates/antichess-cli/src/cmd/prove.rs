@@ -167,15 +167,26 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let tables_started = Instant::now();
     let tablebase = solver_tables(&args.tables, rules, args.units, json_out)?;
     let table_seconds = tables_started.elapsed().as_secs_f64();
-    let units = tablebase
+    // Every table in the directory is probed (as `solve` and `book grow` do), not only the
+    // complete sets: the larger tables built for a line (`tb build --from-book`) are what
+    // cut its searches.
+    let complete = tablebase
         .as_ref()
         .map_or(0, antichess_tb::Tablebase::complete_units);
+    let units = tablebase
+        .as_ref()
+        .map_or(0, antichess_tb::Tablebase::max_units);
     let tables_dir = args
         .tables
         .clone()
         .unwrap_or_else(|| default_tables_dir(rules));
+    let larger = if units > complete {
+        format!(", and some of up to {units} units")
+    } else {
+        String::new()
+    };
     eprintln!(
-        "tables: up to {units} units in {} ({table_seconds:.1} s to build what was missing)",
+        "tables: every table of up to {complete} units{larger} in {} ({table_seconds:.1} s to build what was missing)",
         tables_dir.display()
     );
 
@@ -264,6 +275,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         "resumed": resumed,
         "seeds": seeded,
         "tables_units": units,
+        "tables_complete_units": complete,
         "tables_seconds": table_seconds,
         "searches": searches,
         "searches_in_all": counts.searches,
