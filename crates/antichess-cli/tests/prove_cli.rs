@@ -94,3 +94,92 @@ fn prove_resumes_its_book_and_writes_a_verified_proof() {
         "r1bqkbnr/p1pppppp/p7/8/8/4P3/PPPPQPPP/RNB1K1NR b - - 1 3"
     );
 }
+
+/// `--grow-tables`: between rounds of `--tables-every` searches, the bound tables of the
+/// materials the book met most are built (one unit beyond `--units`) and probed from then
+/// on; a run cut short by `--searches` reports them.
+#[test]
+fn prove_grows_its_tables_between_rounds() {
+    let dir = temp_dir("prove-grow-tables");
+    let tables = dir.join("tables");
+    let out = antichess(
+        &[
+            "tb",
+            "build",
+            "--units",
+            "2",
+            "--tables",
+            tables.to_str().unwrap(),
+        ],
+        &tables,
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let out = antichess(
+        &[
+            "prove",
+            "--fen",
+            "k7/8/8/8/8/2p5/1P1P4/R7 w - - 0 1",
+            "-o",
+            dir.join("p.proof").to_str().unwrap(),
+            "--cache",
+            dir.join("cache").to_str().unwrap(),
+            "--tables",
+            tables.to_str().unwrap(),
+            "--units",
+            "2",
+            "--workers",
+            "1",
+            "--search-nodes",
+            "2K",
+            "--hash",
+            "64M",
+            "--searches",
+            "30",
+            "--grow-tables",
+            "2",
+            "--tables-every",
+            "10",
+            "--format",
+            "json",
+        ],
+        &tables,
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let report = json(&out);
+    assert_eq!(report["searches"], 30, "{report}");
+    let grown = &report["tables_grown"];
+    assert!(grown["rounds"].as_u64().unwrap() >= 1, "{report}");
+    assert!(grown["tables"].as_u64().unwrap() >= 2, "{report}");
+    assert_eq!(report["tables_complete_units"], 2, "{report}");
+    assert_eq!(report["tables_units"], 3, "{report}");
+    let bound: Vec<String> = std::fs::read_dir(&tables)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".bound-white.actb"))
+        .collect();
+    assert!(bound.len() >= 2, "{bound:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("building bound tables for white"), "{err}");
+
+    // Without tables to grow from, a clear error.
+    let out = antichess(
+        &[
+            "prove",
+            "--fen",
+            "k7/8/8/8/8/2p5/1P1P4/R7 w - - 0 1",
+            "-o",
+            dir.join("q.proof").to_str().unwrap(),
+            "--units",
+            "0",
+            "--grow-tables",
+            "2",
+        ],
+        &tables,
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out).contains("--grow-tables needs tables"),
+        "{}",
+        text(&out)
+    );
+}

@@ -1,7 +1,9 @@
 //! `antichess prove`: one command for a person who wants a line proved. It grows a book in
 //! a cache directory (`~/.cache/antichess/books/<rules>-<prover>-<line>.book`; run the same
 //! command again after Ctrl-C, a crash or a `--time` that ran out, and it goes on from the
-//! book), builds the tables it needs first, seeds the book from proof files if given, and
+//! book), builds the tables it needs first (and with `--grow-tables`, between rounds of
+//! searches, the bound tables of the materials its searches met most), seeds the book
+//! from proof files if given, and
 //! once the root is won assembles the proof (`book prove`: leaves re-solved, their proofs
 //! kept in the cache too), minimises it with the time left, verifies it and writes it.
 //! When the time runs out first, the proofs of the subtrees solved so far are written
@@ -89,6 +91,17 @@ pub struct ProveArgs {
     #[arg(long, value_name = "N")]
     pub searches: Option<u64>,
 
+    /// Grow the tables with the book: every --tables-every searches, build bound tables
+    /// (for the prover) of the K materials of at most --units + 1 units that the book's
+    /// searches met most without a table, and probe them from then on. Their building
+    /// time counts in --time. 0: off.
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub grow_tables: usize,
+
+    /// With --grow-tables: the searches between two rounds of table building.
+    #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub tables_every: u64,
+
     /// How often a progress line is written to stderr.
     #[arg(long, value_name = "T", default_value = "10s", value_parser = parse_duration)]
     pub report_every: Duration,
@@ -165,7 +178,10 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
 
     // Tables first (their building time is not the search's).
     let tables_started = Instant::now();
-    let tablebase = solver_tables(&args.tables, rules, args.units, json_out)?;
+    let mut tablebase = solver_tables(&args.tables, rules, args.units, json_out)?;
+    if args.grow_tables > 0 && tablebase.is_none() {
+        anyhow::bail!("--grow-tables needs tables to grow from: give --units 2 or more");
+    }
     let table_seconds = tables_started.elapsed().as_secs_f64();
     // Every table in the directory is probed (as `solve` and `book grow` do), not only the
     // complete sets: the larger tables built for a line (`tb build --from-book`) are what
@@ -173,7 +189,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let complete = tablebase
         .as_ref()
         .map_or(0, antichess_tb::Tablebase::complete_units);
-    let units = tablebase
+    let mut units = tablebase
         .as_ref()
         .map_or(0, antichess_tb::Tablebase::max_units);
     let tables_dir = args
@@ -234,26 +250,66 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let stop = stop_on_ctrl_c(
         "stopping: the running searches stop and their numbers are written; run the same command to go on",
     );
-    let options = GrowOptions {
-        workers: args.workers,
-        search_nodes: args.search_nodes,
-        hash_bytes: args.hash,
-        max_time: args.time,
-        max_searches: args.searches,
-        tablebase_units: units,
-        proof_dir: Some(leaf_dir(&path)),
-        selection,
-        ..GrowOptions::default()
-    };
+    // With --grow-tables, in rounds of --tables-every searches with tables built between.
     let stats = GrowStats::default();
-    let end = grow_with_progress(
-        &location,
-        tablebase.as_ref(),
-        &options,
-        &stop,
-        &stats,
-        args.report_every,
-    )?;
+    let grow_started = Instant::now();
+    let mut grown = GrownTables::default();
+    let end = loop {
+        let done = stats.searches.load(Relaxed);
+        let left = args.searches.map(|n| n.saturating_sub(done));
+        let round = (args.grow_tables > 0).then_some(args.tables_every);
+        let options = GrowOptions {
+            workers: args.workers,
+            search_nodes: args.search_nodes,
+            hash_bytes: args.hash,
+            max_time: args.time.map(|t| t.saturating_sub(grow_started.elapsed())),
+            max_searches: match (left, round) {
+                (Some(l), Some(r)) => Some(l.min(r)),
+                (l, r) => l.or(r),
+            },
+            tablebase_units: units,
+            proof_dir: Some(leaf_dir(&path)),
+            selection,
+            ..GrowOptions::default()
+        };
+        let end = grow_with_progress(
+            &location,
+            tablebase.as_ref(),
+            &options,
+            &stop,
+            &stats,
+            args.report_every,
+            grow_started,
+        )?;
+        let time_up = args.time.is_some_and(|t| grow_started.elapsed() >= t);
+        let searches_up = args
+            .searches
+            .is_some_and(|n| stats.searches.load(Relaxed) >= n);
+        if end != GrowEnd::Budget || round.is_none() || time_up || searches_up {
+            break end;
+        }
+        let Some(tables) = tablebase.as_ref() else {
+            break end;
+        };
+        let built = grow_tables(
+            &location,
+            tables,
+            args.grow_tables,
+            args.units + 1,
+            prover,
+            &tables_dir,
+            json_out,
+        )?;
+        grown.rounds += built.rounds;
+        grown.tables += built.tables;
+        grown.seconds += built.seconds;
+        if built.tables > 0 {
+            tablebase = solver_tables(&args.tables, rules, args.units, json_out)?;
+            units = tablebase
+                .as_ref()
+                .map_or(0, antichess_tb::Tablebase::max_units);
+        }
+    };
     let grow_seconds = started.elapsed().as_secs_f64();
     if let Some(last) = stats
         .last_proof_error
@@ -277,6 +333,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         "tables_units": units,
         "tables_complete_units": complete,
         "tables_seconds": table_seconds,
+        "tables_grown": {"rounds": grown.rounds, "tables": grown.tables, "seconds": grown.seconds},
         "searches": searches,
         "searches_in_all": counts.searches,
         "book_nodes": counts.nodes,
@@ -431,12 +488,12 @@ fn grow_with_progress(
     stop: &Arc<AtomicBool>,
     stats: &GrowStats,
     every: Duration,
+    started: Instant,
 ) -> anyhow::Result<GrowEnd> {
     let done = AtomicBool::new(false);
-    let started = Instant::now();
     std::thread::scope(|scope| {
         scope.spawn(|| {
-            let mut next = every;
+            let mut next = (started.elapsed().as_secs_f64() / every.as_secs_f64()).floor() as u32 * every + every;
             while !done.load(Relaxed) {
                 std::thread::sleep(Duration::from_millis(100).min(every));
                 if started.elapsed() < next {
@@ -468,5 +525,69 @@ fn grow_with_progress(
         let end = grow(location, tablebase, options, stop, stats);
         done.store(true, Relaxed);
         Ok(end?)
+    })
+}
+
+/// What --grow-tables built over a run.
+#[derive(Debug, Default)]
+struct GrownTables {
+    /// Rounds that built tables.
+    rounds: u64,
+    /// Bound tables built (dependencies included).
+    tables: usize,
+    seconds: f64,
+}
+
+/// One round of --grow-tables: the bound tables, for `prover`, of the `k` materials of at
+/// most `max_units` units the book's searches met most without any table (exact, or bound
+/// for `prover`), built into `dir` with their dependencies.
+fn grow_tables(
+    location: &str,
+    tables: &antichess_tb::Tablebase,
+    k: usize,
+    max_units: u32,
+    prover: Color,
+    dir: &Path,
+    quiet: bool,
+) -> anyhow::Result<GrownTables> {
+    let started = Instant::now();
+    let wanted: Vec<(antichess_tb::Material, Color)> =
+        crate::common::book::missing_materials(location, usize::MAX, max_units, tables.rules())?
+            .into_iter()
+            .filter(|m| {
+                !tables.contains(m) && !matches!(tables.bound_table(m, prover), Ok(Some(_)))
+            })
+            .take(k)
+            .map(|m| (m, prover))
+            .collect();
+    if wanted.is_empty() {
+        return Ok(GrownTables::default());
+    }
+    let names: Vec<String> = wanted.iter().map(|(m, _)| m.name()).collect();
+    eprintln!(
+        "tables: building bound tables for {prover} of the materials met most: {}",
+        names.join(", ")
+    );
+    let options = antichess_tb::BuildOptions {
+        rules: tables.rules(),
+        dir: dir.to_path_buf(),
+        threads: 0,
+        strategy: Default::default(),
+    };
+    let progress = crate::common::progress::BuildProgress::new(quiet)
+        .at(&options)
+        .table_lines();
+    let report = antichess_tb::build_bounds(&wanted, &options, &|e| progress.event(e));
+    progress.finish(None);
+    let report = report?;
+    let built = report.built.len();
+    eprintln!(
+        "tables: {built} bound table(s) built in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(GrownTables {
+        rounds: 1,
+        tables: built,
+        seconds: started.elapsed().as_secs_f64(),
     })
 }
