@@ -3,9 +3,9 @@
 //! command again after Ctrl-C, a crash or a `--time` that ran out, and it goes on from the
 //! book), builds the tables it needs first (and with `--grow-tables`, between rounds of
 //! searches, the bound tables of the materials its searches met most), seeds the book
-//! from proof files if given, and
-//! once the root is won assembles the proof (`book prove`: leaves re-solved, their proofs
-//! kept in the cache too), minimises it with the time left, verifies it and writes it.
+//! from proof files if given, and once the root is won assembles the proof (`book prove`:
+//! leaves re-solved, their proofs kept in the cache too), minimises it with the time left,
+//! verifies it and writes it.
 //! When the time runs out first, the proofs of the subtrees solved so far are written
 //! beside the book (`<book>.subtrees/`), for seeding books elsewhere.
 //!
