@@ -303,6 +303,18 @@ impl Tablebase {
             .map(|(t, _)| t))
     }
 
+    /// Whether a bound table of `material` whose wins are sure for `sure` is present,
+    /// without loading it.
+    #[must_use]
+    pub fn has_bound_table(&self, material: &Material, sure: Color) -> bool {
+        self.bound_key
+            .get(&material.key())
+            .is_some_and(|&(i, swapped)| {
+                let color = if swapped { sure.other() } else { sure };
+                self.bounds[i as usize].1[color.index()].is_some()
+            })
+    }
+
     /// The bound table for `sure` (in the colours of the material with key `key`) and
     /// whether its colours must be swapped to index it.
     pub(crate) fn bound_table_by_key(

@@ -554,9 +554,7 @@ fn grow_tables(
     let wanted: Vec<(antichess_tb::Material, Color)> =
         crate::common::book::missing_materials(location, usize::MAX, max_units, tables.rules())?
             .into_iter()
-            .filter(|m| {
-                !tables.contains(m) && !matches!(tables.bound_table(m, prover), Ok(Some(_)))
-            })
+            .filter(|m| !tables.contains(m) && !tables.has_bound_table(m, prover))
             .take(k)
             .map(|m| (m, prover))
             .collect();
