@@ -45,6 +45,9 @@ pub struct GrowOptions {
     /// How long a claim holds without renewal.
     pub lease: Duration,
     pub selection: Selection,
+    /// Weigh the work spent below each of the prover's moves into the walk (see
+    /// [`crate::select::pick_with`]); `None`: proof numbers alone.
+    pub effort: Option<crate::select::Effort>,
     /// Probe tablebases up to this many units (0 = none).
     pub tablebase_units: u32,
     /// The solver's lone opposite-bishop rule.
@@ -73,6 +76,7 @@ impl Default for GrowOptions {
             max_searches: None,
             lease: Duration::from_secs(600),
             selection: Selection::default(),
+            effort: None,
             tablebase_units: 0,
             lone_bishop_rule: true,
             epsilon: 0.25,
@@ -276,6 +280,7 @@ fn claim_next(
             &mut *store.read()?,
             node.id,
             options.selection,
+            options.effort,
             rng,
             now,
             &mut excluded,
@@ -304,6 +309,7 @@ fn claim_next(
                 &mut *store.read()?,
                 start,
                 options.selection,
+                options.effort,
                 rng,
                 now,
                 &mut excluded,

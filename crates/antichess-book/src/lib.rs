@@ -51,7 +51,7 @@ pub use prove::{
     Verified,
 };
 pub use seed::{seed_file, seeds, Seed, SeedReport};
-pub use select::{Rng, Selection};
+pub use select::{Effort, Rng, Selection};
 pub use store::{
     create_store, now_ms, open_store, open_store_read_only, redact, remove_store, BookCounts,
     Integrity, Location, PostgresStore, QueueEntry, SearchLog, SqliteStore, Store, Txn,

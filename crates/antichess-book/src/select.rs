@@ -18,7 +18,18 @@
 //! grow with every expansion below, and the ratio rewarded the subtree already explored
 //! most. The walk then fed one subtree while the sibling that held the
 //! node's proof number was never searched, and the root's proof number froze
-//! (docs/research/book-walk.md). Children that are decided,
+//! (docs/research/book-walk.md).
+//!
+//! Any of these rules may weigh in the work already spent ([`Effort`]): at the prover's
+//! nodes a move whose subtree holds at least `min_size` positions searched counts as
+//! `proof × (1 + size / (fraction × parent's size))`. A subtree that ate most of its
+//! parent's work without its proof number falling (a long ending where every move of the
+//! prover leaves many replies) then gives way for a while to a sibling whose proof number
+//! is up to `1 + 1 / fraction` times larger, on fresh ground; a sibling far worse than
+//! that never gets the walk, and a subtree near its end (a small proof number) keeps its
+//! turn. The factor is bounded and relative, so the root's best move, holding nearly all
+//! the work, is not abandoned for moves whose proof numbers are many times its own.
+//! Children that are decided,
 //! leaves under a valid lease, and subtrees found to have no free leaf are skipped; when a
 //! node has nothing left the walk marks it and starts again.
 
@@ -164,19 +175,71 @@ pub fn pick<'a>(parent: &Node, kids: &[&'a Node], selection: Selection, rng: &mu
     }
 }
 
+/// How the walk weighs the work already spent below the prover's moves (see the module's
+/// documentation).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Effort {
+    /// A move holding this fraction of its parent's work has its proof number doubled.
+    pub fraction: f64,
+    /// Moves with fewer positions searched below them are taken at their proof number.
+    pub min_size: u64,
+}
+
+/// [`pick`], with the work already spent weighed in at the prover's nodes when `effort`
+/// is set: each open move's proof number is multiplied by `1 + size / (fraction ×
+/// parent's size)` (if its size is at least `min_size`) before `selection` chooses.
+#[must_use]
+pub fn pick_with<'a>(
+    parent: &Node,
+    kids: &[&'a Node],
+    selection: Selection,
+    effort: Option<Effort>,
+    rng: &mut Rng,
+) -> &'a Node {
+    let Some(effort) = effort.filter(|e| e.fraction > 0.0 && parent.prover_to_move) else {
+        return pick(parent, kids, selection, rng);
+    };
+    let scale = effort.fraction * parent.size.max(1) as f64;
+    let adjusted: Vec<Node> = kids
+        .iter()
+        .map(|k| {
+            let factor = if k.size >= effort.min_size {
+                1.0 + k.size as f64 / scale
+            } else {
+                1.0
+            };
+            // Saturates at u32::MAX (the cast does), like every proof number.
+            let proof = (f64::from(k.proof) * factor).ceil() as u32;
+            Node {
+                proof,
+                ..(*k).clone()
+            }
+        })
+        .collect();
+    let refs: Vec<&Node> = adjusted.iter().collect();
+    let picked = pick(parent, &refs, selection, rng);
+    let index = refs
+        .iter()
+        .position(|k| std::ptr::eq(*k, picked))
+        .expect("pick returns one of the children");
+    kids[index]
+}
+
 /// The largest number within the fraction `slack` above `best` (the cast saturates; `best`
 /// itself always qualifies).
 fn within(best: u32, slack: f64) -> u32 {
     ((f64::from(best) * (1.0 + slack.max(0.0))) as u32).max(best)
 }
 
-/// Walks from `start` to a free open leaf. `excluded` collects nodes known to have no
+/// Walks from `start` to a free open leaf, choosing by `selection` (and `effort`, see
+/// [`pick_with`]). `excluded` collects nodes known to have no
 /// free leaf (it may be reused for the next walk of the same claim attempt). Returns
 /// `None` if there is none below `start`.
 pub fn walk(
     txn: &mut dyn Txn,
     start: NodeId,
     selection: Selection,
+    effort: Option<Effort>,
     rng: &mut Rng,
     now_ms: i64,
     excluded: &mut HashSet<NodeId>,
@@ -211,7 +274,7 @@ pub fn walk(
                 excluded.insert(node.id);
                 continue 'restart;
             }
-            let next = pick(&node, &open, selection, rng).clone();
+            let next = pick_with(&node, &open, selection, effort, rng).clone();
             node = next;
         }
     }
@@ -386,5 +449,102 @@ mod tests {
             pick(&node(true, 3, 4), &refs, dominant, &mut rng),
             &one[0]
         ));
+    }
+
+    fn sized(proof: u32, disproof: u32, size: u64) -> Node {
+        Node {
+            size,
+            ..node(false, proof, disproof)
+        }
+    }
+
+    /// The numbers of 1. e3 c6 2. Bb5 cxb5 3. b4 Qa5 4. bxa5 a6 (fourteenth session's
+    /// book): 5. Qh5 held the proof number, 708, with 80 billion positions searched below
+    /// it; 5. Na3 stood at 3,468 with 40 million.
+    #[test]
+    fn the_effort_walk_leaves_a_subtree_that_ate_the_work() {
+        let effort = Some(Effort {
+            fraction: 0.25,
+            min_size: 1_000_000_000,
+        });
+        let kids = [
+            sized(708, 400_000_000, 80_000_000_000),
+            sized(3_468, 9_000_000, 40_000_000),
+            sized(4_000, 9_000_000, 2_000_000_000),
+        ];
+        let refs: Vec<&Node> = kids.iter().collect();
+        let parent = Node {
+            size: 82_040_000_001,
+            ..node(true, 708, 418_000_000)
+        };
+        let mut rng = Rng::new(1);
+        let off = pick_with(&parent, &refs, Selection::MostProving, None, &mut rng);
+        assert!(std::ptr::eq(off, &kids[0]), "without it: most proving");
+        let on = pick_with(&parent, &refs, Selection::MostProving, effort, &mut rng);
+        assert!(std::ptr::eq(on, &kids[1]), "708 × 4.9 > 3,468");
+        // Far worse siblings never get the walk: at most 1 + 1 / fraction = 5 times.
+        let kids = [
+            sized(861, 400_000_000, 80_000_000_000),
+            sized(6_439, 9_000_000, 2_000_000_000),
+        ];
+        let refs: Vec<&Node> = kids.iter().collect();
+        let on = pick_with(&parent, &refs, Selection::MostProving, effort, &mut rng);
+        assert!(std::ptr::eq(on, &kids[0]), "861 × 4.9 < 6,439 × 1.1");
+        // A subtree near its end keeps its turn, whatever it cost.
+        let kids = [
+            sized(5, 1_000, 80_000_000_000),
+            sized(3_468, 9_000_000, 40_000_000),
+        ];
+        let refs: Vec<&Node> = kids.iter().collect();
+        let on = pick_with(&parent, &refs, Selection::MostProving, effort, &mut rng);
+        assert!(std::ptr::eq(on, &kids[0]), "5 × 4.9 < 3,468");
+        // Below min_size the proof number alone counts (a fresh search's children).
+        let kids = [sized(10, 5, 900_000_000), sized(12, 5, 1_000)];
+        let refs: Vec<&Node> = kids.iter().collect();
+        let small = Node {
+            size: 900_001_001,
+            ..node(true, 10, 10)
+        };
+        let on = pick_with(&small, &refs, Selection::MostProving, effort, &mut rng);
+        assert!(std::ptr::eq(on, &kids[0]));
+        // The opponent's nodes are untouched: all their moves must be answered anyway.
+        let kids = [
+            Node {
+                size: 80_000_000_000,
+                ..node(true, 10, 100)
+            },
+            node(true, 9, 100_000),
+        ];
+        let refs: Vec<&Node> = kids.iter().collect();
+        let opponent = Node {
+            size: 80_000_000_002,
+            ..node(false, 19, 100)
+        };
+        let picked = pick_with(&opponent, &refs, Selection::MostProving, effort, &mut rng);
+        assert!(std::ptr::eq(picked, &kids[0]));
+        // Saturated numbers stay saturated; the other rules see the weighted numbers too.
+        let kids = [
+            sized(u32::MAX, 5, 1 << 40),
+            sized(1_000, 5, 0),
+            sized(900, 6_000_000, 1 << 40),
+        ];
+        let refs: Vec<&Node> = kids.iter().collect();
+        let big = Node {
+            size: (1 << 41) + 1,
+            ..node(true, 900, 6_000_010)
+        };
+        let dominant = Selection::Dominant {
+            ratio: 10.0,
+            slack: 0.2,
+        };
+        assert!(std::ptr::eq(
+            pick_with(&big, &refs, dominant, None, &mut rng),
+            &kids[2]
+        ));
+        let picked = pick_with(&big, &refs, dominant, effort, &mut rng);
+        assert!(
+            std::ptr::eq(picked, &kids[1]),
+            "900 × 3 is no longer within 20% of 1,000"
+        );
     }
 }

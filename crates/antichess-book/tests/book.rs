@@ -154,6 +154,35 @@ fn grows_until_solved_then_proves_and_verifies() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The walk that weighs the work spent (`Effort`) still reaches every leaf it must: a
+/// line the most-proving walk solves is solved with it too, within a bounded number of
+/// searches, and the book checks clean.
+#[test]
+fn the_effort_walk_solves_what_the_most_proving_walk_does() {
+    let dir = temp("effort");
+    let (location, book) = new_book(&dir, "e3-na6.book", "e3 Na6");
+    drop(book);
+    let stats = GrowStats::default();
+    let mut opts = options(20_000, 2);
+    // A small min_size, so that the weighting acts from the first expansions on.
+    opts.effort = Some(antichess_book::Effort {
+        fraction: 0.25,
+        min_size: 20_000,
+    });
+    opts.max_searches = Some(2_000);
+    let end = grow_on(&location, &opts, &stats);
+    assert_eq!(end, GrowEnd::Solved, "{stats:?}");
+    let mut book = Book::open(&location).unwrap();
+    assert_eq!(book.root().unwrap().status, Status::Win);
+    assert!(
+        book.check().unwrap().is_empty(),
+        "{:?}",
+        book.check().unwrap()
+    );
+    assert_no_overlap(&mut book);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `grow` with a proof directory keeps the proof of every node its searches prove, so the
 /// assembly of the proof afterwards reads every leaf and searches none (issue 37: a leaf
 /// proved inside a worker's warm table may be much harder for a search of its own).

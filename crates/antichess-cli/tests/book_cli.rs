@@ -403,6 +403,10 @@ fn errors_name_the_bad_input() {
         "--dominance -1",
     );
     fail(&["book", "grow", s(&book), "--slack", "NaN"], "--slack NaN");
+    fail(
+        &["book", "grow", s(&book), "--effort=-0.5"],
+        "--effort -0.5",
+    );
     let fics = dir.join("fics.book");
     ok(&[
         "book",

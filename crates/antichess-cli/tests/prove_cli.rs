@@ -60,13 +60,25 @@ fn prove_resumes_its_book_and_writes_a_verified_proof() {
     assert!(Path::new(&book).exists());
     assert!(!output.exists());
 
-    // The same command goes on from the book (a walk may change between runs).
-    let out = run(&["--select", "dominant", "--dominance", "3"]);
+    // The same command goes on from the book (a walk may change between runs); with
+    // time left but --no-minimize the proof is written as assembled.
+    let out = run(&[
+        "--select",
+        "dominant",
+        "--dominance",
+        "3",
+        "--effort",
+        "0.25",
+        "--time",
+        "1h",
+        "--no-minimize",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let second = json(&out);
     assert_eq!(second["resumed"], true, "{second}");
     assert_eq!(second["solved"], true);
     assert_eq!(second["verified"], true);
+    assert_eq!(second["minimized"], false, "{second}");
     let this_run = second["searches"].as_u64().unwrap();
     assert_eq!(
         second["searches_in_all"].as_u64().unwrap(),

@@ -60,6 +60,10 @@ pub struct ProveArgs {
     #[arg(long, value_name = "T", value_parser = parse_duration)]
     pub time: Option<Duration>,
 
+    /// Write the proof as assembled, without spending the time left on minimising it.
+    #[arg(long)]
+    pub no_minimize: bool,
+
     /// Tables of up to this many units are built first if missing (0: none).
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub units: u32,
@@ -270,6 +274,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             tablebase_units: units,
             proof_dir: Some(leaf_dir(&path)),
             selection,
+            effort: args.walk.effort(args.search_nodes),
             ..GrowOptions::default()
         };
         let end = grow_with_progress(
@@ -396,6 +401,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     // Prove, minimising with the time left.
     let left = args
         .time
+        .filter(|_| !args.no_minimize)
         .map(|t| t.saturating_sub(started.elapsed()))
         .filter(|t| *t >= Duration::from_secs(1));
     let options = prove_options(args, units, left, &path, Some(stop));

@@ -2,7 +2,7 @@
 //! proof file format, what a reference-format proof file does not record, and the book
 //! walk.
 
-use antichess_book::Selection;
+use antichess_book::{Effort, Selection};
 use antichess_core::{play_move_text, Color, Game, Position, Rules};
 use antichess_proof::{ByteOrder, Format, ReferenceOptions};
 use anyhow::{bail, Context};
@@ -210,15 +210,35 @@ pub struct WalkArgs {
     /// open move the standing-out move must have.
     #[arg(long, value_name = "R", default_value_t = 10.0)]
     pub dominance: f64,
+
+    /// Weigh the work already spent into the walk: where the prover moves, a move with at
+    /// least a hundred searches' worth of positions searched below it counts as proof ×
+    /// (1 + its share of its parent's positions / F). A subtree that ate the work without
+    /// its proof number falling then gives way for a while to siblings up to 1 + 1/F times
+    /// worse by proof number (0: proof numbers alone, the default; 0.25 lets siblings up to
+    /// 5 times worse in).
+    #[arg(long, value_name = "F", default_value_t = 0.0)]
+    pub effort: f64,
 }
 
 impl WalkArgs {
+    /// How the walk weighs the work spent (`None`: it does not), for searches of
+    /// `search_nodes` positions.
+    #[must_use]
+    pub fn effort(&self, search_nodes: u64) -> Option<Effort> {
+        (self.effort > 0.0).then_some(Effort {
+            fraction: self.effort,
+            min_size: search_nodes.saturating_mul(100),
+        })
+    }
+
     /// The walk asked for; an error names a bad parameter.
     pub fn selection(&self) -> anyhow::Result<Selection> {
         for (name, value) in [
             ("exponent", self.exponent),
             ("slack", self.slack),
             ("dominance", self.dominance),
+            ("effort", self.effort),
         ] {
             if !(value.is_finite() && value >= 0.0) {
                 bail!("--{name} {value}: must be a number >= 0");

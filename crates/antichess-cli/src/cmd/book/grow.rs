@@ -213,6 +213,7 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
         max_searches: args.searches,
         lease: args.lease,
         selection,
+        effort: args.walk.effort(args.search_nodes.max(1)),
         tablebase_units: tablebase
             .as_ref()
             .map_or(0, antichess_tb::Tablebase::max_units),
