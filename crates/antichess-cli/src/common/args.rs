@@ -212,13 +212,18 @@ pub struct WalkArgs {
     pub dominance: f64,
 
     /// Weigh the work already spent into the walk: where the prover moves, a move with at
-    /// least a hundred searches' worth of positions searched below it counts as proof ×
+    /// least --effort-min searches' worth of positions searched below it counts as proof ×
     /// (1 + its share of its parent's positions / F). A subtree that ate the work without
     /// its proof number falling then gives way for a while to siblings up to 1 + 1/F times
     /// worse by proof number (0: proof numbers alone, the default; 0.25 lets siblings up to
     /// 5 times worse in).
     #[arg(long, value_name = "F", default_value_t = 0.0)]
     pub effort: f64,
+
+    /// With --effort: how many searches' worth of positions (--search-nodes each) a move
+    /// must have below it before its work counts.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    pub effort_min: u64,
 }
 
 impl WalkArgs {
@@ -228,7 +233,7 @@ impl WalkArgs {
     pub fn effort(&self, search_nodes: u64) -> Option<Effort> {
         (self.effort > 0.0).then_some(Effort {
             fraction: self.effort,
-            min_size: search_nodes.saturating_mul(100),
+            min_size: search_nodes.saturating_mul(self.effort_min),
         })
     }
 
