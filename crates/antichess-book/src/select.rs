@@ -28,7 +28,10 @@
 //! is up to `1 + 1 / fraction` times larger, on fresh ground; a sibling far worse than
 //! that never gets the walk, and a subtree near its end (a small proof number) keeps its
 //! turn. The factor is bounded and relative, so the root's best move, holding nearly all
-//! the work, is not abandoned for moves whose proof numbers are many times its own.
+//! the work, is not abandoned for moves whose proof numbers are many times its own. Near
+//! the root (`min_depth`) the moves' proof numbers are close to each other early in a run,
+//! and weighing the work there spreads it over all of them: those nodes are left to the
+//! proof numbers.
 //! Children that are decided,
 //! leaves under a valid lease, and subtrees found to have no free leaf are skipped; when a
 //! node has nothing left the walk marks it and starts again.
@@ -183,11 +186,14 @@ pub struct Effort {
     pub fraction: f64,
     /// Moves with fewer positions searched below them are taken at their proof number.
     pub min_size: u64,
+    /// Nodes fewer plies than this below the book's root choose by proof number alone.
+    pub min_depth: u32,
 }
 
-/// [`pick`], with the work already spent weighed in at the prover's nodes when `effort`
-/// is set: each open move's proof number is multiplied by `1 + size / (fraction ×
-/// parent's size)` (if its size is at least `min_size`) before `selection` chooses.
+/// [`pick`], with the work already spent weighed in at the prover's nodes at least
+/// `min_depth` plies deep when `effort` is set: each open move's proof number is
+/// multiplied by `1 + size / (fraction × parent's size)` (if its size is at least
+/// `min_size`) before `selection` chooses.
 #[must_use]
 pub fn pick_with<'a>(
     parent: &Node,
@@ -196,7 +202,9 @@ pub fn pick_with<'a>(
     effort: Option<Effort>,
     rng: &mut Rng,
 ) -> &'a Node {
-    let Some(effort) = effort.filter(|e| e.fraction > 0.0 && parent.prover_to_move) else {
+    let Some(effort) =
+        effort.filter(|e| e.fraction > 0.0 && parent.prover_to_move && parent.depth >= e.min_depth)
+    else {
         return pick(parent, kids, selection, rng);
     };
     let scale = effort.fraction * parent.size.max(1) as f64;
@@ -466,6 +474,7 @@ mod tests {
         let effort = Some(Effort {
             fraction: 0.25,
             min_size: 1_000_000_000,
+            min_depth: 0,
         });
         let kids = [
             sized(708, 400_000_000, 80_000_000_000),
@@ -546,5 +555,12 @@ mod tests {
             std::ptr::eq(picked, &kids[1]),
             "900 × 3 is no longer within 20% of 1,000"
         );
+        // Above min_depth the proof numbers alone choose.
+        let shallow = effort.map(|e| Effort {
+            min_depth: big.depth + 1,
+            ..e
+        });
+        let picked = pick_with(&big, &refs, dominant, shallow, &mut rng);
+        assert!(std::ptr::eq(picked, &kids[2]));
     }
 }

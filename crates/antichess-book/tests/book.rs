@@ -168,6 +168,7 @@ fn the_effort_walk_solves_what_the_most_proving_walk_does() {
     opts.effort = Some(antichess_book::Effort {
         fraction: 0.25,
         min_size: 20_000,
+        min_depth: 0,
     });
     opts.max_searches = Some(2_000);
     let end = grow_on(&location, &opts, &stats);

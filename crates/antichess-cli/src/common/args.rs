@@ -224,6 +224,12 @@ pub struct WalkArgs {
     /// must have below it before its work counts.
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub effort_min: u64,
+
+    /// With --effort: nodes fewer than this many plies below the book's root choose by
+    /// proof number alone (early in a run the root's moves stand close together, and
+    /// weighing the work there spreads it over all of them).
+    #[arg(long, value_name = "PLIES", default_value_t = 0)]
+    pub effort_depth: u32,
 }
 
 impl WalkArgs {
@@ -234,6 +240,7 @@ impl WalkArgs {
         (self.effort > 0.0).then_some(Effort {
             fraction: self.effort,
             min_size: search_nodes.saturating_mul(self.effort_min),
+            min_depth: self.effort_depth,
         })
     }
 
