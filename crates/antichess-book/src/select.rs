@@ -102,7 +102,24 @@ impl Rng {
 /// The child the walk takes from `parent` among `kids` (all open, at least one).
 #[must_use]
 pub fn pick<'a>(parent: &Node, kids: &[&'a Node], selection: Selection, rng: &mut Rng) -> &'a Node {
-    let or_node = parent.prover_to_move;
+    pick_with(parent, kids, selection, None, rng)
+}
+
+/// A child's numbers as the walk sees them (its proof number perhaps weighted by
+/// [`Effort`]).
+#[derive(Debug, Clone, Copy)]
+struct Numbers {
+    proof: u32,
+    disproof: u32,
+}
+
+/// [`pick`] on the children's numbers (`or_node`: the prover is to move).
+fn choose<'a>(
+    or_node: bool,
+    kids: &[&'a Numbers],
+    selection: Selection,
+    rng: &mut Rng,
+) -> &'a Numbers {
     let most_proving = || {
         kids.iter()
             .min_by_key(|k| {
@@ -124,7 +141,7 @@ pub fn pick<'a>(parent: &Node, kids: &[&'a Node], selection: Selection, rng: &mu
             let limit = within(best, slack);
             // The two largest disproof numbers (ties to the smaller proof number), in one
             // pass.
-            let key = |k: &Node| (u32::MAX - k.disproof, k.proof);
+            let key = |k: &Numbers| (u32::MAX - k.disproof, k.proof);
             let (mut top, mut second) = if key(kids[1]) < key(kids[0]) {
                 (kids[1], kids[0])
             } else {
@@ -147,8 +164,8 @@ pub fn pick<'a>(parent: &Node, kids: &[&'a Node], selection: Selection, rng: &mu
             }
         }
         Selection::Slack { slack } => {
-            let num = |k: &Node| if or_node { k.proof } else { k.disproof };
-            let other = |k: &Node| if or_node { k.disproof } else { k.proof };
+            let num = |k: &Numbers| if or_node { k.proof } else { k.disproof };
+            let other = |k: &Numbers| if or_node { k.disproof } else { k.proof };
             let best = kids.iter().map(|k| num(k)).min().expect("non-empty");
             let limit = within(best, slack);
             kids.iter()
@@ -159,7 +176,7 @@ pub fn pick<'a>(parent: &Node, kids: &[&'a Node], selection: Selection, rng: &mu
         Selection::Weighted { exponent } => {
             // The number the side to move minimises: proof at the prover's nodes, disproof
             // at the opponent's. Weights in log space: ln w = exponent * (ln best - ln n).
-            let number = |k: &Node| f64::from(if or_node { k.proof } else { k.disproof }.max(1));
+            let number = |k: &Numbers| f64::from(if or_node { k.proof } else { k.disproof }.max(1));
             let best = kids.iter().map(|k| number(k)).fold(f64::INFINITY, f64::min);
             let weights: Vec<f64> = kids
                 .iter()
@@ -202,34 +219,29 @@ pub fn pick_with<'a>(
     effort: Option<Effort>,
     rng: &mut Rng,
 ) -> &'a Node {
-    let Some(effort) =
-        effort.filter(|e| e.fraction > 0.0 && parent.prover_to_move && parent.depth >= e.min_depth)
-    else {
-        return pick(parent, kids, selection, rng);
-    };
-    let scale = effort.fraction * parent.size.max(1) as f64;
-    let adjusted: Vec<Node> = kids
+    // (threshold, scale) where the work is weighed in.
+    let weight = effort
+        .filter(|e| e.fraction > 0.0 && parent.prover_to_move && parent.depth >= e.min_depth)
+        .map(|e| (e.min_size, e.fraction * parent.size.max(1) as f64));
+    let numbers: Vec<Numbers> = kids
         .iter()
-        .map(|k| {
-            let factor = if k.size >= effort.min_size {
-                1.0 + k.size as f64 / scale
-            } else {
-                1.0
-            };
-            // Saturates at u32::MAX (the cast does), like every proof number.
-            let proof = (f64::from(k.proof) * factor).ceil() as u32;
-            Node {
-                proof,
-                ..(*k).clone()
-            }
+        .map(|k| Numbers {
+            proof: match weight {
+                // Saturates at u32::MAX (the cast does), like every proof number.
+                Some((min_size, scale)) if k.size >= min_size => {
+                    (f64::from(k.proof) * (1.0 + k.size as f64 / scale)).ceil() as u32
+                }
+                _ => k.proof,
+            },
+            disproof: k.disproof,
         })
         .collect();
-    let refs: Vec<&Node> = adjusted.iter().collect();
-    let picked = pick(parent, &refs, selection, rng);
+    let refs: Vec<&Numbers> = numbers.iter().collect();
+    let picked = choose(parent.prover_to_move, &refs, selection, rng);
     let index = refs
         .iter()
         .position(|k| std::ptr::eq(*k, picked))
-        .expect("pick returns one of the children");
+        .expect("choose returns one of the children");
     kids[index]
 }
 

@@ -16,7 +16,7 @@
 mod common;
 use common::{antichess, json_of as json};
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use antichess_testkit::temp_dir;
@@ -81,8 +81,9 @@ fn every_shipped_proof_is_in_the_manifest_and_verifies_with_its_figures() {
         .map(|t| t["material"].as_str().expect("material").to_string())
         .collect();
     let tables = temp_dir("manifest").join("tables");
-    // Exact tables by their material; bound ones (`KRPPk:bound-w`) with `--bound`.
-    let mut by_kind: Vec<(Option<&str>, Vec<&str>)> = Vec::new();
+    // Exact tables by their material, then (they use the exact ones where they exist)
+    // bound ones (`KRPPk:bound-w`) with `--bound`: `None` sorts first.
+    let mut by_kind: BTreeMap<Option<&str>, Vec<&str>> = BTreeMap::new();
     for m in &materials {
         let (material, bound) = match m.split_once(':') {
             Some((material, "bound-w")) => (material, Some("white")),
@@ -90,13 +91,8 @@ fn every_shipped_proof_is_in_the_manifest_and_verifies_with_its_figures() {
             Some(_) => panic!("a table kind the test does not know: {m}"),
             None => (m.as_str(), None),
         };
-        match by_kind.iter_mut().find(|(b, _)| *b == bound) {
-            Some((_, list)) => list.push(material),
-            None => by_kind.push((bound, vec![material])),
-        }
+        by_kind.entry(bound).or_default().push(material);
     }
-    // Exact tables first: bound tables use them where they exist.
-    by_kind.sort_by_key(|(bound, _)| bound.is_some());
     for (bound, list) in &by_kind {
         let mut args = vec!["tb", "build"];
         args.extend(list.iter().copied());
