@@ -114,22 +114,31 @@ fn bad_input_is_named_and_the_engine_survives() {
 /// 15 s and 1.5 GB), and a game indexes the proof of its line when it gets there.
 #[test]
 fn the_whole_shipped_set_is_indexed_as_the_game_reaches_it() {
-    use std::io::Write;
+    use std::io::{BufRead, Write};
     let mut child = Command::new(env!("CARGO_BIN_EXE_antichess"))
         .args(["uci", "--proofs", PROOFS])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("antichess uci runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"uci\nisready\nposition startpos moves e2e3 g7g6\ngo nodes 100\nquit\n")
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"uci\nisready\nposition startpos moves e2e3 g7g6\ngo nodes 100\n")
         .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    stdin.flush().unwrap();
+    // `quit` only after the move: it would end the wait for the proof's index.
+    let mut stdout = String::new();
+    for line in std::io::BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.expect("engine output");
+        stdout.push_str(&line);
+        stdout.push('\n');
+        if line.starts_with("bestmove") {
+            break;
+        }
+    }
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
     let found = stdout
         .lines()
         .find(|l| l.starts_with("info string proofs found"))

@@ -32,9 +32,18 @@
 //! on. Files whose root the game passed through are asked first, so a game that follows a
 //! proof from its root reads that file alone. A reference-format file has no such header
 //! and is indexed when loaded.
+//!
+//! **Indexing never costs a game on time.** A file is indexed on a background thread (one
+//! at a time); [`ProofSet::choose`] waits for it only while its caller is willing to (the
+//! engine: most of the move's time budget, without limit when the move has no time limit).
+//! A file still being indexed when that patience ends is skipped for this move (the engine
+//! searches instead) and consulted from the move its index is ready (a 2.7-million-node
+//! proof takes about a second to index in a release build).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
+use std::time::{Duration, Instant};
 
 use antichess_core::{Bitboard, Color, Move, Position, Role, Rules, Square};
 use antichess_proof::loaded::{check_rules, file_name};
@@ -114,6 +123,8 @@ struct Entry {
 enum State {
     /// Header read; not indexed yet.
     Unread,
+    /// Being indexed on a background thread (started then): the result arrives here.
+    Indexing(Receiver<Result<LoadedProof, String>>, Instant),
     /// Indexed, with the heights measured so far.
     Indexed(Box<LoadedProof>, HashMap<PositionId, Option<u32>>),
     /// Indexing failed (reported once); never consulted again.
@@ -188,17 +199,68 @@ impl ProofSet {
         self.entries.is_empty()
     }
 
-    /// Indexes entry `i`, reporting what that did.
-    fn index(&mut self, i: usize, report: &mut dyn FnMut(String)) {
+    /// Starts indexing entry `i` on a background thread.
+    fn start_indexing(&mut self, i: usize) {
         let entry = &mut self.entries[i];
-        let start = std::time::Instant::now();
-        match LoadedProof::load(i, &entry.path, self.rules) {
+        let (send, receive) = std::sync::mpsc::channel();
+        let path = entry.path.clone();
+        let rules = self.rules;
+        let spawned = std::thread::Builder::new()
+            .name(format!("index {}", entry.name))
+            .spawn(move || {
+                // The receiver may be gone (the set was replaced): nothing to do then.
+                let _ = send.send(LoadedProof::load(i, &path, rules));
+            });
+        entry.state = match spawned {
+            Ok(_) => State::Indexing(receive, Instant::now()),
+            // No thread to be had: index here and now.
+            Err(_) => match LoadedProof::load(i, &entry.path, rules) {
+                Ok(proof) => State::Indexed(Box::new(proof), HashMap::new()),
+                Err(_) => State::Failed,
+            },
+        };
+    }
+
+    /// Whether some file is being indexed.
+    fn busy(&self) -> bool {
+        self.entries
+            .iter()
+            .any(|e| matches!(e.state, State::Indexing(..)))
+    }
+
+    /// Takes entry `i`'s index if it is ready, waiting for it while `patience` says so
+    /// (asked every few milliseconds); reports the outcome once.
+    fn collect(&mut self, i: usize, patience: &dyn Fn() -> bool, report: &mut dyn FnMut(String)) {
+        let entry = &mut self.entries[i];
+        let State::Indexing(receive, started) = &entry.state else {
+            return;
+        };
+        let started = *started;
+        let result = loop {
+            let waited = if patience() {
+                receive.recv_timeout(Duration::from_millis(5))
+            } else {
+                receive.try_recv().map_err(|e| match e {
+                    TryRecvError::Empty => RecvTimeoutError::Timeout,
+                    TryRecvError::Disconnected => RecvTimeoutError::Disconnected,
+                })
+            };
+            match waited {
+                Ok(result) => break result,
+                Err(RecvTimeoutError::Disconnected) => {
+                    break Err(format!("proof {}: indexing stopped", entry.path.display()))
+                }
+                Err(RecvTimeoutError::Timeout) if patience() => {}
+                Err(RecvTimeoutError::Timeout) => return,
+            }
+        };
+        match result {
             Ok(proof) => {
                 report(format!(
                     "proof {}: indexed {} nodes in {:.1} s",
                     entry.name,
                     proof.summary().counts.total,
-                    start.elapsed().as_secs_f64()
+                    started.elapsed().as_secs_f64()
                 ));
                 entry.state = State::Indexed(Box::new(proof), HashMap::new());
             }
@@ -234,17 +296,35 @@ impl ProofSet {
     /// `pos`, oldest first). Proofs are indexed on the way, as far as the first that has
     /// `pos`: an unread one when `pos` may follow from its root; `report` gets a line for
     /// each. (A game that follows a proof from its root finds it before any other is read.)
+    ///
+    /// Indexing runs on a background thread, one file at a time; `patience` is asked every
+    /// few milliseconds whether to go on waiting for it (`&|| true`: wait until it is done).
+    /// A file whose index is not ready when patience ends is passed over this time, with a
+    /// line to `report`, and its indexing goes on for the next call.
     pub fn choose(
         &mut self,
         pos: &Position,
         path: &[u64],
+        patience: &dyn Fn() -> bool,
         report: &mut dyn FnMut(String),
     ) -> Option<ProofMove> {
         for i in self.order(pos, path) {
             if matches!(self.entries[i].state, State::Unread)
                 && may_follow(&self.entries[i].root, pos)
+                && !self.busy()
             {
-                self.index(i, report);
+                self.start_indexing(i);
+            }
+            if let State::Indexing(_, started) = self.entries[i].state {
+                self.collect(i, patience, report);
+                if matches!(self.entries[i].state, State::Indexing(..)) {
+                    report(format!(
+                        "proof {}: being indexed ({:.1} s so far); not consulted for this move",
+                        self.entries[i].name,
+                        started.elapsed().as_secs_f64()
+                    ));
+                    continue;
+                }
             }
             let State::Indexed(proof, heights) = &mut self.entries[i].state else {
                 continue;
@@ -432,7 +512,9 @@ mod tests {
             path.push(pos.key());
             pos = pos.play(pos.parse_uci(m).unwrap());
         }
-        let white = set.choose(&pos, &path, &mut |_| {}).expect("in the proof");
+        let white = set
+            .choose(&pos, &path, &|| true, &mut |_| {})
+            .expect("in the proof");
         assert!(white.winning);
         assert_eq!(white.mv.to_uci(), "d1h5", "the proof's 2. Qh5");
         let n = white
@@ -442,12 +524,12 @@ mod tests {
         let after = pos.play(white.mv);
         path.push(pos.key());
         let black = set
-            .choose(&after, &path, &mut |_| {})
+            .choose(&after, &path, &|| true, &mut |_| {})
             .expect("in the proof");
         assert!(!black.winning);
         assert!(black.moves_to_end.unwrap() <= n);
         // The start position is in no proof.
-        assert!(set.choose(&start, &[], &mut |_| {}).is_none());
+        assert!(set.choose(&start, &[], &|| true, &mut |_| {}).is_none());
     }
 
     #[test]
@@ -487,7 +569,7 @@ mod tests {
         let pos = play(&["e2e3", "g7g6"]);
         let path = [start.key(), after_e3.key()];
         let hit = set
-            .choose(&pos, &path, &mut |l| lines.push(l))
+            .choose(&pos, &path, &|| true, &mut |l| lines.push(l))
             .expect("in e3-g6");
         assert_eq!(hit.proof, "e3-g6.proof");
         assert_eq!(hit.mv.to_uci(), "d1h5");
@@ -499,7 +581,7 @@ mod tests {
         );
         // Indexed once: asking again says nothing new.
         lines.clear();
-        set.choose(&pos, &path, &mut |l| lines.push(l))
+        set.choose(&pos, &path, &|| true, &mut |l| lines.push(l))
             .expect("in e3-g6");
         assert!(lines.is_empty(), "{lines:?}");
 
@@ -513,7 +595,9 @@ mod tests {
         let (mut set, errors) = ProofSet::load(&dir, Rules::INTERNATIONAL);
         assert!(errors.is_empty(), "{errors:?}");
         lines.clear();
-        assert!(set.choose(&after_e3, &[], &mut |l| lines.push(l)).is_none());
+        assert!(set
+            .choose(&after_e3, &[], &|| true, &mut |l| lines.push(l))
+            .is_none());
         assert_eq!(set.indexed(), ["e3-Na6.proof", "e3-Nf6.proof"]);
         assert_eq!(lines.len(), 2, "{lines:?}");
     }
@@ -527,10 +611,42 @@ mod tests {
         let (mut set, errors) = ProofSet::load(&dir, Rules::INTERNATIONAL);
         assert!(errors.is_empty(), "{errors:?}");
         let hit = set
-            .choose(&play(&["e2e3", "g7g6"]), &[], &mut |_| {})
+            .choose(&play(&["e2e3", "g7g6"]), &[], &|| true, &mut |_| {})
             .expect("in both");
         assert_eq!(hit.proof, "a.proof");
         assert_eq!(set.indexed(), ["a.proof"]);
+    }
+
+    #[test]
+    fn a_file_still_being_indexed_is_passed_over_until_its_index_is_ready() {
+        let dir = antichess_testkit::temp_dir("uci-background-index");
+        std::fs::copy(shipped().join("e3-a6.proof"), dir.join("e3-a6.proof")).unwrap();
+        let (mut set, errors) = ProofSet::load(&dir, Rules::INTERNATIONAL);
+        assert!(errors.is_empty(), "{errors:?}");
+        let pos = play(&["e2e3", "a7a6"]);
+        // No patience: the move is not taken from the file whose index was just started.
+        let mut lines = Vec::new();
+        assert!(set
+            .choose(&pos, &[], &|| false, &mut |l| lines.push(l))
+            .is_none());
+        assert!(set.indexed().is_empty(), "{:?}", set.indexed());
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("proof e3-a6.proof: being indexed"),
+            "{lines:?}"
+        );
+        // The next call waits for the same indexing (not a second one) and uses it.
+        lines.clear();
+        let hit = set
+            .choose(&pos, &[], &|| true, &mut |l| lines.push(l))
+            .expect("in e3-a6");
+        assert_eq!(hit.proof, "e3-a6.proof");
+        assert_eq!(set.indexed(), ["e3-a6.proof"]);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("proof e3-a6.proof: indexed "),
+            "{lines:?}"
+        );
     }
 
     #[test]
@@ -542,11 +658,15 @@ mod tests {
         assert!(errors.is_empty(), "the header is whole: {errors:?}");
         let pos = play(&["e2e3", "g7g6"]);
         let mut lines = Vec::new();
-        assert!(set.choose(&pos, &[], &mut |l| lines.push(l)).is_none());
+        assert!(set
+            .choose(&pos, &[], &|| true, &mut |l| lines.push(l))
+            .is_none());
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(lines[0].contains("e3-g6.proof"), "{lines:?}");
         lines.clear();
-        assert!(set.choose(&pos, &[], &mut |l| lines.push(l)).is_none());
+        assert!(set
+            .choose(&pos, &[], &|| true, &mut |l| lines.push(l))
+            .is_none());
         assert!(lines.is_empty(), "reported once: {lines:?}");
     }
 

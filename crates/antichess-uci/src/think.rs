@@ -2,7 +2,10 @@
 //!
 //! 1. **A loaded proof** that has the position: the proof's move for the prover, the reply
 //!    with the largest subtree for the opponent (`score mate ±N` with N the proof's bound,
-//!    see `crate::proofs`).
+//!    see `crate::proofs`). A proof file whose index is still being built is waited for at
+//!    most half the move's time (at least 50 ms, at most a tenth of the clock:
+//!    [`index_wait`]); past that the move is searched and the file is consulted from a
+//!    later move.
 //! 2. **The tablebases**, when they cover the position and every move's result: the best
 //!    move by the table (the fastest win by distance to conversion, a draw when there is no
 //!    win, the slowest loss). Reported as `score cp ±(20000 - plies to conversion)` (DTC is
@@ -82,6 +85,27 @@ pub fn time_budget(go: &GoParams, turn: Color, overhead: Duration) -> Option<Dur
     Some(target.min(usable / 3).max(Duration::from_millis(1)))
 }
 
+/// The least time a proof's index is waited for in a timed move (a small file's index is
+/// ready in a few milliseconds; a move that leaves a proof for want of them is a loss).
+const INDEX_WAIT_FLOOR: Duration = Duration::from_millis(50);
+
+/// How long a `go` waits for a proof file's index before searching instead: half the
+/// move's time budget, at least [`INDEX_WAIT_FLOOR`] but never more than a tenth of the
+/// clock left; `None` (until it is ready, or `stop`) when the move has no time limit.
+#[must_use]
+pub fn index_wait(go: &GoParams, turn: Color, overhead: Duration) -> Option<Duration> {
+    let budget = time_budget(go, turn, overhead)?;
+    let wait = (budget / 2).max(INDEX_WAIT_FLOOR);
+    let clock = match turn {
+        Color::White => go.wtime.or(go.btime),
+        Color::Black => go.btime.or(go.wtime),
+    };
+    Some(match clock {
+        Some(ms) if go.movetime.is_none() => wait.min(Duration::from_millis(ms) / 10),
+        _ => wait,
+    })
+}
+
 impl Task {
     /// Chooses a move and prints `bestmove` (after `stop` when searching infinitely).
     pub fn run(self) {
@@ -129,7 +153,7 @@ impl Task {
             self.info_string(&format!("no legal move: the game is over ({result})"));
             return None;
         }
-        if let Some(m) = self.proof_move(&moves) {
+        if let Some(m) = self.proof_move(start, &moves) {
             return Some(m);
         }
         if let Some(m) = self.table_move(&moves) {
@@ -146,9 +170,12 @@ impl Task {
         Some(self.search(start, moves))
     }
 
-    fn proof_move(&self, moves: &[Move]) -> Option<Move> {
+    fn proof_move(&self, start: Instant, moves: &[Move]) -> Option<Move> {
         let mut proofs = self.proofs.lock().unwrap_or_else(PoisonError::into_inner);
-        let hit = proofs.choose(&self.pos, &self.game_keys, &mut |line| {
+        let wait_until =
+            index_wait(&self.go, self.pos.turn(), self.move_overhead).map(|w| start + w);
+        let patience = || !self.stop.load(Relaxed) && wait_until.is_none_or(|t| Instant::now() < t);
+        let hit = proofs.choose(&self.pos, &self.game_keys, &patience, &mut |line| {
             self.info_string(&line);
         })?;
         if !moves.contains(&hit.mv) {
@@ -223,7 +250,13 @@ impl Task {
                 .tablebase
                 .as_deref()
                 .map_or(0, Tablebase::complete_units);
-            options.max_time = budget.map(|b| b / share);
+            // A share of the budget, within what is left of it (waiting for a proof's index
+            // may have used some).
+            options.max_time = budget.map(|b| {
+                (b / share)
+                    .min(b.saturating_sub(start.elapsed()))
+                    .max(Duration::from_millis(1))
+            });
             options.max_nodes = match (self.go.nodes, self.go.depth, budget) {
                 (Some(n), _, _) => Some((n / share as u64).max(1)),
                 (None, Some(d), None) => Some(5_000 * u64::from(d.min(20))),
@@ -458,5 +491,15 @@ mod tests {
         // No time left: the least.
         let none = go("go wtime 0 btime 0");
         assert_eq!(ms(time_budget(&none, Color::White, overhead)), Some(1));
+
+        // Waiting for a proof's index: half the budget, at least 50 ms, at most a tenth of
+        // the clock; no limit without one.
+        let wait = |text: &str| ms(index_wait(&go(text), Color::White, overhead));
+        assert_eq!(wait("go movetime 300"), Some(125));
+        assert_eq!(wait("go movetime 50"), Some(50));
+        assert_eq!(wait("go wtime 1000 btime 1000 winc 100 binc 100"), Some(52));
+        assert_eq!(wait("go wtime 300 btime 300"), Some(30));
+        assert_eq!(wait("go nodes 100"), None);
+        assert_eq!(wait("go infinite"), None);
     }
 }
