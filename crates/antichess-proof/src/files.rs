@@ -80,7 +80,7 @@ pub fn verify_compact<R: Read>(
     if let Some(len) = file_bytes {
         check_compact_length(&header, len)?;
     }
-    if header.counts.tablebase > 0 && oracle.max_units() < header.tablebase_units {
+    if header.counts.tablebase > 0 && !tables_cover(&header, oracle) {
         return Err(ProofError::NeedTablebases {
             leaves: header.counts.tablebase,
             units: header.tablebase_units,
@@ -107,6 +107,25 @@ pub fn verify_compact<R: Read>(
 }
 
 /// The table list of a compact header, if its version has one.
+/// Whether `oracle` can be expected to judge the proof's tablebase leaves: it has every
+/// table the header records (a file that records them), or covers as many units as its
+/// largest leaf. (A leaf with an en-passant capture to make is valued by the tables one
+/// unit smaller, so the recorded tables may be smaller than the header's unit count.)
+fn tables_cover(header: &CompactHeader, oracle: &dyn LeafOracle) -> bool {
+    if oracle.max_units() == 0 {
+        return false;
+    }
+    if oracle.max_units() >= header.tablebase_units {
+        return true;
+    }
+    recorded_tables(header).is_some_and(|tables| {
+        !tables.is_empty()
+            && tables
+                .iter()
+                .all(|t| matches!(oracle.table_checksum(&t.material), Ok(Some(_))))
+    })
+}
+
 fn recorded_tables(header: &CompactHeader) -> Option<&[TableRecord]> {
     (header.version >= 2).then_some(header.tables.as_slice())
 }

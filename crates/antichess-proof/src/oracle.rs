@@ -121,7 +121,10 @@ impl LeafOracle for TablebaseOracle<'_> {
     }
 
     fn probe(&self, pos: &Position) -> Result<Option<LeafValue>, String> {
-        if pos.board().occupied().count() > self.units {
+        // A position with an en-passant capture to make is valued through the positions
+        // after its moves (captures all: captures are compulsory), one unit smaller.
+        let slack = u32::from(pos.ep_square().is_some());
+        if pos.board().occupied().count() > self.units + slack {
             return Ok(None);
         }
         Ok(self

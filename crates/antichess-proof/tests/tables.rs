@@ -12,6 +12,11 @@ use antichess_tb::{build, BuildOptions, Material, Strategy, Tablebase, Wdl};
 const RULES: Rules = Rules::INTERNATIONAL;
 
 fn tables(name: &str) -> (std::path::PathBuf, Tablebase) {
+    tables_of(name, &["KPp"])
+}
+
+/// Every table of 2 units and the tables of `extra`, built in a fresh directory.
+fn tables_of(name: &str, extra: &[&str]) -> (std::path::PathBuf, Tablebase) {
     let dir = std::env::temp_dir()
         .join(format!("antichess-proof-tables-{}", std::process::id()))
         .join(name);
@@ -24,7 +29,7 @@ fn tables(name: &str) -> (std::path::PathBuf, Tablebase) {
     };
     // Every table of 2 units (the oracle covers complete sets), and K+P v P.
     let mut targets = Material::all_up_to(2);
-    targets.push("KPp".parse().unwrap());
+    targets.extend(extra.iter().map(|m| m.parse::<Material>().unwrap()));
     build(&targets, &options, &|_| {}).unwrap();
     let tb = Tablebase::open(&dir, RULES).unwrap();
     (dir, tb)
@@ -159,6 +164,41 @@ fn an_en_passant_leaf_records_the_tables_its_captures_reach() {
     let read = oracle.tables_read(&pos).unwrap();
     let names: Vec<&str> = read.iter().map(|r| r.material.as_str()).collect();
     assert_eq!(names, ["Kp"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_en_passant_leaf_is_verified_with_tables_one_unit_smaller() {
+    // The header counts the leaf's 3 units; the only table it needs is the 2-unit one after
+    // the compulsory en-passant capture, and the file records just that one.
+    let (dir, tb) = tables_of("ep-smaller", &[]);
+    let oracle = TablebaseOracle::new(&tb);
+    assert_eq!(oracle.max_units(), 2);
+    let root = Position::from_fen("7k/8/8/3pP3/8/8/8/8 w - d6 0 1", RULES).unwrap();
+    let prover = match tb.probe_wdl(&root).unwrap().unwrap() {
+        Wdl::Win => Color::White,
+        Wdl::Loss => Color::Black,
+        Wdl::Draw => panic!("the test position is a draw"),
+    };
+    let mut tree = ProofTree::from_parts(
+        root,
+        prover,
+        Vec::new(),
+        vec![Node {
+            mv: None,
+            kind: NodeKind::Tablebase,
+        }],
+    )
+    .unwrap();
+    tree.record_tables(&oracle).unwrap();
+    let bytes = encode_compact(&tree).unwrap();
+    let header = CompactHeader::read(&mut &bytes[..]).unwrap();
+    assert_eq!(header.tablebase_units, 3);
+    let stats = verify(&bytes, &oracle);
+    assert_eq!(stats.counts.tablebase, 1);
+    let checks = stats.tables.unwrap();
+    assert_eq!(checks.len(), 1);
+    assert_eq!(checks[0].status, TableStatus::Same);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
