@@ -305,12 +305,61 @@ impl Book {
         txn.commit()
     }
 
+    /// Queues the node at `moves` from the root, which may go beyond the book: the entry is
+    /// then put on the open leaf where the book ends on the line and goes on along the rest
+    /// of it as the book grows (`crate::queue`). Returns the entry's node and the moves
+    /// still ahead of it. The moves must be legal; a line that meets a decided node is
+    /// refused (nothing on it is left to search).
+    pub fn queue_line(&mut self, moves: &[Move]) -> Result<(Node, Vec<Move>)> {
+        let mut pos = self.root;
+        for (ply, &mv) in moves.iter().enumerate() {
+            if !pos.is_legal(mv) {
+                return Err(BookError::Input(format!(
+                    "{} (ply {} from the book's root) is not a legal move",
+                    mv.to_uci(),
+                    ply + 1
+                )));
+            }
+            pos = pos.play(mv);
+        }
+        let ucis: Vec<String> = moves.iter().map(|m| m.to_uci()).collect();
+        let mut txn = self.store.write()?;
+        let now = txn.clock_ms()?;
+        let root = txn
+            .root()?
+            .ok_or_else(|| BookError::Corrupt("the book has no root".into()))?;
+        let Some((entry, node)) = crate::queue::queue_along(&mut *txn, root, &ucis, now)? else {
+            return Err(BookError::Input(
+                "the line reaches a node that is already decided; there is nothing to search"
+                    .into(),
+            ));
+        };
+        let ahead = crate::queue::line_of(&mut *txn, entry)?.len();
+        txn.commit()?;
+        let node = self.node(node)?;
+        Ok((node, moves[moves.len() - ahead..].to_vec()))
+    }
+
     pub fn queue(&mut self) -> Result<Vec<QueueEntry>> {
         self.store.read()?.queue()
     }
 
+    /// The queue, each entry with the moves (UCI) its line still goes on along.
+    pub fn queue_lines(&mut self) -> Result<Vec<(QueueEntry, Vec<String>)>> {
+        let mut txn = self.store.read()?;
+        let mut out = Vec::new();
+        for entry in txn.queue()? {
+            let line = crate::queue::line_of(&mut *txn, entry.id)?;
+            out.push((entry, line));
+        }
+        Ok(out)
+    }
+
     pub fn queue_clear(&mut self) -> Result<()> {
         let mut txn = self.store.write()?;
+        for entry in txn.queue()? {
+            crate::queue::drop_entry(&mut *txn, entry.id)?;
+        }
         txn.clear_queue()?;
         txn.commit()
     }

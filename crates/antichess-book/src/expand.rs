@@ -207,8 +207,8 @@ pub enum Applied {
 
 /// Writes `expansion` of leaf `id` (claimed by `worker`) in one transaction: the leaf's
 /// numbers or status, its children, the minimax to the root, transpositions; finishes the
-/// log entry `log_id`, removes the leaf from the queue and releases the claim. The
-/// caller commits.
+/// log entry `log_id`, removes the leaf from the queue (a queued line goes on to the
+/// child along it: `crate::queue`) and releases the claim. The caller commits.
 pub fn apply(
     txn: &mut dyn Txn,
     id: NodeId,
@@ -276,8 +276,8 @@ pub fn apply(
             }
         }
     }
-    txn.remove_queued_node(id)?;
     let now = txn.clock_ms()?;
+    crate::queue::advance(txn, id, now)?;
     txn.log_finish(log_id, now, seq, expansion.nodes, expansion.result_name())?;
     propagate_up(txn, node.parent, &mut changes)?;
     settle(txn, &mut changes)?;

@@ -261,10 +261,20 @@ fn claim_next(
         let node = store.read()?.node(entry.node)?;
         let Some(node) = node.filter(|n| n.is_open()) else {
             let mut txn = store.write()?;
-            txn.remove_queue_entry(entry.id)?;
+            crate::queue::drop_entry(&mut *txn, entry.id)?;
             txn.commit()?;
             continue;
         };
+        if node.expanded && !crate::queue::line_of(&mut *store.read()?, entry.id)?.is_empty() {
+            // A queued line whose node was expanded some other way (not by a search of
+            // it): the entry goes on along the line, and the next call finds it there.
+            let mut txn = store.write()?;
+            let line = crate::queue::line_of(&mut *txn, entry.id)?;
+            crate::queue::drop_entry(&mut *txn, entry.id)?;
+            crate::queue::queue_along(&mut *txn, node, &line, now)?;
+            txn.commit()?;
+            return claim_next(store, worker, options, rng);
+        }
         if !node.expanded {
             if node.is_claimable(now) {
                 if let Some(log_id) = try_claim(store, node.id, worker, options.lease, None)? {

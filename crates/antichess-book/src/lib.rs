@@ -15,7 +15,7 @@
 //! by its line, the line to a node, the pin), [`book`] (opening, steering, checking), [`damage`] (damaged rows: what `book check`
 //! reports and why a worker finds nothing to claim), [`expand`]
 //! (searching a leaf and writing the result), [`select`] (the walk), [`grow`] (workers),
-//! [`prove`] (proof assembly), [`leaves`] (the leaf-proof directory grow writes and prove reads), [`seed`] (verified proofs taken as given), [`subtrees`] (solved
+//! [`prove`] (proof assembly), `queue` (queued lines that go on beyond the book), [`leaves`] (the leaf-proof directory grow writes and prove reads), [`seed`] (verified proofs taken as given), [`subtrees`] (solved
 //! subtrees kept as proof files), [`transfer`] (export and import of subtrees), [`tbqueue`] (building tablebases on many
 //! machines through a PostgreSQL queue). The file layout is documented
 //! in `docs/formats/book.md`.
@@ -31,6 +31,7 @@ pub mod leaves;
 pub mod nav;
 pub mod node;
 pub mod prove;
+mod queue;
 pub mod seed;
 pub mod select;
 pub mod store;

@@ -527,6 +527,68 @@ fn transpositions_share_proven_positions() {
 }
 
 #[test]
+fn a_queued_line_beyond_the_book_is_grown_along_first() {
+    let dir = temp("queue-line");
+    let (location, mut book) = new_book(&dir, "line.book", "e3 e6");
+    let moves = |book: &Book, line: &str| -> Vec<Move> {
+        play_move_text(*book.root_position(), line)
+            .unwrap()
+            .moves()
+            .to_vec()
+    };
+    // A line no walk would take first; the book holds only its root.
+    let line = moves(&book, "h3 h6 a3");
+    let (node, ahead) = book.queue_line(&line).unwrap();
+    assert_eq!(node.id, book.root().unwrap().id);
+    assert_eq!(ahead, line);
+    let queued = book.queue_lines().unwrap();
+    assert_eq!(queued.len(), 1);
+    assert_eq!(queued[0].1, ["h2h3", "h7h6", "a2a3"]);
+    // Illegal moves are refused, naming the ply.
+    let err = book
+        .queue_line(&[line[0], line[0]])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("ply 2"), "{err}");
+    book.queue_clear().unwrap();
+    assert!(book.queue_lines().unwrap().is_empty());
+    book.queue_line(&line).unwrap();
+
+    // Each search moves the entry one node on along the line (or more, through nodes the
+    // search expanded), until it is an ordinary entry on the line's last node.
+    let mut opts = options(2_000, 1);
+    opts.max_searches = Some(1);
+    let mut searches = 0;
+    while !book.queue().unwrap().is_empty() {
+        grow_on(&location, &opts, &GrowStats::default());
+        searches += 1;
+        assert!(searches <= 4, "{:?}", book.queue_lines().unwrap());
+    }
+    let last = node_at(&mut book, "h3 h6 a3");
+    assert_eq!(last.searches, 1);
+    for prefix in ["h3", "h3 h6"] {
+        assert!(node_at(&mut book, prefix).expanded, "{prefix}");
+    }
+    // Every search went along the line: the root, h3, h3 h6 and the line's end.
+    assert_eq!(book.counts().unwrap().searches as usize, searches);
+    assert!(
+        book.check().unwrap().is_empty(),
+        "{:?}",
+        book.check().unwrap()
+    );
+
+    // A line through a decided node is refused.
+    let h3 = node_at(&mut book, "h3");
+    book.mark(h3.id, Some(true)).unwrap();
+    let err = book
+        .queue_line(&moves(&book, "h3 h6"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("already decided"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn steering_marks_queue_pin() {
     let dir = temp("steer");
     let (location, mut book) = new_book(&dir, "steer.book", "e3 e6");

@@ -260,6 +260,62 @@ fn steering_and_transfer_commands() {
     ]);
     assert_eq!(v["node"]["searches"], 1, "{v}");
     assert_eq!(v["queue"].as_array().unwrap().len(), 0);
+    // A line beyond the book: queued at the leaf where the book ends, the rest to follow.
+    let queue_json = || json(&["book", "queue", s(&book), "--format", "json"]);
+    let v = json(&[
+        "book",
+        "queue",
+        s(&book),
+        "--moves",
+        "Bxa6 bxa6 g4 Bb7 g5 Bxh1",
+        "--format",
+        "json",
+    ]);
+    let then = |v: &serde_json::Value| v["then"].as_str().unwrap().to_string();
+    let ahead = then(&v["queued"]);
+    assert!(
+        v["queued"]["line"]
+            .as_str()
+            .unwrap()
+            .starts_with("2. Bxa6 bxa6 3. g4"),
+        "{v}"
+    );
+    assert!(
+        "c8b7 g4g5 b7h1".ends_with(&ahead) && !ahead.is_empty(),
+        "{v}"
+    );
+    let out = ok(&["book", "queue", s(&book)]);
+    assert!(out.contains(", as the book grows)"), "{out}");
+    // One search: the entry moves on along the line, or ends there if the search decided
+    // its node (here 3... Bb7 is won: White gives up the bishop's rook and more).
+    let queued_line = v["queued"]["line"].as_str().unwrap().to_string();
+    ok(&args);
+    let v = queue_json();
+    match v["queue"].as_array().unwrap().as_slice() {
+        [] => {
+            let shown = json(&[
+                "book",
+                "show",
+                s(&book),
+                "--moves",
+                &queued_line,
+                "--format",
+                "json",
+            ]);
+            assert_eq!(shown["node"]["searches"], 1, "{shown}");
+            assert_ne!(shown["node"]["status"], "unknown", "{shown}");
+        }
+        [entry] => assert!(then(entry).len() < ahead.len(), "{v}"),
+        _ => panic!("one entry at most: {v}"),
+    }
+    let out = antichess(&["book", "queue", s(&book), "--moves", "Bxa6 bxa6 g4 Qxd1"]);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Qxd1"),
+        "{}",
+        text(&out)
+    );
+    ok(&["book", "queue", s(&book), "--clear"]);
     // Pin and unpin.
     let out = ok(&["book", "pin", s(&book), "--moves", "Bxa6 bxa6 e4"]);
     assert!(out.contains("the walk starts at node"), "{out}");

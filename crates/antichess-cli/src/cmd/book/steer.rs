@@ -7,16 +7,19 @@ use serde_json::json;
 
 use antichess_book::{redact, Book};
 
-use crate::common::book::{find, line_text};
+use crate::common::book::{find, line_text, moves_from_root};
 use crate::common::output::{json_number, number, Format};
 
 /// Queue a node to be searched (a leaf) or walked from (an inner node) before the normal
-/// selection; or list or clear the queue.
+/// selection; or list or clear the queue. A queued line may go beyond the book (the known
+/// first moves of a line): the book grows along it first.
 #[derive(Debug, Args)]
 pub struct QueueArgs {
     pub book: String,
 
-    /// The node to queue: moves from the book's root.
+    /// The node to queue: moves from the book's root. Moves past the book's end are
+    /// allowed: the entry goes to the leaf where the book ends on the line, and each
+    /// search there moves it on along the rest of the line.
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: Option<String>,
 
@@ -94,23 +97,33 @@ pub fn run_queue(args: &QueueArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     } else if let Some(moves) = &args.moves {
-        let node = find(&mut book, Some(moves))?;
-        book.queue_push(node.id)?;
+        let line = moves_from_root(&book, Some(moves))?;
+        let (node, ahead) = book.queue_line(&line)?;
+        let ahead: Vec<String> = ahead.iter().map(|m| m.to_uci()).collect();
         if !json_out {
             println!(
-                "queued node {}: {}",
+                "queued node {}: {}{}",
                 node.id,
-                line_text(&mut book, node.id)?
+                line_text(&mut book, node.id)?,
+                then_text(&mut book, node.id, &ahead)?
             );
         }
-        queued = Some(node.id);
+        queued = Some((node.id, ahead));
     }
-    let queue = book.queue()?;
+    let queue = book.queue_lines()?;
     if json_out {
-        let queued = queued.map(|id| node_json(&mut book, id)).transpose()?;
+        let with_line = |book: &mut Book, id: i64, ahead: &[String]| {
+            node_json(book, id).map(|mut v| {
+                v["then"] = json!(ahead.join(" "));
+                v
+            })
+        };
+        let queued = queued
+            .map(|(id, ahead)| with_line(&mut book, id, &ahead))
+            .transpose()?;
         let entries = queue
             .iter()
-            .map(|q| node_json(&mut book, q.node))
+            .map(|(q, ahead)| with_line(&mut book, q.node, ahead))
             .collect::<anyhow::Result<Vec<_>>>()?;
         println!(
             "{}",
@@ -128,10 +141,38 @@ pub fn run_queue(args: &QueueArgs) -> anyhow::Result<ExitCode> {
         queue.len(),
         if queue.len() == 1 { "y" } else { "ies" }
     );
-    for q in queue {
-        println!("  node {}: {}", q.node, line_text(&mut book, q.node)?);
+    for (q, ahead) in queue {
+        println!(
+            "  node {}: {}{}",
+            q.node,
+            line_text(&mut book, q.node)?,
+            then_text(&mut book, q.node, &ahead)?
+        );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The moves a queued line still goes on along from node `id` (UCI), for the text output:
+/// in SAN with move numbers.
+fn then_text(book: &mut Book, id: i64, ahead: &[String]) -> anyhow::Result<String> {
+    if ahead.is_empty() {
+        return Ok(String::new());
+    }
+    let node = book.node(id)?;
+    let start = book.position(&node)?;
+    let mut pos = start;
+    let mut moves = Vec::new();
+    for uci in ahead {
+        let mv = pos
+            .parse_uci(uci)
+            .map_err(|e| anyhow::anyhow!("queued line of node {id}: {uci}: {e}"))?;
+        pos = pos.play(mv);
+        moves.push(mv);
+    }
+    Ok(format!(
+        " (then {}, as the book grows)",
+        antichess_core::pgn::format_moves(&start, &moves)
+    ))
 }
 
 pub fn run_pin(args: &PinArgs) -> anyhow::Result<ExitCode> {
