@@ -36,19 +36,23 @@ pub fn follow(txn: &mut dyn Txn, moves: &[Move]) -> Result<Reached> {
         if !node.expanded {
             return Ok(Reached::Leaves { leaf: node, ply });
         }
-        let uci = mv.to_uci();
-        node = txn
-            .children(node.id)?
-            .into_iter()
-            .find(|c| c.uci.as_deref() == Some(uci.as_str()))
-            .ok_or_else(|| {
-                BookError::Corrupt(format!(
-                    "node {} is expanded but lacks the move {uci}",
-                    node.id
-                ))
-            })?;
+        node = child_by_uci(txn, &node, &mv.to_uci())?;
     }
     Ok(Reached::Node(node))
+}
+
+/// The child of the expanded `node` along the move `uci`; a corrupt book if it has none
+/// (an expanded node has every legal move as a child).
+pub(crate) fn child_by_uci(txn: &mut dyn Txn, node: &Node, uci: &str) -> Result<Node> {
+    txn.children(node.id)?
+        .into_iter()
+        .find(|c| c.uci.as_deref() == Some(uci))
+        .ok_or_else(|| {
+            BookError::Corrupt(format!(
+                "node {} is expanded but lacks the move {uci}",
+                node.id
+            ))
+        })
 }
 
 /// The moves from the root (at `root`) to node `id`.

@@ -55,17 +55,7 @@ pub(crate) fn queue_along(
             }
             return Ok(Some((id, node.id)));
         }
-        let uci = &rest[i];
-        node = txn
-            .children(node.id)?
-            .into_iter()
-            .find(|c| c.uci.as_deref() == Some(uci.as_str()))
-            .ok_or_else(|| {
-                BookError::Corrupt(format!(
-                    "node {} is expanded but lacks the move {uci} of a queued line",
-                    node.id
-                ))
-            })?;
+        node = crate::nav::child_by_uci(txn, &node, &rest[i])?;
         i += 1;
     }
 }

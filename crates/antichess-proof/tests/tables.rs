@@ -39,6 +39,12 @@ fn tables_of(name: &str, extra: &[&str]) -> (std::path::PathBuf, Tablebase) {
 /// the tables say.
 fn leaf_proof(tb: Option<&Tablebase>) -> ProofTree {
     let root = Position::from_fen("8/8/8/8/8/2k5/8/R7 w - - 0 1", RULES).unwrap();
+    one_leaf_proof(root, tb)
+}
+
+/// A one-node proof of `root`, a tablebase leaf, for the side the tables say wins (White
+/// without tables).
+fn one_leaf_proof(root: Position, tb: Option<&Tablebase>) -> ProofTree {
     let prover = match tb.map(|tb| tb.probe_wdl(&root).unwrap().unwrap()) {
         Some(Wdl::Loss) => Color::Black,
         Some(Wdl::Draw) => panic!("the test position is a draw"),
@@ -175,21 +181,7 @@ fn an_en_passant_leaf_is_verified_with_tables_one_unit_smaller() {
     let oracle = TablebaseOracle::new(&tb);
     assert_eq!(oracle.max_units(), 2);
     let root = Position::from_fen("7k/8/8/3pP3/8/8/8/8 w - d6 0 1", RULES).unwrap();
-    let prover = match tb.probe_wdl(&root).unwrap().unwrap() {
-        Wdl::Win => Color::White,
-        Wdl::Loss => Color::Black,
-        Wdl::Draw => panic!("the test position is a draw"),
-    };
-    let mut tree = ProofTree::from_parts(
-        root,
-        prover,
-        Vec::new(),
-        vec![Node {
-            mv: None,
-            kind: NodeKind::Tablebase,
-        }],
-    )
-    .unwrap();
+    let mut tree = one_leaf_proof(root, Some(&tb));
     tree.record_tables(&oracle).unwrap();
     let bytes = encode_compact(&tree).unwrap();
     let header = CompactHeader::read(&mut &bytes[..]).unwrap();
