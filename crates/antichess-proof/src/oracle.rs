@@ -139,6 +139,21 @@ impl LeafOracle for TablebaseOracle<'_> {
     }
 
     fn best_move(&self, pos: &Position) -> Result<Option<Move>, String> {
+        // Where only a bound table covers the material, its bounded game's distances
+        // guide the way (every move of the result is checked again by the verifier).
+        if pos.ep_square().is_none()
+            && !self
+                .tablebase
+                .contains(&antichess_tb::Material::from_board(pos.board()))
+        {
+            if let Some(m) = self
+                .tablebase
+                .probe_bound_best_move(pos)
+                .map_err(|e| e.to_string())?
+            {
+                return Ok(Some(m));
+            }
+        }
         let moves = self.tablebase.probe_moves(pos).map_err(|e| e.to_string())?;
         Ok(moves
             .first()

@@ -657,6 +657,58 @@ impl Tablebase {
         out.sort_by_key(|mv| (mv.order_key(), mv.mv.to_string()));
         Ok(out)
     }
+
+    /// The side to move's winning move in the game its bound table plays, for a position
+    /// whose material has a bound table for the side to move but no exact table: the move
+    /// with the fewest plies to conversion in that bounded game. A capture or a promotion
+    /// counts when the tables show the position after it won for the mover (one ply); a
+    /// quiet move when the bound table shows the position after it lost for the opponent
+    /// (its DTC plus one ply; plus two for a double push that leaves an en-passant
+    /// capture to make, converted on the next ply). The bounded game's DTC strictly falls
+    /// along such moves and every reply the bound table values as a loss for the
+    /// opponent, so playing them reaches a conversion into smaller tables. `Ok(None)` if
+    /// no move wins by these tables (or the material has no bound table for the side to
+    /// move).
+    pub fn probe_bound_best_move(&self, pos: &Position) -> Result<Option<Move>, TbError> {
+        let side = pos.turn();
+        let key = board_key(pos.board());
+        let Some((table, swapped)) = self.bound_table_by_key(key, side)? else {
+            return Ok(None);
+        };
+        let mut best: Option<(u16, String, Move)> = None;
+        for m in pos.legal_moves() {
+            let after = pos.play(m);
+            let plies = if pos.is_capture(m) || m.is_promotion() || after.ep_square().is_some() {
+                if self.probe_wins(&after, side)? != Some(true) {
+                    continue;
+                }
+                if after.ep_square().is_some() && !pos.is_capture(m) && !m.is_promotion() {
+                    2
+                } else {
+                    1
+                }
+            } else {
+                let (board, to_move) = if swapped {
+                    (after.board().swap_colors(), after.turn().other())
+                } else {
+                    (*after.board(), after.turn())
+                };
+                let value = table.value(to_move, table.index().encode(&board))?;
+                if value.wdl != Wdl::Loss {
+                    continue;
+                }
+                value.dtc.saturating_add(1)
+            };
+            let candidate = (plies, m.to_string(), m);
+            if best
+                .as_ref()
+                .is_none_or(|b| (candidate.0, &candidate.1) < (b.0, &b.1))
+            {
+                best = Some(candidate);
+            }
+        }
+        Ok(best.map(|(_, _, m)| m))
+    }
 }
 
 /// The WDL, for `to_move`, of a position left open in a bound build for `c`: the result
