@@ -140,9 +140,10 @@ impl LeafOracle for TablebaseOracle<'_> {
 
     fn best_move(&self, pos: &Position) -> Result<Option<Move>, String> {
         // Where only a bound table covers the material, its bounded game's distances
-        // guide the way (every move of the result is checked again by the verifier).
-        if pos.ep_square().is_none()
-            && !self
+        // guide the way; a position with an en-passant capture to make needs no table of
+        // its own (every move of the result is checked again by the verifier).
+        if pos.ep_square().is_some()
+            || !self
                 .tablebase
                 .contains(&antichess_tb::Material::from_board(pos.board()))
         {

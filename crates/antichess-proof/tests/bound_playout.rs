@@ -2,9 +2,11 @@
 //! bound table covers the material: `Tablebase::probe_bound_best_move`). Sampled positions
 //! of 3-unit pawn materials that the bound table for White shows won for White are played
 //! out down to 2 units, and every proof verifies with the exact 2-unit tables alone (the
-//! bound tables play no part in the check); the exact 3-unit tables confirm each win.
+//! bound tables play no part in the check); the exact 3-unit tables confirm each win. A
+//! position with an en-passant capture to make, which has no table of its own, is played
+//! out through its capture.
 
-use antichess_core::{Color, Position, Rules};
+use antichess_core::{Bitboard, Color, Piece, Position, Role, Rules, Square};
 use antichess_proof::{
     encode_compact, playout_proof, verify_compact, TablebaseOracle, VerifyOptions,
 };
@@ -96,6 +98,63 @@ fn positions_won_by_a_bound_table_play_out_to_smaller_tables() {
             "{m}: no sampled position won by its bound table"
         );
     }
+    // A position with an en-passant capture to make (4 units: the capture leads into the
+    // 3-unit bound table of RPk) needs no table of its own: the playout takes a capture
+    // the tables show won and goes on from there.
+    let mut with_ep = 0;
+    let base = Position::from_fen("8/8/8/3pP3/8/8/8/8 w - d6 0 1", RULES).unwrap();
+    // The pawns, the en-passant square and the square the pawn came from stay free.
+    let taken = ["d5", "e5", "d6", "d7"]
+        .iter()
+        .fold(Bitboard::EMPTY, |b, s| {
+            b | Bitboard::from_square(Square::from_name(s).unwrap())
+        });
+    for (rook, king) in Square::all().flat_map(|r| Square::all().map(move |k| (r, k))) {
+        if rook == king
+            || (taken & (Bitboard::from_square(rook) | Bitboard::from_square(king))).any()
+        {
+            continue;
+        }
+        let mut board = *base.board();
+        board.put_unchecked(
+            rook,
+            Piece {
+                color: Color::White,
+                role: Role::Rook,
+            },
+        );
+        board.put_unchecked(
+            king,
+            Piece {
+                color: Color::Black,
+                role: Role::King,
+            },
+        );
+        let placement = Position::from_board_unchecked(board, Color::White, RULES).fen();
+        let fen = format!("{} w - d6 0 1", placement.split(' ').next().unwrap());
+        let pos = Position::from_fen(&fen, RULES).unwrap();
+        if pos.ep_square().is_none()
+            || pos.legal_moves().len() != 1
+            || bound.probe_wins(&pos, Color::White).unwrap() != Some(true)
+        {
+            continue;
+        }
+        let tree =
+            playout_proof(&pos, Color::White, &guide, 2).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert!(tree.tablebase_units().unwrap() <= 2, "{fen}");
+        let bytes = encode_compact(&tree).unwrap();
+        verify_compact(
+            &bytes[..],
+            Some(bytes.len() as u64),
+            &checker,
+            &VerifyOptions::default(),
+            &mut |_| {},
+        )
+        .unwrap_or_else(|e| panic!("{fen}: the playout does not verify: {e}"));
+        with_ep += 1;
+    }
+    eprintln!("{with_ep} positions with an en-passant capture to make played out");
+    assert!(with_ep > 0);
     eprintln!("{played} positions played out from bound tables, {nodes} nodes in all");
     // Some playouts are real games, not one capture into a 2-unit table.
     eprintln!("deepest playout: {longest} plies");

@@ -668,12 +668,18 @@ impl Tablebase {
     /// along such moves and every reply the bound table values as a loss for the
     /// opponent, so playing them reaches a conversion into smaller tables. `Ok(None)` if
     /// no move wins by these tables (or the material has no bound table for the side to
-    /// move).
+    /// move). A position with an en-passant capture to make converts on this ply, so it
+    /// needs no table of its own: its best move is a capture the tables show won.
     pub fn probe_bound_best_move(&self, pos: &Position) -> Result<Option<Move>, TbError> {
         let side = pos.turn();
         let key = board_key(pos.board());
-        let Some((table, swapped)) = self.bound_table_by_key(key, side)? else {
-            return Ok(None);
+        let bound = if pos.ep_square().is_some() {
+            None
+        } else {
+            match self.bound_table_by_key(key, side)? {
+                Some(found) => Some(found),
+                None => return Ok(None),
+            }
         };
         let mut best: Option<(u16, String, Move)> = None;
         for m in pos.legal_moves() {
@@ -688,6 +694,9 @@ impl Tablebase {
                     1
                 }
             } else {
+                let Some((table, swapped)) = bound else {
+                    continue;
+                };
                 let (board, to_move) = if swapped {
                     (after.board().swap_colors(), after.turn().other())
                 } else {
