@@ -35,10 +35,10 @@
 //! **Layout**: pawnless materials of distinct pieces up to five units are generated in
 //! [`FastIndex`]'s layout (the lead orbit, then one 6-bit square field per other piece:
 //! decoding is bit extraction, a move adds `(to − from) << shift`), whose slots with two
-//! pieces on one square are unused fixed draws; its words are copied into the file's
-//! [`TableIndex`] order at the end, so the file is the same. That costs `orbits × 64^(n−1)`
-//! words per side (KBNkr: 17% more than the file's index) plus, while copying, one side of
-//! the file's words. Every other material runs on [`TableIndex`] directly.
+//! pieces on one square are unused fixed draws; at the end its words are compacted in
+//! place into the file's [`TableIndex`] order, so the file is the same. That costs
+//! `orbits × 64^(n−1)` words per side during generation (KBNkr: 17% more than the file's
+//! index). Every other material runs on [`TableIndex`] directly.
 
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
@@ -1042,7 +1042,7 @@ fn generate_layout(
             Some(fast) => {
                 let words = run.words(fast.clone())?;
                 let converting = std::time::Instant::now();
-                let words = to_file_layout(&index, &fast, words)?;
+                let words = to_file_layout(&index, &fast, words);
                 if timing {
                     eprintln!(
                         "{material}: fast layout ({} slots per side), converted to the file's index in {:?}",
@@ -1086,8 +1086,8 @@ fn generate_layout(
     })
 }
 
-/// The largest fast layout used (slots per side): conversion holds both layouts' words at
-/// once, so the fast layout serves tables of up to five units.
+/// The largest fast layout used (slots per side): tables of up to five units (a 6-unit
+/// material's slots are 27% more than its file's indices).
 const MAX_FAST_SIZE: u64 = 1 << 28;
 
 /// One generation's parameters, for running it on either index.
@@ -1175,31 +1175,36 @@ impl Run<'_> {
     }
 }
 
-/// The words of the fast layout `fast_words` rewritten in the file's index: each canonical
-/// index takes the word of its position's slot, every other index the fixed draw it has
-/// when generated in the file's index. The file's indices are enumerated in order without
-/// decoding ([`FastIndex::for_each_file_index`]); one side at a time, so that the fast
-/// words of a side are freed as soon as they are copied.
+/// The words of the fast layout `fast_words` rewritten in place in the file's index: each
+/// canonical index takes the word of its position's slot, every other index the fixed draw
+/// it has when generated in the file's index; the arrays are then cut to the file's size.
+/// The file's indices are enumerated in order without decoding
+/// ([`FastIndex::for_each_file_index`]), and with them the slots, also in increasing order
+/// and never below the file index (each digit of the file's index is at most the square
+/// it counts, and its place values at most the fields'), so no slot is overwritten before
+/// it is read. One thread per side.
 fn to_file_layout(
     index: &TableIndex,
     fast: &FastIndex,
     fast_words: [ZeroedArray<AtomicU16>; 2],
-) -> Result<[ZeroedArray<AtomicU16>; 2], TbError> {
+) -> [ZeroedArray<AtomicU16>; 2] {
     let size = index.size() as usize;
-    let convert = |from: ZeroedArray<AtomicU16>| -> Result<ZeroedArray<AtomicU16>, TbError> {
-        let to = ZeroedArray::<AtomicU16>::new(size)?;
-        (0..fast.orbits() * 64).into_par_iter().for_each(|task| {
-            fast.for_each_file_index(index, task / 64, (task % 64) as u32, |idx, slot| {
-                let v = slot.map_or(FIXED_DRAW, |slot| from[slot as usize].load(Relaxed));
-                to[idx as usize].store(v, Relaxed);
-            });
-        });
-        Ok(to)
+    let compact = |mut words: ZeroedArray<AtomicU16>| {
+        for orbit in 0..fast.orbits() {
+            for first in 0..64 {
+                fast.for_each_file_index(index, orbit, first, |idx, slot| {
+                    debug_assert!(slot.is_none_or(|slot| slot >= idx));
+                    let v = slot.map_or(FIXED_DRAW, |slot| words[slot as usize].load(Relaxed));
+                    words[idx as usize].store(v, Relaxed);
+                });
+            }
+        }
+        words.truncate(size);
+        words
     };
     let [white, black] = fast_words;
-    let white = convert(white)?;
-    let black = convert(black)?;
-    Ok([white, black])
+    let (white, black) = rayon::join(|| compact(white), || compact(black));
+    [white, black]
 }
 
 #[cfg(test)]
