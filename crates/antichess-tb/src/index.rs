@@ -27,10 +27,12 @@ use crate::material::Material;
 use crate::symmetry::{compose, transform_bb, ALL_TRANSFORMS, PAWN_TRANSFORMS};
 
 mod colex;
+mod fast;
 pub use colex::binomial;
 #[cfg(test)]
 use colex::colex_unrank_search;
 use colex::{colex_rank, colex_unrank, comb_index, select};
+pub use fast::{FastIndex, FastNear};
 
 /// `TRANSFORMED_SQUARE[t][sq]`: square `sq` under transform `t`.
 static TRANSFORMED_SQUARE: [[u8; 64]; 8] = {
@@ -621,6 +623,16 @@ impl TableIndex {
         let mut n = Neighbourhood::default();
         self.neighbourhood_into(idx, &mut n);
         n
+    }
+
+    /// Decodes `idx` into `n` for its board only (no symmetric views: use
+    /// [`TableIndex::neighbourhood_into`] before indexing neighbours); returns whether
+    /// `idx` is canonical ([`TableIndex::is_canonical`]).
+    #[inline]
+    pub fn decode_board_into(&self, idx: u64, n: &mut Neighbourhood) -> bool {
+        self.decode_into(idx, &mut n.first);
+        n.others.clear();
+        self.is_canonical(idx, &n.first.board)
     }
 
     /// [`TableIndex::neighbourhood`] into an existing value (no copying of large values).

@@ -57,6 +57,33 @@ impl<T: Zeroable> ZeroedArray<T> {
     }
 }
 
+impl<T: Zeroable> ZeroedArray<T> {
+    /// Shortens the array to its first `len` values and gives the memory past them back
+    /// to the kernel (from the first whole megabyte after the new end, a multiple of any
+    /// page size).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        if len >= self.len {
+            return;
+        }
+        self.len = len;
+        if let Some(map) = &self.map {
+            let keep = (len * std::mem::size_of::<T>()).next_multiple_of(1 << 20);
+            if keep < map.len() {
+                // SAFETY: the values past `len` are no longer reachable through `self` (its
+                // slice now ends at `len`, and `&mut self` means no borrow of them is
+                // alive); dropped anonymous pages only read as zeros again if touched.
+                let _ = unsafe {
+                    map.unchecked_advise_range(
+                        memmap2::UncheckedAdvice::DontNeed,
+                        keep,
+                        map.len() - keep,
+                    )
+                };
+            }
+        }
+    }
+}
+
 impl<T: Zeroable> Deref for ZeroedArray<T> {
     type Target = [T];
 
@@ -90,6 +117,12 @@ mod tests {
         assert!(a.iter().step_by(4099).all(|w| w.load(Relaxed) == 0));
         a[12345].store(7, Relaxed);
         assert_eq!(a[12345].load(Relaxed), 7);
+        let mut b = ZeroedArray::<AtomicU16>::new(3 << 20).unwrap();
+        b[(1 << 20) + 5].store(9, Relaxed);
+        b[(2 << 20) + 5].store(9, Relaxed);
+        b.truncate((1 << 20) + 6);
+        assert_eq!(b.len(), (1 << 20) + 6);
+        assert_eq!(b[(1 << 20) + 5].load(Relaxed), 9);
         let empty = ZeroedArray::<AtomicU64>::new(0).unwrap();
         assert!(empty.is_empty());
     }

@@ -31,6 +31,14 @@
 //! reading the level in the word, so no list of positions is ever kept: 2.125 bytes per
 //! position (both sides to move) in all. The file image is written from the words
 //! directly ([`crate::format::table_image`]).
+//!
+//! **Layout**: pawnless materials of distinct pieces up to five units are generated in
+//! [`FastIndex`]'s layout (the lead orbit, then one 6-bit square field per other piece:
+//! decoding is bit extraction, a move adds `(to − from) << shift`), whose slots with two
+//! pieces on one square are unused fixed draws; at the end its words are compacted in
+//! place into the file's [`TableIndex`] order, so the file is the same. That costs
+//! `orbits × 64^(n−1)` words per side during generation (KBNkr: 17% more than the file's
+//! index). Every other material runs on [`TableIndex`] directly.
 
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
@@ -41,7 +49,7 @@ use antichess_core::{
 use rayon::prelude::*;
 
 use crate::format::{TableKind, TableValues};
-use crate::index::{Decoded, Neighbourhood, TableIndex};
+use crate::index::{FastIndex, FastNear, Neighbourhood, TableIndex};
 use crate::material::Material;
 use crate::tablebase::Tablebase;
 use crate::wdl::Wdl;
@@ -197,8 +205,108 @@ fn decode_final(v: u16) -> (u8, u16) {
     }
 }
 
-struct Generator<'a> {
-    index: TableIndex,
+/// The index a generation runs on: the file's combinatorial [`TableIndex`], or the
+/// generation-only [`FastIndex`] (one square field per piece) whose words are converted to
+/// the file's index at the end.
+trait GenIndex: Sync {
+    /// A decoded position with what indexing its neighbours needs.
+    type Near: Default + Send;
+    /// Words per side to move.
+    fn size(&self) -> u64;
+    /// Decodes `idx` (its board only); returns whether it is a used index (canonical, and
+    /// for the fast layout no two pieces on one square).
+    fn decode_used(&self, idx: u64, near: &mut Self::Near) -> bool;
+    /// Decodes the used index `idx` for indexing its neighbours.
+    fn near_into(&self, idx: u64, near: &mut Self::Near);
+    fn board(near: &Self::Near) -> &Board;
+    /// The number of symmetries fixing the decoded position.
+    fn stab(near: &Self::Near) -> u32;
+    /// The canonical index and stabiliser size of the position of `near` with `piece`
+    /// moved from `from` to the empty square `to`.
+    fn neighbour(&self, near: &Self::Near, piece: Piece, from: Square, to: Square) -> (u64, u32);
+}
+
+impl GenIndex for TableIndex {
+    type Near = Neighbourhood;
+
+    fn size(&self) -> u64 {
+        TableIndex::size(self)
+    }
+
+    #[inline]
+    fn decode_used(&self, idx: u64, near: &mut Neighbourhood) -> bool {
+        self.decode_board_into(idx, near)
+    }
+
+    #[inline]
+    fn near_into(&self, idx: u64, near: &mut Neighbourhood) {
+        self.neighbourhood_into(idx, near);
+    }
+
+    #[inline(always)]
+    fn board(near: &Neighbourhood) -> &Board {
+        near.board()
+    }
+
+    #[inline(always)]
+    fn stab(near: &Neighbourhood) -> u32 {
+        near.stab()
+    }
+
+    #[inline(always)]
+    fn neighbour(
+        &self,
+        near: &Neighbourhood,
+        piece: Piece,
+        from: Square,
+        to: Square,
+    ) -> (u64, u32) {
+        self.encode_neighbour(near, piece, from, to)
+            .unwrap_or_else(|| {
+                let mut board = *near.board();
+                board.remove_unchecked(from, piece);
+                board.put_unchecked(to, piece);
+                self.encode_with_stab(&board)
+            })
+    }
+}
+
+impl GenIndex for FastIndex {
+    type Near = FastNear;
+
+    fn size(&self) -> u64 {
+        FastIndex::size(self)
+    }
+
+    #[inline]
+    fn decode_used(&self, idx: u64, near: &mut FastNear) -> bool {
+        FastIndex::decode_used(self, idx, near)
+    }
+
+    #[inline]
+    fn near_into(&self, idx: u64, near: &mut FastNear) {
+        let used = FastIndex::decode_used(self, idx, near);
+        debug_assert!(used, "a used slot");
+    }
+
+    #[inline(always)]
+    fn board(near: &FastNear) -> &Board {
+        near.board()
+    }
+
+    #[inline(always)]
+    fn stab(near: &FastNear) -> u32 {
+        near.stab()
+    }
+
+    #[inline(always)]
+    fn neighbour(&self, near: &FastNear, piece: Piece, from: Square, to: Square) -> (u64, u32) {
+        FastIndex::neighbour(self, near, piece, from, to)
+    }
+}
+
+struct Generator<'a, I: GenIndex> {
+    index: I,
     rules: Rules,
     /// `Some(c)` in a bound build for `c`.
     bound: Option<Color>,
@@ -348,7 +456,7 @@ fn predecessors(board: &Board, mover: Color, mut f: impl FnMut(Piece, Square, Sq
     }
 }
 
-impl Generator<'_> {
+impl<I: GenIndex> Generator<'_, I> {
     fn child_wdl(&self, child: &Position) -> Result<Wdl, TbError> {
         self.children.probe_wdl_within(child, self.bound)
     }
@@ -421,15 +529,14 @@ impl Generator<'_> {
         idx: u64,
         side: Color,
         ext: &mut Vec<(Move, u16)>,
-        decoded: &mut Decoded,
+        decoded: &mut I::Near,
     ) -> Result<(u16, bool), TbError> {
-        self.index.decode_into(idx, decoded);
-        let board = *decoded.board();
-        if !self.index.is_canonical(idx, &board) {
-            // An unused duplicate index of a symmetric position: never a predecessor,
-            // never probed.
+        if !self.index.decode_used(idx, decoded) {
+            // An unused index (a duplicate of a symmetric position, or pieces on one
+            // square in the fast layout): never a predecessor, never probed.
             return Ok((FIXED_DRAW, false));
         }
+        let board = *I::board(decoded);
         let pos = Position::from_board_unhashed(board, side, self.rules);
         if pos.has_capture() {
             let mut best = Wdl::Loss;
@@ -506,7 +613,7 @@ impl Generator<'_> {
                 .enumerate()
                 .map(|(chunk, words)| {
                     let mut ext = Vec::new();
-                    let mut decoded = Decoded::default();
+                    let mut decoded = I::Near::default();
                     let (mut decided, mut undecided) = (0u64, 0u64);
                     for (i, word) in words.iter().enumerate() {
                         let idx = (chunk * CHUNK + i) as u64;
@@ -535,6 +642,15 @@ impl Generator<'_> {
     /// Applies `f` in parallel to every word of the mark bitmaps (side, index of its
     /// first position, the bitmap word), summing what it returns.
     fn scan_marks(&self, f: impl Fn(Color, u64, &AtomicU64) -> u64 + Sync) -> u64 {
+        self.scan_marks_with(|| (), |(), side, first, m| f(side, first, m))
+    }
+
+    /// [`Generator::scan_marks`] with a scratch value made by `init` per work unit.
+    fn scan_marks_with<S>(
+        &self,
+        init: impl Fn() -> S + Sync,
+        f: impl Fn(&mut S, Color, u64, &AtomicU64) -> u64 + Sync,
+    ) -> u64 {
         const MARK_CHUNK: usize = CHUNK / 64;
         Color::ALL
             .into_par_iter()
@@ -545,9 +661,10 @@ impl Generator<'_> {
                     .map(move |(c, m)| (side, c, m))
             })
             .map(|(side, c, marks)| {
+                let mut scratch = init();
                 let mut sum = 0;
                 for (j, m) in marks.iter().enumerate() {
-                    sum += f(side, ((c * MARK_CHUNK + j) as u64) << 6, m);
+                    sum += f(&mut scratch, side, ((c * MARK_CHUNK + j) as u64) << 6, m);
                 }
                 sum
             })
@@ -654,27 +771,19 @@ impl Generator<'_> {
                 .enumerate()
                 .for_each(|(chunk, words)| {
                     let mut kids: Vec<u64> = Vec::with_capacity(64);
-                    let mut near = Neighbourhood::default();
+                    let mut near = I::Near::default();
                     for (i, word) in words.iter().enumerate() {
                         let v = word.load(Relaxed);
                         if is_final(v) {
                             continue;
                         }
                         let idx = (chunk * FORWARD_CHUNK + i) as u64;
-                        self.index.neighbourhood_into(idx, &mut near);
-                        let board = *near.board();
+                        self.index.near_into(idx, &mut near);
+                        let board = *I::board(&near);
                         // Indices of the internal children, prefetched before they are read.
                         kids.clear();
                         internal_moves(&board, side, |piece, from, to| {
-                            let cidx = match self.index.encode_neighbour(&near, piece, from, to) {
-                                Some((cidx, _)) => cidx,
-                                None => {
-                                    let mut child = board;
-                                    child.remove_unchecked(from, piece);
-                                    child.put_unchecked(to, piece);
-                                    self.index.encode(&child)
-                                }
-                            };
+                            let (cidx, _) = self.index.neighbour(&near, piece, from, to);
                             prefetch(&other[cidx as usize]);
                             kids.push(cidx);
                         });
@@ -731,17 +840,13 @@ impl Generator<'_> {
     /// afterwards is nonzero (something remains for later levels).
     fn pass(&self, level: u16) -> (u64, bool) {
         let remaining = std::sync::atomic::AtomicBool::new(false);
-        let processed = self.scan_marks(|side, first, m| {
-            let bits = m.load(Relaxed);
-            if bits == 0 {
-                return 0;
-            }
-            thread_local! {
-                static SCRATCH: std::cell::RefCell<(Vec<(u64, u32)>, Neighbourhood)> =
-                    std::cell::RefCell::new((Vec::with_capacity(64), Neighbourhood::default()));
-            }
-            SCRATCH.with(|scratch| {
-                let (preds, near) = &mut *scratch.borrow_mut();
+        let processed = self.scan_marks_with(
+            || (Vec::with_capacity(64), I::Near::default()),
+            |(preds, near), side, first, m| {
+                let bits = m.load(Relaxed);
+                if bits == 0 {
+                    return 0;
+                }
                 let mut done = 0u64;
                 let mut decided_more = false;
                 self.for_marked(side, first, bits, |idx, w| {
@@ -758,8 +863,8 @@ impl Generator<'_> {
                     m.fetch_and(!done, Relaxed);
                 }
                 u64::from(done.count_ones())
-            })
-        });
+            },
+        );
         (processed, remaining.into_inner())
     }
 
@@ -771,29 +876,21 @@ impl Generator<'_> {
         idx: u64,
         v: u16,
         preds: &mut Vec<(u64, u32)>,
-        near: &mut Neighbourhood,
+        near: &mut I::Near,
     ) -> bool {
         debug_assert!(v & RESOLVED != 0);
         let level = v & DTC_MASK;
         let is_win = v & WIN != 0;
-        self.index.neighbourhood_into(idx, near);
+        self.index.near_into(idx, near);
         let near = &*near;
-        let board = near.board();
+        let board = I::board(near);
         let mover = side.other();
         let words = &self.words[mover.index()];
         // Gather the predecessors first and prefetch their words, so that the cache misses
         // overlap. Most are indexed incrementally from this position's digits.
         preds.clear();
         predecessors(board, mover, |piece, now, before| {
-            let (pidx, w) = self
-                .index
-                .encode_neighbour(near, piece, now, before)
-                .unwrap_or_else(|| {
-                    let mut prev = *board;
-                    prev.remove_unchecked(now, piece);
-                    prev.put_unchecked(before, piece);
-                    self.index.encode_with_stab(&prev)
-                });
+            let (pidx, w) = self.index.neighbour(near, piece, now, before);
             prefetch(&words[pidx as usize]);
             preds.push((pidx, w));
         });
@@ -807,7 +904,7 @@ impl Generator<'_> {
             }
             return decided;
         }
-        let stab = near.stab();
+        let stab = I::stab(near);
         if stab == 1 {
             for &(pidx, w) in preds.iter() {
                 if self.decrement(mover, pidx, w, level).is_some() {
@@ -884,6 +981,25 @@ pub fn generate_kind(
     strategy: Strategy,
     progress: &(dyn Fn(GenEvent) + Sync),
 ) -> Result<(GeneratedTable, GenStats), TbError> {
+    generate_layout(
+        material, rules, kind, children, threads, strategy, progress, true,
+    )
+}
+
+/// [`generate_kind`], on the generation-only fast layout where it applies (pawnless
+/// materials of distinct pieces, up to five units) if `layout_allowed`, otherwise on the
+/// file's index.
+#[allow(clippy::too_many_arguments)]
+fn generate_layout(
+    material: &Material,
+    rules: Rules,
+    kind: TableKind,
+    children: &Tablebase,
+    threads: usize,
+    strategy: Strategy,
+    progress: &(dyn Fn(GenEvent) + Sync),
+    layout_allowed: bool,
+) -> Result<(GeneratedTable, GenStats), TbError> {
     let bound = match kind {
         TableKind::Exact => None,
         TableKind::Bound(c) => Some(c),
@@ -905,6 +1021,7 @@ pub fn generate_kind(
             "{material} is too large to build"
         )));
     }
+    let fast = FastIndex::new(material).filter(|f| layout_allowed && f.size() <= MAX_FAST_SIZE);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -912,48 +1029,32 @@ pub fn generate_kind(
     let timing = std::env::var_os("ANTICHESS_TB_TIMING").is_some();
     pool.install(|| {
         let start = std::time::Instant::now();
-        let alloc = || ZeroedArray::<AtomicU16>::new(size as usize);
-        let alloc_marks = || ZeroedArray::<AtomicU64>::new(size.div_ceil(64) as usize);
-        let gen = Generator {
-            index,
+        let run = Run {
+            material,
             rules,
             bound,
             children,
-            captures: capture_targets(material, children, bound)?,
-            words: [alloc()?, alloc()?],
-            marks: [alloc_marks()?, alloc_marks()?],
+            strategy,
+            progress,
+            timing,
         };
-        let (decided_at_init, undecided) = gen.initialise()?;
-        let probed = start.elapsed();
-        progress(GenEvent::Initialised { decided: decided_at_init });
-        let forward = match strategy {
-            Strategy::Auto => decided_at_init > undecided,
-            Strategy::Backward => false,
-            Strategy::Forward => true,
+        let words = match fast {
+            Some(fast) => {
+                let words = run.words(fast.clone())?;
+                let converting = std::time::Instant::now();
+                let words = to_file_layout(&index, &fast, words);
+                if timing {
+                    eprintln!(
+                        "{material}: fast layout ({} slots per side), converted to the file's index in {:?}",
+                        fast.size(),
+                        converting.elapsed()
+                    );
+                }
+                words
+            }
+            None => run.words(index)?,
         };
-        if forward {
-            gen.forward_pass();
-        } else {
-            gen.mark_decided();
-        }
-        let initialised = start.elapsed();
-
-        let mut level: u16 = 0;
-        let mut remaining = gen.scan_marks(|_, _, m| u64::from(m.load(Relaxed) != 0)) > 0;
-        while remaining {
-            if level <= EARLY_LEVELS {
-                gen.resolve_pending(level);
-            }
-            let (processed, more) = gen.pass(level);
-            remaining = more;
-            progress(GenEvent::Level { level, decided: processed });
-            level += 1;
-            if level >= DTC_MASK {
-                return Err(TbError::Unsupported(format!("{material}: DTC beyond {DTC_MASK} plies")));
-            }
-        }
-        let retro = start.elapsed() - initialised;
-        let Generator { words, .. } = gen;
+        let finishing = std::time::Instant::now();
         let table = GeneratedTable { material: *material, rules, kind, words };
 
         let mut stats = GenStats { positions: 2 * size, ..GenStats::default() };
@@ -976,12 +1077,182 @@ pub fn generate_kind(
         }
         if timing {
             eprintln!(
-                "{material}: init {initialised:?} (probes {probed:?}, then {} {:?}), retrograde {retro:?} ({level} levels), finish {:?}",
-                if forward { "forward pass" } else { "marks" },
-                initialised - probed,
-                start.elapsed() - initialised - retro
+                "{material}: total {:?} (counting {:?})",
+                start.elapsed(),
+                finishing.elapsed()
             );
         }
         Ok((table, stats))
     })
+}
+
+/// The largest fast layout used (slots per side): tables of up to five units (a 6-unit
+/// material's slots are 27% more than its file's indices).
+const MAX_FAST_SIZE: u64 = 1 << 28;
+
+/// One generation's parameters, for running it on either index.
+struct Run<'a> {
+    material: &'a Material,
+    rules: Rules,
+    bound: Option<Color>,
+    children: &'a Tablebase,
+    strategy: Strategy,
+    progress: &'a (dyn Fn(GenEvent) + Sync),
+    timing: bool,
+}
+
+impl Run<'_> {
+    /// Generates the table's final words in `index`'s layout.
+    fn words<I: GenIndex>(&self, index: I) -> Result<[ZeroedArray<AtomicU16>; 2], TbError> {
+        let Run {
+            material,
+            rules,
+            bound,
+            children,
+            strategy,
+            progress,
+            timing,
+        } = *self;
+        let start = std::time::Instant::now();
+        let size = index.size();
+        let alloc = || ZeroedArray::<AtomicU16>::new(size as usize);
+        let alloc_marks = || ZeroedArray::<AtomicU64>::new(size.div_ceil(64) as usize);
+        let gen = Generator {
+            index,
+            rules,
+            bound,
+            children,
+            captures: capture_targets(material, children, bound)?,
+            words: [alloc()?, alloc()?],
+            marks: [alloc_marks()?, alloc_marks()?],
+        };
+        let (decided_at_init, undecided) = gen.initialise()?;
+        let probed = start.elapsed();
+        progress(GenEvent::Initialised {
+            decided: decided_at_init,
+        });
+        let forward = match strategy {
+            Strategy::Auto => decided_at_init > undecided,
+            Strategy::Backward => false,
+            Strategy::Forward => true,
+        };
+        if forward {
+            gen.forward_pass();
+        } else {
+            gen.mark_decided();
+        }
+        let initialised = start.elapsed();
+
+        let mut level: u16 = 0;
+        let mut remaining = gen.scan_marks(|_, _, m| u64::from(m.load(Relaxed) != 0)) > 0;
+        while remaining {
+            if level <= EARLY_LEVELS {
+                gen.resolve_pending(level);
+            }
+            let (processed, more) = gen.pass(level);
+            remaining = more;
+            progress(GenEvent::Level {
+                level,
+                decided: processed,
+            });
+            level += 1;
+            if level >= DTC_MASK {
+                return Err(TbError::Unsupported(format!(
+                    "{material}: DTC beyond {DTC_MASK} plies"
+                )));
+            }
+        }
+        let retro = start.elapsed() - initialised;
+        if timing {
+            eprintln!(
+                "{material}: init {initialised:?} (probes {probed:?}, then {} {:?}), retrograde {retro:?} ({level} levels)",
+                if forward { "forward pass" } else { "marks" },
+                initialised - probed,
+            );
+        }
+        let Generator { words, .. } = gen;
+        Ok(words)
+    }
+}
+
+/// The words of the fast layout `fast_words` rewritten in place in the file's index: each
+/// canonical index takes the word of its position's slot, every other index the fixed draw
+/// it has when generated in the file's index; the arrays are then cut to the file's size.
+/// The file's indices are enumerated in order without decoding
+/// ([`FastIndex::for_each_file_index`]), and with them the slots, also in increasing order
+/// and never below the file index (each digit of the file's index is at most the square
+/// it counts, and its place values at most the fields'), so no slot is overwritten before
+/// it is read. One thread per side.
+fn to_file_layout(
+    index: &TableIndex,
+    fast: &FastIndex,
+    fast_words: [ZeroedArray<AtomicU16>; 2],
+) -> [ZeroedArray<AtomicU16>; 2] {
+    let size = index.size() as usize;
+    let compact = |mut words: ZeroedArray<AtomicU16>| {
+        for orbit in 0..fast.orbits() {
+            for first in 0..64 {
+                fast.for_each_file_index(index, orbit, first, |idx, slot| {
+                    debug_assert!(slot.is_none_or(|slot| slot >= idx));
+                    let v = slot.map_or(FIXED_DRAW, |slot| words[slot as usize].load(Relaxed));
+                    words[idx as usize].store(v, Relaxed);
+                });
+            }
+        }
+        words.truncate(size);
+        words
+    };
+    let [white, black] = fast_words;
+    let (white, black) = rayon::join(|| compact(white), || compact(black));
+    [white, black]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{build, dependencies, BuildOptions};
+
+    /// The fast layout and the file's index give the same file, with each strategy and for
+    /// a bound table.
+    #[test]
+    fn the_fast_layout_writes_the_files_of_the_file_index() {
+        let rules = Rules::INTERNATIONAL;
+        let dir = antichess_testkit::temp_dir("fast-layout");
+        let target = "KBkn".parse::<Material>().unwrap().canonical().0;
+        let needed: Vec<Material> = dependencies(&[target], rules)
+            .into_iter()
+            .filter(|m| *m != target)
+            .collect();
+        let options = BuildOptions {
+            rules,
+            dir: dir.clone(),
+            threads: 2,
+            strategy: Strategy::Auto,
+        };
+        build(&needed, &options, &|_| {}).unwrap();
+        let children = Tablebase::open(&dir, rules).unwrap();
+        assert!(FastIndex::new(&target).is_some());
+        for (kind, strategy, threads) in [
+            (TableKind::Exact, Strategy::Backward, 1),
+            (TableKind::Exact, Strategy::Forward, 2),
+            (TableKind::Bound(Color::Black), Strategy::Auto, 2),
+        ] {
+            let [fast, file] = [true, false].map(|fast| {
+                let (table, stats) = generate_layout(
+                    &target,
+                    rules,
+                    kind,
+                    &children,
+                    threads,
+                    strategy,
+                    &|_| {},
+                    fast,
+                )
+                .unwrap();
+                (table.to_bytes().unwrap(), format!("{stats:?}"))
+            });
+            assert!(fast == file, "{kind:?} {strategy:?}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
