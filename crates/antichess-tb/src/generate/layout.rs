@@ -1,6 +1,6 @@
 //! The index layouts a generation runs on ([`GenIndex`]): the file's combinatorial
-//! [`TableIndex`], and the generation-only [`FastIndex`] for pawnless materials of distinct
-//! pieces.
+//! [`TableIndex`], and the generation-only [`FastIndex`] for materials of single pieces
+//! beside the lead group.
 
 use antichess_core::{Board, Piece, Square};
 

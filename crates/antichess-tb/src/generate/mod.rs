@@ -32,13 +32,15 @@
 //! position (both sides to move) in all. The file image is written from the words
 //! directly ([`crate::format::table_image`]).
 //!
-//! **Layout**: pawnless materials of distinct pieces up to five units are generated in
+//! **Layout**: materials up to five units whose pieces other than the lead group are
+//! distinct single pieces (KBNkr, KRNkp, KPkp, PPkn; not KBBkr or KPPkp) are generated in
 //! [`FastIndex`]'s layout (the lead orbit, then one 6-bit square field per other piece:
 //! decoding is bit extraction, a move adds `(to − from) << shift`), whose slots with two
-//! pieces on one square are unused fixed draws; at the end its words are compacted in
-//! place into the file's [`TableIndex`] order, so the file is the same. That costs
-//! `orbits × 64^(n−1)` words per side during generation (KBNkr: 17% more than the file's
-//! index). Every other material runs on [`TableIndex`] directly.
+//! pieces on one square or a pawn on rank 1 or 8 are unused fixed draws; at the end its
+//! words are compacted in place into the file's [`TableIndex`] order, so the file is the
+//! same. That costs `orbits × 64^(n−1)` words per side during generation (48 instead of
+//! 64 for a first field that is a pawn's; KBNkr: 17% more than the file's index, KRNkp
+//! 17%). Every other material runs on [`TableIndex`] directly.
 
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
@@ -727,9 +729,9 @@ pub fn generate_kind(
     )
 }
 
-/// [`generate_kind`], on the generation-only fast layout where it applies (pawnless
-/// materials of distinct pieces, up to five units) if `layout_allowed`, otherwise on the
-/// file's index.
+/// [`generate_kind`], on the generation-only fast layout where it applies (single pieces
+/// beside the lead group, up to five units) if `layout_allowed`, otherwise on the file's
+/// index.
 #[allow(clippy::too_many_arguments)]
 fn generate_layout(
     material: &Material,
@@ -827,9 +829,11 @@ fn generate_layout(
     })
 }
 
-/// The largest fast layout used (slots per side): tables of up to five units (a 6-unit
-/// material's slots are 27% more than its file's indices).
-const MAX_FAST_SIZE: u64 = 1 << 28;
+/// The largest fast layout used (slots per side): tables of up to five units (at most
+/// 24 × 64^4 slots, a lone pawn leading four pieces). A 6-unit material's slots would be
+/// 27% more than its file's indices, which the 3 bytes per position of issue 40 does not
+/// leave room for.
+const MAX_FAST_SIZE: u64 = 1 << 29;
 
 /// One generation's parameters, for running it on either index.
 struct Run<'a> {
@@ -959,20 +963,28 @@ mod tests {
     fn the_fast_layout_writes_the_files_of_the_file_index() {
         let rules = Rules::INTERNATIONAL;
         let dir = antichess_testkit::temp_dir("fast-layout");
-        let target = "KBkn".parse::<Material>().unwrap().canonical().0;
+        // Pawnless; a lone pawn leading; a pawn's field first.
+        for name in ["KBkn", "NPk", "Pkp"] {
+            fast_and_file_agree(name, rules, &dir);
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    fn fast_and_file_agree(name: &str, rules: Rules, dir: &std::path::Path) {
+        let target = name.parse::<Material>().unwrap().canonical().0;
         let needed: Vec<Material> = dependencies(&[target], rules)
             .into_iter()
             .filter(|m| *m != target)
             .collect();
         let options = BuildOptions {
             rules,
-            dir: dir.clone(),
+            dir: dir.to_path_buf(),
             threads: 2,
             strategy: Strategy::Auto,
         };
         build(&needed, &options, &|_| {}).unwrap();
-        let children = Tablebase::open(&dir, rules).unwrap();
-        assert!(FastIndex::new(&target).is_some());
+        let children = Tablebase::open(dir, rules).unwrap();
+        assert!(FastIndex::new(&target).is_some(), "{name}");
         for (kind, strategy, threads) in [
             (TableKind::Exact, Strategy::Backward, 1),
             (TableKind::Exact, Strategy::Forward, 2),
@@ -992,8 +1004,7 @@ mod tests {
                 .unwrap();
                 (table.to_bytes().unwrap(), format!("{stats:?}"))
             });
-            assert!(fast == file, "{kind:?} {strategy:?}");
+            assert!(fast == file, "{name} {kind:?} {strategy:?}");
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
