@@ -831,8 +831,7 @@ fn generate_layout(
 
 /// The largest fast layout used (slots per side): tables of up to five units (at most
 /// 24 × 64^4 slots, a lone pawn leading four pieces). A 6-unit material's slots would be
-/// 27% more than its file's indices, which the 3 bytes per position of issue 40 does not
-/// leave room for.
+/// 27% more than its file's indices, and memory is what limits a 6-unit build.
 const MAX_FAST_SIZE: u64 = 1 << 29;
 
 /// One generation's parameters, for running it on either index.

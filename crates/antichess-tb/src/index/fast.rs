@@ -103,7 +103,10 @@ impl FastIndex {
         if index.groups.is_empty() || index.groups.iter().any(|g| g.count != 1) {
             return None;
         }
-        if index.lead.pawn != material.has_pawns() || (!index.lead.pawn && index.lead.count != 1) {
+        // With pawns the lead is a pawn group (any count: the mirror fixes no square, so at
+        // most one transform fixes it); without, one piece (a set of pieces may be fixed
+        // by several transforms).
+        if !index.lead.pawn && index.lead.count != 1 {
             return None;
         }
         let m = index.groups.len() as u32;
