@@ -175,8 +175,13 @@ impl FastIndex {
     /// (already in the representative's frame).
     #[inline(always)]
     fn canonical(&self, orbit: u64, fields: u64) -> (u64, u32) {
-        let base = orbit * self.stride;
-        let sym = self.sym_of(orbit);
+        self.slot(orbit * self.stride, self.sym_of(orbit), fields)
+    }
+
+    /// The canonical index and stabiliser size of `fields` in the orbit starting at slot
+    /// `base` whose lead group transform `sym` fixes (0: none).
+    #[inline(always)]
+    fn slot(&self, base: u64, sym: u8, fields: u64) -> (u64, u32) {
         if sym == 0 {
             return (base + fields, 1);
         }
@@ -364,14 +369,7 @@ impl FastIndex {
             let fields = near
                 .fields
                 .wrapping_add((i64::from(to.index() as i32 - from.index() as i32) << s) as u64);
-            if near.sym == 0 {
-                return (near.base + fields, 1);
-            }
-            let image = image(near.sym, fields, self.files);
-            return (
-                near.base + fields.min(image),
-                1 + u32::from(image == fields),
-            );
+            return self.slot(near.base, near.sym, fields);
         }
         let packed = self.lead_entry(near.lead ^ (1 << from.index()) ^ (1 << to.index()));
         self.canonical(
