@@ -15,7 +15,7 @@
 //! by its line, the line to a node, the pin), [`book`] (opening, steering, checking), [`damage`] (damaged rows: what `book check`
 //! reports and why a worker finds nothing to claim), [`expand`]
 //! (searching a leaf and writing the result), [`select`] (the walk), [`grow`] (workers),
-//! [`prove`] (proof assembly), `queue` (queued lines that go on beyond the book), [`leaves`] (the leaf-proof directory grow writes and prove reads), [`seed`] (verified proofs taken as given), [`subtrees`] (solved
+//! [`prove`] (proof assembly), [`frontier`] (a book's state in one small file, across runs and machines), `queue` (queued lines that go on beyond the book), [`leaves`] (the leaf-proof directory grow writes and prove reads), [`seed`] (verified proofs taken as given), [`subtrees`] (solved
 //! subtrees kept as proof files), [`transfer`] (export and import of subtrees), [`tbqueue`] (building tablebases on many
 //! machines through a PostgreSQL queue). The file layout is documented
 //! in `docs/formats/book.md`.
@@ -26,6 +26,7 @@ pub mod book;
 pub mod damage;
 mod error;
 pub mod expand;
+pub mod frontier;
 pub mod grow;
 pub mod leaves;
 pub mod nav;
@@ -51,7 +52,7 @@ pub use prove::{
     assemble_proof, prove_node_to_file, prove_to_file, ProveEvent, ProveOptions, ProveReport,
     Verified,
 };
-pub use seed::{seed_file, seeds, Seed, SeedReport};
+pub use seed::{seed_bytes, seed_file, seeds, Seed, SeedReport};
 pub use select::{Effort, Rng, Selection};
 pub use store::{
     create_store, now_ms, open_store, open_store_read_only, redact, remove_store, BookCounts,

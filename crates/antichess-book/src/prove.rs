@@ -632,6 +632,19 @@ pub fn assemble_proof(
     Ok((tree, report))
 }
 
+/// Assembles the proof of a won node (`None`: the root) in memory, as [`prove_node_to_file`]
+/// does but neither minimised nor written nor verified (verify what is made of it).
+pub fn assemble_node(
+    book: &mut Book,
+    node: Option<NodeId>,
+    tablebase: Option<&Tablebase>,
+    options: &ProveOptions,
+    progress: &mut dyn FnMut(ProveEvent),
+) -> Result<(ProofTree, ProveReport)> {
+    let (tree, _, report) = assemble(book, node, tablebase, options, progress)?;
+    Ok((tree, report))
+}
+
 /// The pipeline's options for the assembled proof of a book whose prover is `prover`.
 fn pipeline_options(
     prover: Color,

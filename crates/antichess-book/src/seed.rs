@@ -119,6 +119,20 @@ pub fn seed_file(
         context: format!("reading the seed proof {}", path.display()),
         source,
     })?;
+    seed_bytes(book, bytes, &path.display().to_string(), tablebase)
+}
+
+/// [`seed_file`] for a proof already read (`name` says where it came from, in errors).
+///
+/// # Errors
+/// As [`seed_file`].
+pub fn seed_bytes(
+    book: &mut Book,
+    bytes: Vec<u8>,
+    name: &str,
+    tablebase: Option<&Tablebase>,
+) -> Result<SeedReport> {
+    let path = std::path::Path::new(name);
     let oracle = tablebase.map(TablebaseOracle::new);
     let oracle: &dyn LeafOracle = &oracle;
     verify_compact(

@@ -756,3 +756,156 @@ fn errors_name_the_bad_input() {
     assert!(err.to_string().contains("not in the book"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A frontier file carries a book that is not solved yet to a new book: the same numbers at
+/// every open node, the won subtrees seeded from their proofs, and the new book goes on to
+/// a proof that verifies. A damaged file is refused with a message naming it.
+#[test]
+fn a_frontier_carries_a_book_to_a_new_one_that_goes_on() {
+    use antichess_book::frontier::{load_frontier, read_header, save_frontier};
+    let dir = temp("frontier");
+    let (location, book) = new_book(&dir, "e3-na6.book", "e3 Na6");
+    drop(book);
+    let kept = dir.join("kept");
+    let stats = GrowStats::default();
+    let opts = GrowOptions {
+        proof_dir: Some(kept.clone()),
+        max_searches: Some(8),
+        ..options(20_000, 1)
+    };
+    assert_eq!(grow_on(&location, &opts, &stats), GrowEnd::Budget);
+    let mut book = Book::open(&location).unwrap();
+    let old_root = book.root().unwrap();
+    assert!(!old_root.status.is_decided(), "{old_root:?}");
+    let file = dir.join("na6.frontier");
+    let prove = ProveOptions {
+        hash_bytes: 32 << 20,
+        leaf_nodes: Some(1_000_000),
+        leaf_dir: Some(kept.clone()),
+        ..ProveOptions::default()
+    };
+    let saved = save_frontier(&mut book, None, &prove, &file, &mut |_| {}).unwrap();
+    eprintln!("{saved:?}");
+    assert!(saved.proofs > 0 && saved.unproved.is_empty(), "{saved:?}");
+    assert!(saved.nodes <= book.counts().unwrap().nodes, "{saved:?}");
+    assert_eq!(saved.bytes, std::fs::metadata(&file).unwrap().len());
+    let header = read_header(&file).unwrap();
+    assert_eq!(
+        (header.prover, header.searches, header.prolog.len()),
+        (Color::White, book.counts().unwrap().searches, 2)
+    );
+
+    let new_location = dir.join("loaded.book").display().to_string();
+    let loaded = load_frontier(&file, &new_location, None, &mut |_| {}).unwrap();
+    assert_eq!(
+        (loaded.nodes, loaded.seeded, loaded.rejected.len()),
+        (saved.nodes, saved.proofs, 0),
+        "{loaded:?}"
+    );
+    let mut new = Book::open(&new_location).unwrap();
+    let new_root = new.root().unwrap();
+    assert_eq!(
+        (new_root.proof, new_root.disproof, new_root.status),
+        (old_root.proof, old_root.disproof, old_root.status)
+    );
+    assert!(
+        new.check().unwrap().is_empty(),
+        "{:?}",
+        new.check().unwrap()
+    );
+    let counts = new.counts().unwrap();
+    assert_eq!(counts.open_leaves, saved.open_leaves, "{counts:?}");
+    // Every node of the new book is the old book's node of that line, with its numbers.
+    for node in new.all_nodes().unwrap() {
+        let line = new.line_to(node.id).unwrap();
+        let old = book.find(&line).unwrap();
+        assert_eq!(
+            (
+                node.proof,
+                node.disproof,
+                node.status.is_win(),
+                node.status.is_loss()
+            ),
+            (
+                old.proof,
+                old.disproof,
+                old.status.is_win(),
+                old.status.is_loss()
+            ),
+            "{line:?}"
+        );
+        if !node.status.is_decided() {
+            assert_eq!(
+                (
+                    node.leaf_proof,
+                    node.leaf_disproof,
+                    node.work,
+                    node.searches,
+                    node.expanded
+                ),
+                (
+                    old.leaf_proof,
+                    old.leaf_disproof,
+                    old.work,
+                    old.searches,
+                    old.expanded
+                ),
+                "{line:?}"
+            );
+            // (An expanded node's size sums its children's, and a won child's size is now
+            // its proof's.)
+            if !node.expanded {
+                assert_eq!(node.size, old.size, "{line:?}");
+            }
+        }
+    }
+    drop(new);
+    // The new book goes on to a verified proof.
+    let stats = GrowStats::default();
+    let opts = GrowOptions {
+        proof_dir: Some(dir.join("kept2")),
+        ..options(20_000, 1)
+    };
+    assert_eq!(grow_on(&new_location, &opts, &stats), GrowEnd::Solved);
+    let mut new = Book::open(&new_location).unwrap();
+    let (_, verified) = prove_to_file(
+        &mut new,
+        None,
+        &ProveOptions {
+            hash_bytes: 32 << 20,
+            leaf_dir: Some(dir.join("kept2")),
+            ..ProveOptions::default()
+        },
+        &dir.join("loaded.proof"),
+        &mut |_| {},
+    )
+    .unwrap();
+    verified.verdict.expect("the verifier accepts the proof");
+
+    // Damage is named.
+    let bytes = std::fs::read(&file).unwrap();
+    let broken = dir.join("broken.frontier");
+    let load = |b: &[u8], name: &str| {
+        std::fs::write(&broken, b).unwrap();
+        let out = dir.join(name).display().to_string();
+        load_frontier(&broken, &out, None, &mut |_| {})
+            .unwrap_err()
+            .to_string()
+    };
+    let err = load(&bytes[..bytes.len() - 9], "a.book");
+    assert!(err.contains("broken.frontier is damaged"), "{err}");
+    let mut flipped = bytes.clone();
+    let at = flipped.len() / 2;
+    flipped[at] ^= 0x10;
+    let err = load(&flipped, "b.book");
+    assert!(err.contains("broken.frontier is damaged"), "{err}");
+    let err = load(b"SQLite format 3\0", "c.book");
+    assert!(err.contains("is not a frontier file"), "{err}");
+    let mut version = bytes.clone();
+    version[7] = 9;
+    let err = load(&version, "d.book");
+    assert!(err.contains("version 9"), "{err}");
+    let err = load_frontier(&file, &new_location, None, &mut |_| {}).unwrap_err();
+    assert!(err.to_string().contains("already exists"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -195,3 +195,121 @@ fn prove_grows_its_tables_between_rounds() {
         text(&out)
     );
 }
+
+/// `--frontier`: a run cut short writes its book's frontier; with the cache gone (a fresh
+/// checkout), the same command builds the book from that file and goes on to a verified
+/// proof. `--line` queues a known line; `book save-frontier` and `load-frontier` do the
+/// same by hand; a frontier of another line is refused by name.
+#[test]
+fn prove_goes_on_from_its_frontier_file_on_a_fresh_cache() {
+    let dir = temp_dir("prove-frontier");
+    let tables = dir.join("no-tables");
+    let frontier = dir.join("line.frontier");
+    let output = dir.join("line.proof");
+    let run = |cache: &str, moves: &str, extra: &[&str]| {
+        let cache = dir.join(cache);
+        let mut args = vec![
+            "prove",
+            "--moves",
+            moves,
+            "--prover",
+            "white",
+            "-o",
+            output.to_str().unwrap(),
+            "--cache",
+            cache.to_str().unwrap(),
+            "--frontier",
+            frontier.to_str().unwrap(),
+            "--units",
+            "0",
+            "--workers",
+            "1",
+            "--search-nodes",
+            "20K",
+            "--hash",
+            "64M",
+            "--format",
+            "json",
+        ];
+        args.extend(extra);
+        antichess(&args, &tables)
+    };
+    let line = "e3 Na6 Bxa6 bxa6 Qe2";
+    let out = run("cache1", line, &["--searches", "20", "--line", "e6"]);
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out));
+    let first = json(&out);
+    assert_eq!(first["from_frontier"], false, "{first}");
+    assert_eq!(first["frontier"]["saves"], 1, "{first}");
+    assert!(
+        first["frontier"]["last"]["nodes"].as_u64().unwrap() > 1,
+        "{first}"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line queued: e6"), "{err}");
+    assert!(err.contains("frontier written to"), "{err}");
+    assert!(frontier.exists());
+
+    // By hand: the file makes a book, and that book's frontier is the same size.
+    let by_hand = dir.join("by-hand.book");
+    let out = antichess(
+        &[
+            "book",
+            "load-frontier",
+            frontier.to_str().unwrap(),
+            "-o",
+            by_hand.to_str().unwrap(),
+            "--tb-units",
+            "0",
+            "--format",
+            "json",
+        ],
+        &tables,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let loaded = json(&out);
+    assert_eq!(
+        loaded["report"]["nodes"], first["frontier"]["last"]["nodes"],
+        "{loaded}"
+    );
+    assert_eq!(loaded["report"]["rejected"].as_array().unwrap().len(), 0);
+    let again = dir.join("again.frontier");
+    let out = antichess(
+        &[
+            "book",
+            "save-frontier",
+            by_hand.to_str().unwrap(),
+            "-o",
+            again.to_str().unwrap(),
+            "--tb-units",
+            "0",
+            "--format",
+            "json",
+        ],
+        &tables,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let saved = json(&out);
+    assert_eq!(
+        saved["report"]["nodes"], first["frontier"]["last"]["nodes"],
+        "{saved}"
+    );
+
+    // Another line's frontier is refused.
+    let out = run("cache3", "e3 Na6 Bxa6 bxa6 Qf3", &["--searches", "1"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        text(&out).contains("is the frontier of a book of another position"),
+        "{}",
+        text(&out)
+    );
+
+    // A fresh cache: built from the file, then proved.
+    let out = run("cache2", line, &["--time", "1h", "--no-minimize"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let second = json(&out);
+    assert_eq!(second["from_frontier"], true, "{second}");
+    assert_eq!(second["resumed"], false, "{second}");
+    assert_eq!(second["verified"], true, "{second}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("built from"), "{err}");
+}

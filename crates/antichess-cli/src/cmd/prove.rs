@@ -29,7 +29,7 @@ use anyhow::Context;
 use clap::Args;
 use serde_json::json;
 
-use crate::common::args::{default_tables_dir, PositionArgs, WalkArgs};
+use crate::common::args::{default_tables_dir, PositionArgs, WalkArgs, WalkDefaults};
 use crate::common::book::stop_on_ctrl_c;
 use crate::common::output::{json_number, number, Format};
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
@@ -64,8 +64,9 @@ pub struct ProveArgs {
     #[arg(long)]
     pub no_minimize: bool,
 
-    /// Tables of up to this many units are built first if missing (0: none).
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    /// Tables of up to this many units are built first if missing (0: none). The 4-unit
+    /// set takes about 7 minutes on 2 cores and 3 GB of disk.
+    #[arg(long, value_name = "N", default_value_t = 4)]
     pub units: u32,
 
     /// Directory of table files (default: ~/.cache/antichess/tables/<rules>).
@@ -76,17 +77,26 @@ pub struct ProveArgs {
     #[arg(long, value_name = "PROOF", num_args = 1..)]
     pub seed: Vec<PathBuf>,
 
+    /// A known line to grow the book along first (moves from the root, e.g. the
+    /// published "Ba6 Nxa6" against 1. e3 g5): queued as `book queue` does, past the
+    /// book's end if need be; the walk takes over where it ends. May be given more than
+    /// once. A line only says where to look first: nothing on it is taken as proved.
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    pub line: Vec<String>,
+
     /// Where the books live (default: ~/.cache/antichess/books).
     #[arg(long, value_name = "DIR")]
     pub cache: Option<PathBuf>,
 
     /// Node budget of one book search.
-    #[arg(long, value_name = "N", default_value = "10M", value_parser = parse_nodes)]
+    #[arg(long, value_name = "N", default_value = "5M", value_parser = parse_nodes)]
     pub search_nodes: u64,
 
-    /// Transposition table of each worker: MB, or with a unit (512M, 4G).
-    #[arg(long, value_name = "SIZE", default_value = "256M", value_parser = parse_size)]
-    pub hash: usize,
+    /// Transposition table of each worker: MB, or with a unit (512M, 4G). Default: the
+    /// workers share half the memory available when the run starts, at most 4G and at
+    /// least 256M each.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub hash: Option<usize>,
 
     #[command(flatten)]
     pub walk: WalkArgs,
@@ -105,6 +115,19 @@ pub struct ProveArgs {
     /// With --grow-tables: the searches between two rounds of table building.
     #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     pub tables_every: u64,
+
+    /// Carry the run across machines and fresh checkouts in one file (its format:
+    /// docs/formats/frontier.md): when the cache holds no book of the line, the book is
+    /// built from FILE if it exists (`book load-frontier`: its open nodes with their
+    /// numbers and work, and its solved subtrees' proofs, verified); the book's frontier is
+    /// written to FILE every --frontier-every and when the run ends unsolved (`book
+    /// save-frontier`). The shipped ones are proofs/partial/<line>.frontier.
+    #[arg(long, value_name = "FILE")]
+    pub frontier: Option<PathBuf>,
+
+    /// With --frontier: how often the frontier is written while the book grows.
+    #[arg(long, value_name = "T", default_value = "30m", value_parser = parse_duration)]
+    pub frontier_every: Duration,
 
     /// How often a progress line is written to stderr.
     #[arg(long, value_name = "T", default_value = "10s", value_parser = parse_duration)]
@@ -167,7 +190,7 @@ fn book_name(
 pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let json_out = args.format == Format::Json;
-    let selection = args.walk.selection()?;
+    let selection = args.walk.selection(WalkDefaults::PROVE)?;
     antichess_io::check_target(&args.output)?;
     let game = args.position.game()?;
     let root = *game.position();
@@ -210,13 +233,47 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         tables_dir.display()
     );
 
+    eprintln!(
+        "searches: {} workers, {} positions each, a {} MB table each; walk {selection:?}{}",
+        args.workers,
+        args.search_nodes,
+        worker_hash(args) >> 20,
+        match args.walk.effort(args.search_nodes, WalkDefaults::PROVE) {
+            Some(e) => format!(
+                ", the work spent weighed in from ply {} (fraction {})",
+                e.min_depth, e.fraction
+            ),
+            None => String::new(),
+        }
+    );
+
     // The book: created, or resumed.
     let dir = books_dir(args);
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let path = dir.join(book_name(&root, &prolog, from_start, prover));
     let location = path.display().to_string();
     let resumed = path.exists();
-    let mut book = if resumed {
+    let from_frontier = !resumed && args.frontier.as_ref().is_some_and(|f| f.exists());
+    let mut book = if from_frontier {
+        let file = args.frontier.as_ref().expect("checked");
+        let header = antichess_book::frontier::read_header(file)?;
+        let frontier_root = Position::from_fen(&header.root_fen, header.rules)?;
+        if header.prover != prover || header.rules != rules || !frontier_root.same_position(&root) {
+            anyhow::bail!(
+                "{} is the frontier of a book of another position, prover or rule set ({} to win from {} under {} rules)",
+                file.display(),
+                header.prover,
+                header.root_fen,
+                header.rules
+            );
+        }
+        let report = super::book::frontier::load(file, &location, tablebase.as_ref())?;
+        eprintln!(
+            "{}",
+            super::book::frontier::loaded_line(file, &location, &report)
+        );
+        Book::open_for_writing(&location)?
+    } else if resumed {
         let book = Book::open_for_writing(&location)?;
         let meta = book.meta();
         if meta.prover != prover || !book.root_position().same_position(&root) {
@@ -248,6 +305,23 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    for text in &args.line {
+        let line = crate::common::book::moves_from_root(&book, Some(text))
+            .with_context(|| format!("--line \"{text}\""))?;
+        // (A resumed run meets its line decided, or grown: a message, not an error.)
+        match book.queue_line(&line) {
+            Ok((node, ahead)) => eprintln!(
+                "line queued: {text} (at book node {}{})",
+                node.id,
+                if ahead.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {} move(s) past the book's end", ahead.len())
+                }
+            ),
+            Err(e) => eprintln!("line {text} not queued: {e}"),
+        }
+    }
     drop(book);
 
     // Grow until the root is decided, the time runs out or Ctrl-C.
@@ -258,15 +332,30 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let stats = GrowStats::default();
     let grow_started = Instant::now();
     let mut grown = GrownTables::default();
+    // Rounds end for a table round (every --tables-every searches) or a frontier save
+    // (every --frontier-every); the workers start again after either.
+    let mut tables_at = 0;
+    let mut frontier_at = Instant::now();
+    let mut frontier_saves = 0u32;
     let end = loop {
         let done = stats.searches.load(Relaxed);
         let left = args.searches.map(|n| n.saturating_sub(done));
-        let round = (args.grow_tables > 0).then_some(args.tables_every);
+        let round = (args.grow_tables > 0)
+            .then(|| (tables_at + args.tables_every).saturating_sub(done).max(1));
+        let time_left = args.time.map(|t| t.saturating_sub(grow_started.elapsed()));
+        let frontier_left = args.frontier.as_ref().map(|_| {
+            args.frontier_every
+                .saturating_sub(frontier_at.elapsed())
+                .max(Duration::from_secs(1))
+        });
         let options = GrowOptions {
             workers: args.workers,
             search_nodes: args.search_nodes,
-            hash_bytes: args.hash,
-            max_time: args.time.map(|t| t.saturating_sub(grow_started.elapsed())),
+            hash_bytes: worker_hash(args),
+            max_time: match (time_left, frontier_left) {
+                (Some(t), Some(f)) => Some(t.min(f)),
+                (t, f) => t.or(f),
+            },
             max_searches: match (left, round) {
                 (Some(l), Some(r)) => Some(l.min(r)),
                 (l, r) => l.or(r),
@@ -274,7 +363,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             tablebase_units: units,
             proof_dir: Some(leaf_dir(&path)),
             selection,
-            effort: args.walk.effort(args.search_nodes),
+            effort: args.walk.effort(args.search_nodes, WalkDefaults::PROVE),
             ..GrowOptions::default()
         };
         let end = grow_with_progress(
@@ -290,9 +379,26 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         let searches_up = args
             .searches
             .is_some_and(|n| stats.searches.load(Relaxed) >= n);
-        if end != GrowEnd::Budget || round.is_none() || time_up || searches_up {
+        let in_rounds = args.grow_tables > 0 || args.frontier.is_some();
+        if end != GrowEnd::Budget || !in_rounds || time_up || searches_up {
             break end;
         }
+        if let Some(file) = &args.frontier {
+            if frontier_at.elapsed() >= args.frontier_every {
+                let options = frontier_options(args, units, &path);
+                let mut book = Book::open(&location)?;
+                let report =
+                    super::book::frontier::save(&mut book, tablebase.as_ref(), &options, file)?;
+                eprintln!("{}", super::book::frontier::saved_line(file, &report));
+                frontier_at = Instant::now();
+                frontier_saves += 1;
+            }
+        }
+        let done = stats.searches.load(Relaxed);
+        if args.grow_tables == 0 || done < tables_at + args.tables_every {
+            continue;
+        }
+        tables_at = done;
         let Some(tables) = tablebase.as_ref() else {
             break end;
         };
@@ -334,6 +440,11 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let mut report = json!({
         "book": location,
         "resumed": resumed,
+        "workers": args.workers,
+        "search_nodes": args.search_nodes,
+        "hash_bytes": worker_hash(args),
+        "walk": format!("{selection:?}"),
+        "from_frontier": from_frontier,
         "seeds": seeded,
         "tables_units": units,
         "tables_complete_units": complete,
@@ -349,7 +460,15 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         "verified": null,
     });
     if !root_node.status.is_proven() {
-        // Not solved in this run: keep what is solved as proof files.
+        // Not solved in this run: keep what is solved as proof files, and the frontier.
+        if let Some(file) = &args.frontier {
+            let options = frontier_options(args, units, &path);
+            let saved = super::book::frontier::save(&mut book, tablebase.as_ref(), &options, file)?;
+            eprintln!("{}", super::book::frontier::saved_line(file, &saved));
+            frontier_saves += 1;
+            report["frontier"] =
+                json!({"file": file.display().to_string(), "saves": frontier_saves, "last": saved});
+        }
         let sub = PathBuf::from(format!("{location}.subtrees"));
         let mut written = 0;
         if end != GrowEnd::Stopped {
@@ -471,12 +590,45 @@ fn prove_options(
     stop: Option<Arc<AtomicBool>>,
 ) -> ProveOptions {
     ProveOptions {
-        hash_bytes: args.hash.max(64 << 20),
+        hash_bytes: worker_hash(args).max(64 << 20),
         tablebase_units: units,
         minimize,
         stop,
         leaf_dir: Some(leaf_dir(book)),
         threads: args.workers,
+        ..ProveOptions::default()
+    }
+}
+
+/// Each worker's transposition table: --hash, or half the memory available (at the
+/// first call: the workers' tables are not counted again later) shared by the workers, at
+/// most 4G and at least 256M each.
+fn worker_hash(args: &ProveArgs) -> usize {
+    static AVAILABLE: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    if let Some(hash) = args.hash {
+        return hash;
+    }
+    let available = AVAILABLE.get_or_init(memory_available);
+    let share = available.map_or(256 << 20, |a| a / 2 / args.workers.max(1) as u64);
+    usize::try_from(share.clamp(256 << 20, 4 << 30)).unwrap_or(256 << 20)
+}
+
+/// The memory available for new work (MemAvailable of /proc/meminfo), if known.
+fn memory_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// How a frontier save assembles the won subtrees' proofs: from the leaf proofs the
+/// workers kept, a leaf that was not kept searched again within a few searches' budget.
+fn frontier_options(args: &ProveArgs, units: u32, book: &Path) -> ProveOptions {
+    ProveOptions {
+        hash_bytes: 64 << 20,
+        leaf_nodes: Some(args.search_nodes.saturating_mul(4)),
+        tablebase_units: units,
+        leaf_dir: Some(leaf_dir(book)),
         ..ProveOptions::default()
     }
 }

@@ -182,7 +182,8 @@ pub enum SelectArg {
     Dominant,
 }
 
-/// How the book's walk picks a child (shared by `book grow` and `prove`).
+/// How the book's walk picks a child (shared by `book grow` and `prove`, whose defaults
+/// differ: [`WalkDefaults::GROW`] and [`WalkDefaults::PROVE`]).
 #[derive(Debug, Args)]
 pub struct WalkArgs {
     /// How the walk from the root picks a child: the most proving child (smallest proof
@@ -190,9 +191,10 @@ pub struct WalkArgs {
     /// the same with a tolerance (slack: among the children within --slack of the
     /// smallest, the hardest for the other side to answer), the most proving unless one of
     /// the prover's moves stands out by its disproof number (dominant), or at random with
-    /// the most proving child the likeliest.
-    #[arg(long, value_enum, default_value = "best")]
-    pub select: SelectArg,
+    /// the most proving child the likeliest. Default: dominant for `prove`, best for `book
+    /// grow`.
+    #[arg(long, value_enum)]
+    pub select: Option<SelectArg>,
 
     /// The exponent of the weighted walk: a child's weight is (best / number) to this
     /// power, `number` being its proof number where the prover moves (its disproof number
@@ -207,18 +209,19 @@ pub struct WalkArgs {
     pub slack: f64,
 
     /// The factor of --select dominant: how many times the disproof number of every other
-    /// open move the standing-out move must have.
-    #[arg(long, value_name = "R", default_value_t = 10.0)]
-    pub dominance: f64,
+    /// open move the standing-out move must have. Default: 3 for `prove`, 10 for `book
+    /// grow`.
+    #[arg(long, value_name = "R")]
+    pub dominance: Option<f64>,
 
     /// Weigh the work already spent into the walk: where the prover moves, a move with at
     /// least --effort-min searches' worth of positions searched below it counts as proof ×
     /// (1 + its share of its parent's positions / F). A subtree that ate the work without
     /// its proof number falling then gives way for a while to siblings up to 1 + 1/F times
-    /// worse by proof number (0: proof numbers alone, the default; 0.25 lets siblings up to
-    /// 5 times worse in).
-    #[arg(long, value_name = "F", default_value_t = 0.0)]
-    pub effort: f64,
+    /// worse by proof number (0: proof numbers alone; 0.25 lets siblings up to 5 times
+    /// worse in). Default: 0.25 for `prove`, 0 for `book grow`.
+    #[arg(long, value_name = "F")]
+    pub effort: Option<f64>,
 
     /// With --effort: how many searches' worth of positions (--search-nodes each) a move
     /// must have below it before its work counts.
@@ -227,43 +230,76 @@ pub struct WalkArgs {
 
     /// With --effort: nodes fewer than this many plies below the book's root choose by
     /// proof number alone (early in a run the root's moves stand close together, and
-    /// weighing the work there spreads it over all of them).
-    #[arg(long, value_name = "PLIES", default_value_t = 0)]
+    /// weighing the work there spreads it over all of them). Default: 10 for `prove`, 0
+    /// for `book grow`.
+    #[arg(long, value_name = "PLIES")]
+    pub effort_depth: Option<u32>,
+}
+
+/// The walk's defaults of one command.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WalkDefaults {
+    pub select: SelectArg,
+    pub dominance: f64,
+    pub effort: f64,
     pub effort_depth: u32,
+}
+
+impl WalkDefaults {
+    /// `book grow`: the most proving walk, as measured on the small lines and 1. e3 f6.
+    pub const GROW: WalkDefaults = WalkDefaults {
+        select: SelectArg::Best,
+        dominance: 10.0,
+        effort: 0.0,
+        effort_depth: 0,
+    };
+    /// `prove`: the walk that proved 1. e3 c6 from an empty book unsteered (58 min,
+    /// docs/research/hard-lines.md): a prover's move whose disproof number stands 3 times
+    /// above its siblings' is followed, and from 10 plies down the work already spent
+    /// below a move weighs against it.
+    pub const PROVE: WalkDefaults = WalkDefaults {
+        select: SelectArg::Dominant,
+        dominance: 3.0,
+        effort: 0.25,
+        effort_depth: 10,
+    };
 }
 
 impl WalkArgs {
     /// How the walk weighs the work spent (`None`: it does not), for searches of
-    /// `search_nodes` positions.
+    /// `search_nodes` positions, with `defaults` for what was not given.
     #[must_use]
-    pub fn effort(&self, search_nodes: u64) -> Option<Effort> {
-        (self.effort > 0.0).then_some(Effort {
-            fraction: self.effort,
+    pub fn effort(&self, search_nodes: u64, defaults: WalkDefaults) -> Option<Effort> {
+        let fraction = self.effort.unwrap_or(defaults.effort);
+        (fraction > 0.0).then_some(Effort {
+            fraction,
             min_size: search_nodes.saturating_mul(self.effort_min),
-            min_depth: self.effort_depth,
+            min_depth: self.effort_depth.unwrap_or(defaults.effort_depth),
         })
     }
 
-    /// The walk asked for; an error names a bad parameter.
-    pub fn selection(&self) -> anyhow::Result<Selection> {
+    /// The walk asked for, with `defaults` for what was not given; an error names a bad
+    /// parameter.
+    pub fn selection(&self, defaults: WalkDefaults) -> anyhow::Result<Selection> {
+        let dominance = self.dominance.unwrap_or(defaults.dominance);
         for (name, value) in [
             ("exponent", self.exponent),
             ("slack", self.slack),
-            ("dominance", self.dominance),
-            ("effort", self.effort),
+            ("dominance", dominance),
+            ("effort", self.effort.unwrap_or(defaults.effort)),
         ] {
             if !(value.is_finite() && value >= 0.0) {
                 bail!("--{name} {value}: must be a number >= 0");
             }
         }
-        Ok(match self.select {
+        Ok(match self.select.unwrap_or(defaults.select) {
             SelectArg::Weighted => Selection::Weighted {
                 exponent: self.exponent,
             },
             SelectArg::Best => Selection::MostProving,
             SelectArg::Slack => Selection::Slack { slack: self.slack },
             SelectArg::Dominant => Selection::Dominant {
-                ratio: self.dominance,
+                ratio: dominance,
                 slack: self.slack,
             },
         })

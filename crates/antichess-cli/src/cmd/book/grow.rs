@@ -14,7 +14,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
-use crate::common::args::{SearchTables, WalkArgs};
+use crate::common::args::{SearchTables, WalkArgs, WalkDefaults};
 use crate::common::book::{open, ratio_text, stop_on_ctrl_c};
 use crate::common::output::{json_number, number, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_size, parse_threads};
@@ -154,7 +154,7 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
     let json_out = args.format == Format::Json;
     let mut book = open(&args.book)?;
     let rules = book.meta().rules;
-    let selection = args.walk.selection()?;
+    let selection = args.walk.selection(WalkDefaults::GROW)?;
     if !(args.epsilon.is_finite() && args.epsilon >= 0.0) {
         bail!("--epsilon {}: must be a number >= 0", args.epsilon);
     }
@@ -213,7 +213,9 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
         max_searches: args.searches,
         lease: args.lease,
         selection,
-        effort: args.walk.effort(args.search_nodes.max(1)),
+        effort: args
+            .walk
+            .effort(args.search_nodes.max(1), WalkDefaults::GROW),
         tablebase_units: tablebase
             .as_ref()
             .map_or(0, antichess_tb::Tablebase::max_units),

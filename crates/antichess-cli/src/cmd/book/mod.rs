@@ -4,7 +4,8 @@
 //! and turn a solved book into a verified proof file. The logic lives in `antichess-book`;
 //! one module per group of subcommands: [`grow`], [`show`] (show, check), [`steer`]
 //! (queue, pin, mark), [`transfer`] (export, import, copy), [`prove`], [`seed`] (proofs
-//! taken as given), [`tables`] (the materials its searches met without a table).
+//! taken as given), [`tables`] (the materials its searches met without a table), [`frontier`] (its state
+//! in one small file: save-frontier, load-frontier).
 //!
 //! A book is named by a location: a file path (a SQLite book) or a `postgres://` URL (a
 //! PostgreSQL database, for workers on many machines); every command takes either.
@@ -22,6 +23,7 @@ use crate::common::args::PositionArgs;
 use crate::common::output::Format;
 use crate::common::parse::parse_color;
 
+pub mod frontier;
 mod grow;
 mod prove;
 pub mod seed;
@@ -30,6 +32,7 @@ mod steer;
 mod tables;
 mod transfer;
 
+use frontier::{LoadFrontierArgs, SaveFrontierArgs};
 use grow::GrowArgs;
 use prove::ProveArgs;
 use seed::SeedArgs;
@@ -53,6 +56,8 @@ pub enum BookCommand {
     Check(CheckArgs),
     Tables(TablesArgs),
     Seed(SeedArgs),
+    SaveFrontier(SaveFrontierArgs),
+    LoadFrontier(LoadFrontierArgs),
 }
 
 /// Create a book rooted at a position (given by --fen and/or --moves from the start).
@@ -95,6 +100,8 @@ pub fn run(command: &BookCommand) -> anyhow::Result<ExitCode> {
         BookCommand::Check(args) => show::run_check(args),
         BookCommand::Tables(args) => tables::run_tables(args),
         BookCommand::Seed(args) => seed::run_seed(args),
+        BookCommand::SaveFrontier(args) => frontier::run_save(args),
+        BookCommand::LoadFrontier(args) => frontier::run_load(args),
     }
 }
 

@@ -1,0 +1,223 @@
+//! `antichess book save-frontier` and `load-frontier`: a book's state in one small file
+//! (its open nodes with their numbers and work, its lost leaves, and the proofs of its won
+//! subtrees), to carry a line across runs, machines and fresh checkouts. The logic is
+//! `antichess_book::frontier`'s; the format is docs/formats/frontier.md.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use antichess_book::frontier::{
+    load_frontier, save_frontier, FrontierEvent, LoadReport, SaveReport,
+};
+use antichess_book::{redact, Book, ProveOptions};
+use clap::Args;
+use serde_json::json;
+
+use crate::common::args::SearchTables;
+use crate::common::book::open;
+use crate::common::output::Format;
+use crate::common::parse::{parse_nodes, parse_size};
+use crate::common::tables::solver_tables;
+
+/// Write a book's frontier to one file: every node not inside a decided subtree (numbers,
+/// positions searched, searches), lost leaves, and the proof of every won subtree
+/// whose parent is not won. `load-frontier` (or `prove --frontier`) builds a book from it
+/// on any machine, verifying each proof.
+#[derive(Debug, Args)]
+pub struct SaveFrontierArgs {
+    pub book: String,
+
+    /// The frontier file to write (replaced atomically).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+
+    #[command(flatten)]
+    pub tables: SearchTables,
+
+    /// Where the book's workers kept their leaf proofs (default: BOOK.leaves, as `prove`
+    /// and `book grow --keep-proofs` write them beside a book file).
+    #[arg(long, value_name = "DIR")]
+    pub leaf_dir: Option<PathBuf>,
+
+    /// Node budget of a leaf whose proof was not kept (it is searched again); a won
+    /// subtree with a leaf that is not proved within it is written as an open node.
+    #[arg(long, value_name = "N", default_value = "20M", value_parser = parse_nodes)]
+    pub leaf_nodes: u64,
+
+    /// Transposition table of that search (one is made for each won subtree): MB, or with
+    /// a unit (512M, 4G).
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = parse_size)]
+    pub hash: usize,
+
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+/// Build a new book from a frontier file (`save-frontier`, `prove --frontier`), taking its
+/// proofs as seeds (each verified with the tables given; one that does not verify leaves
+/// its node open).
+#[derive(Debug, Args)]
+pub struct LoadFrontierArgs {
+    /// The frontier file.
+    pub file: PathBuf,
+
+    /// The book to create: a file (SQLite) or a postgres:// URL.
+    #[arg(short, long, value_name = "BOOK")]
+    pub output: String,
+
+    #[command(flatten)]
+    pub tables: SearchTables,
+
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+/// Saves `book`'s frontier to `path`, with a progress line on a terminal.
+pub fn save(
+    book: &mut Book,
+    tablebase: Option<&antichess_tb::Tablebase>,
+    options: &ProveOptions,
+    path: &Path,
+) -> anyhow::Result<SaveReport> {
+    let terminal = std::io::stderr().is_terminal();
+    let report = save_frontier(book, tablebase, options, path, &mut |e| {
+        if let FrontierEvent::Proved { done, total } = e {
+            if terminal && (done % 50 == 0 || done == total) {
+                eprint!("\rfrontier: {done} of {total} won subtrees proved");
+                if done == total {
+                    eprintln!();
+                }
+            }
+        }
+    })?;
+    Ok(report)
+}
+
+/// Loads the frontier file `path` into a new book at `location`.
+pub fn load(
+    path: &Path,
+    location: &str,
+    tablebase: Option<&antichess_tb::Tablebase>,
+) -> anyhow::Result<LoadReport> {
+    let terminal = std::io::stderr().is_terminal();
+    let report = load_frontier(path, location, tablebase, &mut |e| {
+        if let FrontierEvent::Seeded { done, total } = e {
+            if terminal && (done % 50 == 0 || done == total) {
+                eprint!("\rfrontier: {done} of {total} proofs verified and seeded");
+                if done == total {
+                    eprintln!();
+                }
+            }
+        }
+    })?;
+    Ok(report)
+}
+
+/// The text line of a save.
+pub fn saved_line(path: &Path, r: &SaveReport) -> String {
+    format!(
+        "frontier written to {}: {} nodes ({} open leaves, {} won with {} proofs of {} nodes, {} lost), {} bytes{}",
+        path.display(),
+        r.nodes,
+        r.open_leaves,
+        r.won,
+        r.proofs,
+        r.proof_nodes,
+        r.lost,
+        r.bytes,
+        if r.unproved.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} won subtree(s) kept open, their proof could not be assembled (the first: {})",
+                r.unproved.len(),
+                r.unproved[0]
+            )
+        }
+    )
+}
+
+/// The text line of a load.
+pub fn loaded_line(path: &Path, location: &str, r: &LoadReport) -> String {
+    format!(
+        "book {} built from {}: {} nodes, {} proofs seeded ({} searches before){}",
+        redact(location),
+        path.display(),
+        r.nodes,
+        r.seeded,
+        r.searches_before,
+        if r.rejected.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; {} proof(s) did not verify and their nodes are open (the first: {})",
+                r.rejected.len(),
+                r.rejected[0]
+            )
+        }
+    )
+}
+
+pub fn run_save(args: &SaveFrontierArgs) -> anyhow::Result<ExitCode> {
+    let json_out = args.format == Format::Json;
+    let mut book = open(&args.book)?;
+    let tablebase = solver_tables(
+        &args.tables.tables,
+        book.meta().rules,
+        args.tables.tb_units,
+        json_out,
+    )?;
+    let leaf_dir = args
+        .leaf_dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}.leaves", args.book)));
+    let options = ProveOptions {
+        hash_bytes: args.hash,
+        leaf_nodes: Some(args.leaf_nodes),
+        tablebase_units: tablebase
+            .as_ref()
+            .map_or(0, antichess_tb::Tablebase::max_units),
+        leaf_dir: Some(leaf_dir),
+        ..ProveOptions::default()
+    };
+    let report = save(&mut book, tablebase.as_ref(), &options, &args.output)?;
+    if json_out {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({
+                "book": redact(&args.book),
+                "output": args.output.display().to_string(),
+                "report": report,
+            }))?
+        );
+    } else {
+        println!("{}", saved_line(&args.output, &report));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run_load(args: &LoadFrontierArgs) -> anyhow::Result<ExitCode> {
+    let json_out = args.format == Format::Json;
+    let header = antichess_book::frontier::read_header(&args.file)?;
+    let tablebase = solver_tables(
+        &args.tables.tables,
+        header.rules,
+        args.tables.tb_units,
+        json_out,
+    )?;
+    let report = load(&args.file, &args.output, tablebase.as_ref())?;
+    if json_out {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({
+                "file": args.file.display().to_string(),
+                "book": redact(&args.output),
+                "report": report,
+            }))?
+        );
+    } else {
+        println!("{}", loaded_line(&args.file, &args.output, &report));
+    }
+    Ok(ExitCode::SUCCESS)
+}
