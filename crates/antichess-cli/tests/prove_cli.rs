@@ -107,7 +107,7 @@ fn prove_resumes_its_book_and_writes_a_verified_proof() {
     );
 }
 
-/// `--grow-tables`: between rounds of `--tables-every` searches, the bound tables of the
+/// `--grow-tables`: every `--tables-every` searches, beside the searches, the bound tables of the
 /// materials the book met most are built (one unit beyond `--units`) and probed from then
 /// on; a run cut short by `--searches` reports them.
 #[test]

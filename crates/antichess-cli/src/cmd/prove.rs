@@ -1,9 +1,11 @@
 //! `antichess prove`: one command for a person who wants a line proved. It grows a book in
 //! a cache directory (`~/.cache/antichess/books/<rules>-<prover>-<line>.book`; run the same
 //! command again after Ctrl-C, a crash or a `--time` that ran out, and it goes on from the
-//! book), builds the tables it needs first (and with `--grow-tables`, between rounds of
+//! book; with `--frontier FILE` it goes on from a file that carries the book across
+//! machines), builds the tables it needs first (and with `--grow-tables`, beside the
 //! searches, the bound tables of the materials its searches met most), seeds the book
-//! from proof files if given, and once the root is won assembles the proof (`book prove`:
+//! from proof files if given, queues known lines (`--line`), and once the root is won
+//! assembles the proof (`book prove`:
 //! leaves re-solved, their proofs kept in the cache too), minimises it with the time left,
 //! verifies it and writes it.
 //! When the time runs out first, the proofs of the subtrees solved so far are written
@@ -12,7 +14,7 @@
 //! Progress goes to stderr, one line every `--report-every` (terminal or log alike): the
 //! root's proof and disproof numbers, the book's size, the leaves decided; the tables
 //! being built show their own bar on a terminal. The logic is the book crate's
-//! (`antichess_book::{grow, prove_to_file, prove_subtrees, seed_file}`).
+//! (`antichess_book::{grow, prove_to_file, prove_subtrees, seed_file, frontier}`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -105,10 +107,13 @@ pub struct ProveArgs {
     #[arg(long, value_name = "N")]
     pub searches: Option<u64>,
 
-    /// Grow the tables with the book: every --tables-every searches, build bound tables
-    /// (for the prover) of the K materials of at most --units + 1 units that the book's
-    /// searches met most without a table, and probe them from then on. Their building
-    /// time counts in --time. 0: off.
+    /// Grow the tables with the book: every --tables-every searches, build the bound
+    /// tables (for the prover) of the K materials of at most --units + 1 units that the
+    /// book's searches met most without a table, with their dependencies, beside the
+    /// searches (`antichess tb build --bound` in a child process, one thread); the workers
+    /// probe them from the moment they are built. A round under way when --time runs out
+    /// or Ctrl-C stops the run is stopped (the tables it finished are kept); one under way
+    /// when --searches are done is finished first. 0: off.
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub grow_tables: usize,
 
@@ -328,19 +333,35 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let stop = stop_on_ctrl_c(
         "stopping: the running searches stop and their numbers are written; run the same command to go on",
     );
-    // With --grow-tables, in rounds of --tables-every searches with tables built between.
     let stats = GrowStats::default();
     let grow_started = Instant::now();
     let mut grown = GrownTables::default();
-    // Rounds end for a table round (every --tables-every searches) or a frontier save
-    // (every --frontier-every); the workers start again after either.
+    // The book grows in rounds; a round ends when a table round building beside it (a
+    // child process, every --tables-every searches with --grow-tables) is done, or when a
+    // frontier save is due (every --frontier-every); the workers start again after either
+    // (a new table is probed from then on).
     let mut tables_at = 0;
+    let mut building: Option<TableRound> = None;
     let mut frontier_at = Instant::now();
     let mut frontier_saves = 0u32;
     let end = loop {
         let done = stats.searches.load(Relaxed);
+        let can_build = args.grow_tables > 0 && tablebase.is_some();
+        if can_build && building.is_none() && done >= tables_at + args.tables_every {
+            tables_at = done;
+            if let Some(tables) = tablebase.as_ref() {
+                building = start_table_round(
+                    &location,
+                    tables,
+                    args.grow_tables,
+                    args.units + 1,
+                    prover,
+                    &tables_dir,
+                )?;
+            }
+        }
         let left = args.searches.map(|n| n.saturating_sub(done));
-        let round = (args.grow_tables > 0)
+        let next_tables = (can_build && building.is_none())
             .then(|| (tables_at + args.tables_every).saturating_sub(done).max(1));
         let time_left = args.time.map(|t| t.saturating_sub(grow_started.elapsed()));
         let frontier_left = args.frontier.as_ref().map(|_| {
@@ -356,7 +377,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
                 (Some(t), Some(f)) => Some(t.min(f)),
                 (t, f) => t.or(f),
             },
-            max_searches: match (left, round) {
+            max_searches: match (left, next_tables) {
                 (Some(l), Some(r)) => Some(l.min(r)),
                 (l, r) => l.or(r),
             },
@@ -366,22 +387,94 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             effort: args.walk.effort(args.search_nodes, WalkDefaults::PROVE),
             ..GrowOptions::default()
         };
-        let end = grow_with_progress(
-            &location,
-            tablebase.as_ref(),
-            &options,
-            &stop,
-            &stats,
-            args.report_every,
-            grow_started,
-        )?;
+        // The round stops on Ctrl-C or when the table round beside it is done.
+        let round_stop = Arc::new(AtomicBool::new(false));
+        let round_over = AtomicBool::new(false);
+        let mut finished = None;
+        let end = std::thread::scope(|scope| {
+            let watcher = scope.spawn(|| -> Option<std::io::Result<std::process::ExitStatus>> {
+                while !round_over.load(Relaxed) {
+                    if stop.load(Relaxed) {
+                        round_stop.store(true, Relaxed);
+                    }
+                    if let Some(round) = building.as_mut() {
+                        match round.child.try_wait() {
+                            Ok(None) => {}
+                            Ok(Some(status)) => {
+                                round_stop.store(true, Relaxed);
+                                return Some(Ok(status));
+                            }
+                            Err(e) => {
+                                round_stop.store(true, Relaxed);
+                                return Some(Err(e));
+                            }
+                        }
+                    }
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                None
+            });
+            let end = grow_with_progress(
+                &location,
+                tablebase.as_ref(),
+                &options,
+                &round_stop,
+                &stats,
+                args.report_every,
+                grow_started,
+            );
+            round_over.store(true, Relaxed);
+            finished = watcher.join().unwrap_or(None);
+            end
+        })?;
         let time_up = args.time.is_some_and(|t| grow_started.elapsed() >= t);
         let searches_up = args
             .searches
             .is_some_and(|n| stats.searches.load(Relaxed) >= n);
-        let in_rounds = args.grow_tables > 0 || args.frontier.is_some();
-        if end != GrowEnd::Budget || !in_rounds || time_up || searches_up {
-            break end;
+        let interrupted = stop.load(Relaxed);
+        let run_over = matches!(end, GrowEnd::Solved) || interrupted || time_up || searches_up;
+        if finished.is_none() && run_over {
+            // A table round under way: finished for a run that ends by its search budget
+            // (the same tables every time), stopped otherwise (the tables it finished are
+            // kept; a table is written whole or not at all).
+            if let Some(mut round) = building.take() {
+                let finish = searches_up && !interrupted && end != GrowEnd::Solved;
+                if !finish {
+                    let _ = round.child.kill();
+                    eprintln!("tables: the table round under way stops with the run (the tables it finished are kept)");
+                }
+                if round.child.wait().is_ok() {
+                    grown.add(round.done(&tables_dir));
+                }
+            }
+        }
+        if let Some(status) = finished {
+            let round = building.take().expect("a table round was watched");
+            match status {
+                Ok(s) if s.success() => {}
+                Ok(s) => eprintln!(
+                    "warning: the table round ended with {s}; the run goes on without its tables"
+                ),
+                Err(e) => eprintln!(
+                    "warning: the table round could not be watched ({e}); the run goes on"
+                ),
+            }
+            let built = round.done(&tables_dir);
+            eprintln!(
+                "tables: {} bound table(s) built in {:.1} s beside the searches; probed from now on",
+                built.tables, built.seconds
+            );
+            let any = built.tables > 0;
+            grown.add(built);
+            if any {
+                tablebase = solver_tables(&args.tables, rules, args.units, json_out)?;
+                units = tablebase
+                    .as_ref()
+                    .map_or(0, antichess_tb::Tablebase::max_units);
+            }
+        }
+        if run_over {
+            break if interrupted { GrowEnd::Stopped } else { end };
         }
         if let Some(file) = &args.frontier {
             if frontier_at.elapsed() >= args.frontier_every {
@@ -394,31 +487,9 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
                 frontier_saves += 1;
             }
         }
-        let done = stats.searches.load(Relaxed);
-        if args.grow_tables == 0 || done < tables_at + args.tables_every {
-            continue;
-        }
-        tables_at = done;
-        let Some(tables) = tablebase.as_ref() else {
+        let in_rounds = args.grow_tables > 0 || args.frontier.is_some();
+        if end != GrowEnd::Budget && end != GrowEnd::Stopped || !in_rounds {
             break end;
-        };
-        let built = grow_tables(
-            &location,
-            tables,
-            args.grow_tables,
-            args.units + 1,
-            prover,
-            &tables_dir,
-            json_out,
-        )?;
-        grown.rounds += built.rounds;
-        grown.tables += built.tables;
-        grown.seconds += built.seconds;
-        if built.tables > 0 {
-            tablebase = solver_tables(&args.tables, rules, args.units, json_out)?;
-            units = tablebase
-                .as_ref()
-                .map_or(0, antichess_tb::Tablebase::max_units);
         }
     };
     let grow_seconds = started.elapsed().as_secs_f64();
@@ -696,54 +767,95 @@ struct GrownTables {
     seconds: f64,
 }
 
-/// One round of --grow-tables: the bound tables, for `prover`, of the `k` materials of at
-/// most `max_units` units the book's searches met most without any table (exact, or bound
-/// for `prover`), built into `dir` with their dependencies.
-fn grow_tables(
+impl GrownTables {
+    fn add(&mut self, round: GrownTables) {
+        self.rounds += round.rounds;
+        self.tables += round.tables;
+        self.seconds += round.seconds;
+    }
+}
+
+/// A table round of --grow-tables under way: `antichess tb build --bound` in a child
+/// process beside the searches (one thread), so that the run can stop it when its time is
+/// up.
+struct TableRound {
+    child: std::process::Child,
+    started: Instant,
+    /// Table files in the directory when it started.
+    files_before: usize,
+}
+
+impl TableRound {
+    /// What the round built (the table files it added).
+    fn done(self, dir: &Path) -> GrownTables {
+        let built = table_files(dir).saturating_sub(self.files_before);
+        GrownTables {
+            rounds: u64::from(built > 0),
+            tables: built,
+            seconds: self.started.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+/// The table files in `dir`.
+fn table_files(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |entries| {
+        entries
+            .filter_map(Result::ok)
+            .filter(|e| e.path().extension().is_some_and(|x| x == "actb"))
+            .count()
+    })
+}
+
+/// Starts a table round: the bound tables, for `prover`, of the `k` materials of at most
+/// `max_units` units that the book's searches met most without any table (exact, or bound
+/// for `prover`), built into `dir` with their dependencies by a child process. `None` when
+/// there is nothing to build.
+fn start_table_round(
     location: &str,
     tables: &antichess_tb::Tablebase,
     k: usize,
     max_units: u32,
     prover: Color,
     dir: &Path,
-    quiet: bool,
-) -> anyhow::Result<GrownTables> {
-    let started = Instant::now();
-    let wanted: Vec<(antichess_tb::Material, Color)> =
+) -> anyhow::Result<Option<TableRound>> {
+    let names: Vec<String> =
         crate::common::book::missing_materials(location, usize::MAX, max_units, tables.rules())?
             .into_iter()
             .filter(|m| !tables.contains(m) && !tables.has_bound_table(m, prover))
             .take(k)
-            .map(|m| (m, prover))
+            .map(|m| m.name())
             .collect();
-    if wanted.is_empty() {
-        return Ok(GrownTables::default());
+    if names.is_empty() {
+        return Ok(None);
     }
-    let names: Vec<String> = wanted.iter().map(|(m, _)| m.name()).collect();
     eprintln!(
-        "tables: building bound tables for {prover} of the materials met most: {}",
+        "tables: building bound tables for {prover} of the materials met most, beside the searches: {}",
         names.join(", ")
     );
-    let options = antichess_tb::BuildOptions {
-        rules: tables.rules(),
-        dir: dir.to_path_buf(),
-        threads: 0,
-        strategy: Default::default(),
-    };
-    let progress = crate::common::progress::BuildProgress::new(quiet)
-        .at(&options)
-        .table_lines();
-    let report = antichess_tb::build_bounds(&wanted, &options, &|e| progress.event(e));
-    progress.finish(None);
-    let report = report?;
-    let built = report.built.len();
-    eprintln!(
-        "tables: {built} bound table(s) built in {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
-    Ok(GrownTables {
-        rounds: 1,
-        tables: built,
-        seconds: started.elapsed().as_secs_f64(),
-    })
+    let exe = std::env::current_exe().context("finding this program to build tables")?;
+    let files_before = table_files(dir);
+    let child = std::process::Command::new(exe)
+        .args([
+            "tb",
+            "build",
+            "--bound",
+            prover.name(),
+            "--threads",
+            "1",
+            "--rules",
+        ])
+        .arg(tables.rules().to_string())
+        .arg("--tables")
+        .arg(dir)
+        .args(&names)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .context("starting `antichess tb build` for the table round")?;
+    Ok(Some(TableRound {
+        child,
+        started: Instant::now(),
+        files_before,
+    }))
 }
