@@ -705,7 +705,7 @@ fn frontier_options(args: &ProveArgs, units: u32, book: &Path) -> ProveOptions {
 }
 
 /// Where the book's searches keep the proofs they find and the assembly looks for them.
-fn leaf_dir(book: &Path) -> PathBuf {
+pub(crate) fn leaf_dir(book: &Path) -> PathBuf {
     PathBuf::from(format!("{}.leaves", book.display()))
 }
 

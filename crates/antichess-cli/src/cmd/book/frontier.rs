@@ -73,6 +73,22 @@ pub struct LoadFrontierArgs {
     pub format: Format,
 }
 
+/// A progress line on a terminal (every 50 proofs, and the last), for saves and loads.
+fn progress(terminal: bool) -> impl FnMut(FrontierEvent) {
+    move |e| {
+        let (done, total, what) = match e {
+            FrontierEvent::Proved { done, total } => (done, total, "won subtrees proved"),
+            FrontierEvent::Seeded { done, total } => (done, total, "proofs verified and seeded"),
+        };
+        if terminal && (done % 50 == 0 || done == total) {
+            eprint!("\rfrontier: {done} of {total} {what}");
+            if done == total {
+                eprintln!();
+            }
+        }
+    }
+}
+
 /// Saves `book`'s frontier to `path`, with a progress line on a terminal.
 pub fn save(
     book: &mut Book,
@@ -80,18 +96,14 @@ pub fn save(
     options: &ProveOptions,
     path: &Path,
 ) -> anyhow::Result<SaveReport> {
-    let terminal = std::io::stderr().is_terminal();
-    let report = save_frontier(book, tablebase, options, path, &mut |e| {
-        if let FrontierEvent::Proved { done, total } = e {
-            if terminal && (done % 50 == 0 || done == total) {
-                eprint!("\rfrontier: {done} of {total} won subtrees proved");
-                if done == total {
-                    eprintln!();
-                }
-            }
-        }
-    })?;
-    Ok(report)
+    let mut progress = progress(std::io::stderr().is_terminal());
+    Ok(save_frontier(
+        book,
+        tablebase,
+        options,
+        path,
+        &mut progress,
+    )?)
 }
 
 /// Loads the frontier file `path` into a new book at `location`.
@@ -100,18 +112,8 @@ pub fn load(
     location: &str,
     tablebase: Option<&antichess_tb::Tablebase>,
 ) -> anyhow::Result<LoadReport> {
-    let terminal = std::io::stderr().is_terminal();
-    let report = load_frontier(path, location, tablebase, &mut |e| {
-        if let FrontierEvent::Seeded { done, total } = e {
-            if terminal && (done % 50 == 0 || done == total) {
-                eprint!("\rfrontier: {done} of {total} proofs verified and seeded");
-                if done == total {
-                    eprintln!();
-                }
-            }
-        }
-    })?;
-    Ok(report)
+    let mut progress = progress(std::io::stderr().is_terminal());
+    Ok(load_frontier(path, location, tablebase, &mut progress)?)
 }
 
 /// The text line of a save.
@@ -171,7 +173,7 @@ pub fn run_save(args: &SaveFrontierArgs) -> anyhow::Result<ExitCode> {
     let leaf_dir = args
         .leaf_dir
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("{}.leaves", args.book)));
+        .unwrap_or_else(|| crate::cmd::prove::leaf_dir(Path::new(&args.book)));
     let options = ProveOptions {
         hash_bytes: args.hash,
         leaf_nodes: Some(args.leaf_nodes),
