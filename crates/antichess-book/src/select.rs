@@ -61,8 +61,16 @@ pub enum Selection {
     /// largest disproof number has at least `ratio` times the disproof number of every
     /// other open move and a proof number within a fraction `slack` of the smallest: then
     /// that move. The steering that proved 1. e3 Nc6 by hand (the move the opponent could
-    /// not find an answer to, among moves alike by proof number), made a rule.
-    Dominant { ratio: f64, slack: f64 },
+    /// not find an answer to, among moves alike by proof number), made a rule. With
+    /// `scaled`, the tolerance grows with how far the move stands out: a move whose
+    /// disproof number is `r` times the next one's may be `slack × ln r / ln ratio` above
+    /// the smallest proof number (at most 100% above it), so a move the opponent finds no
+    /// answer to at all is followed even when its proof number is a little worse.
+    Dominant {
+        ratio: f64,
+        slack: f64,
+        scaled: bool,
+    },
 }
 
 /// A small xorshift64* generator (selection needs no more).
@@ -133,12 +141,15 @@ fn choose<'a>(
     };
     match selection {
         Selection::MostProving => most_proving(),
-        Selection::Dominant { ratio, slack } => {
+        Selection::Dominant {
+            ratio,
+            slack,
+            scaled,
+        } => {
             if !or_node || kids.len() < 2 {
                 return most_proving();
             }
             let best = kids.iter().map(|k| k.proof).min().expect("non-empty");
-            let limit = within(best, slack);
             // The two largest disproof numbers (ties to the smaller proof number), in one
             // pass.
             let key = |k: &Numbers| (u32::MAX - k.disproof, k.proof);
@@ -155,9 +166,16 @@ fn choose<'a>(
                     second = k;
                 }
             }
-            if top.proof <= limit
-                && f64::from(top.disproof) >= ratio * f64::from(second.disproof.max(1))
-            {
+            let stands_out = f64::from(top.disproof) / f64::from(second.disproof.max(1));
+            if stands_out < ratio {
+                return most_proving();
+            }
+            let tolerance = if scaled && ratio > 1.0 {
+                (slack * stands_out.ln() / ratio.ln()).min(MAX_SCALED_SLACK.max(slack))
+            } else {
+                slack
+            };
+            if top.proof <= within(best, tolerance) {
                 top
             } else {
                 most_proving()
@@ -244,6 +262,10 @@ pub fn pick_with<'a>(
         .expect("choose returns one of the children");
     kids[index]
 }
+
+/// The largest tolerance of the scaled dominant walk (a move at most twice the smallest
+/// proof number).
+const MAX_SCALED_SLACK: f64 = 1.0;
 
 /// The largest number within the fraction `slack` above `best` (the cast saturates; `best`
 /// itself always qualifies).
@@ -417,6 +439,7 @@ mod tests {
         let dominant = Selection::Dominant {
             ratio: 10.0,
             slack: 0.2,
+            scaled: false,
         };
         let mut rng = Rng::new(1);
         // The Nc6 numbers: 8. a5 (1.5 M) stands 23 times above the next (67 K).
@@ -468,6 +491,59 @@ mod tests {
         assert!(std::ptr::eq(
             pick(&node(true, 3, 4), &refs, dominant, &mut rng),
             &one[0]
+        ));
+    }
+
+    #[test]
+    fn the_scaled_dominant_walk_tolerates_more_the_further_a_move_stands_out() {
+        let fixed = Selection::Dominant {
+            ratio: 3.0,
+            slack: 0.2,
+            scaled: false,
+        };
+        let scaled = Selection::Dominant {
+            ratio: 3.0,
+            slack: 0.2,
+            scaled: true,
+        };
+        let mut rng = Rng::new(1);
+        let parent = node(true, 7_000, 10_000_000);
+        // The c6 numbers of the nineteenth session: 2. Bb5 twelve times every other move's
+        // disproof number, its proof number 30% above the smallest. ln 12 / ln 3 = 2.26,
+        // so the tolerance is 45%.
+        let kids = [
+            node(false, 7_000, 60_000),
+            node(false, 9_100, 817_422),
+            node(false, 7_100, 68_000),
+        ];
+        let refs: Vec<&Node> = kids.iter().collect();
+        assert!(std::ptr::eq(
+            pick(&parent, &refs, fixed, &mut rng),
+            &kids[0]
+        ));
+        assert!(std::ptr::eq(
+            pick(&parent, &refs, scaled, &mut rng),
+            &kids[1]
+        ));
+        // Only three times above: the tolerance stays 20%.
+        let kids = [node(false, 7_000, 60_000), node(false, 9_100, 204_000)];
+        let refs: Vec<&Node> = kids.iter().collect();
+        assert!(std::ptr::eq(
+            pick(&parent, &refs, scaled, &mut rng),
+            &kids[0]
+        ));
+        // However far it stands out, never more than twice the smallest proof number.
+        let kids = [node(false, 7_000, 1), node(false, 14_001, 4_000_000_000)];
+        let refs: Vec<&Node> = kids.iter().collect();
+        assert!(std::ptr::eq(
+            pick(&parent, &refs, scaled, &mut rng),
+            &kids[0]
+        ));
+        let kids = [node(false, 7_000, 1), node(false, 14_000, 4_000_000_000)];
+        let refs: Vec<&Node> = kids.iter().collect();
+        assert!(std::ptr::eq(
+            pick(&parent, &refs, scaled, &mut rng),
+            &kids[1]
         ));
     }
 
@@ -557,6 +633,7 @@ mod tests {
         let dominant = Selection::Dominant {
             ratio: 10.0,
             slack: 0.2,
+            scaled: false,
         };
         assert!(std::ptr::eq(
             pick_with(&big, &refs, dominant, None, &mut rng),

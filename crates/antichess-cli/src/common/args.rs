@@ -182,6 +182,14 @@ pub enum SelectArg {
     Dominant,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ToleranceArg {
+    /// --slack, however far the move stands out.
+    Fixed,
+    /// --slack × ln r / ln --dominance for a move r times above the others (at most 100%).
+    Log,
+}
+
 /// How the book's walk picks a child (shared by `book grow` and `prove`, whose defaults
 /// differ: [`WalkDefaults::GROW`] and [`WalkDefaults::PROVE`]).
 #[derive(Debug, Args)]
@@ -214,6 +222,13 @@ pub struct WalkArgs {
     #[arg(long, value_name = "R")]
     pub dominance: Option<f64>,
 
+    /// How --select dominant's tolerance on the proof number grows with how far the move
+    /// stands out: fixed (--slack), or log (a move whose disproof number is r times every
+    /// other's may stand --slack × ln r / ln --dominance above the smallest proof number,
+    /// at most twice it). Default: fixed.
+    #[arg(long, value_enum)]
+    pub dominant_tolerance: Option<ToleranceArg>,
+
     /// Weigh the work already spent into the walk: where the prover moves, a move with at
     /// least --effort-min searches' worth of positions searched below it counts as proof ×
     /// (1 + its share of its parent's positions / F). A subtree that ate the work without
@@ -241,6 +256,7 @@ pub struct WalkArgs {
 pub struct WalkDefaults {
     pub select: SelectArg,
     pub dominance: f64,
+    pub tolerance: ToleranceArg,
     pub effort: f64,
     pub effort_depth: u32,
 }
@@ -250,6 +266,7 @@ impl WalkDefaults {
     pub const GROW: WalkDefaults = WalkDefaults {
         select: SelectArg::Best,
         dominance: 10.0,
+        tolerance: ToleranceArg::Fixed,
         effort: 0.0,
         effort_depth: 0,
     };
@@ -260,6 +277,7 @@ impl WalkDefaults {
     pub const PROVE: WalkDefaults = WalkDefaults {
         select: SelectArg::Dominant,
         dominance: 3.0,
+        tolerance: ToleranceArg::Fixed,
         effort: 0.25,
         effort_depth: 10,
     };
@@ -301,6 +319,7 @@ impl WalkArgs {
             SelectArg::Dominant => Selection::Dominant {
                 ratio: dominance,
                 slack: self.slack,
+                scaled: self.dominant_tolerance.unwrap_or(defaults.tolerance) == ToleranceArg::Log,
             },
         })
     }
