@@ -16,6 +16,7 @@
 //! being built show their own bar on a terminal. The logic is the book crate's
 //! (`antichess_book::{grow, prove_to_file, prove_subtrees, seed_file, frontier}`).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -120,6 +121,13 @@ pub struct ProveArgs {
     /// With --grow-tables: the searches between two rounds of table building.
     #[arg(long, value_name = "N", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..))]
     pub tables_every: u64,
+
+    /// With --grow-tables: whose counts choose a round's materials: every search the book
+    /// has made (all), or only those since the previous round began (recent: the rounds
+    /// follow the walk to the endings of the lines it settles on; the first round counts
+    /// all).
+    #[arg(long, value_enum, default_value_t = TablesMet::All)]
+    pub tables_met: TablesMet,
 
     /// Carry the run across machines and fresh checkouts in one file (its format:
     /// docs/formats/frontier.md): when the cache holds no book of the line, the book is
@@ -342,6 +350,9 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     // (a new table is probed from then on).
     let mut tables_at = 0;
     let mut building: Option<TableRound> = None;
+    // The book's counts of materials met when the previous round began (--tables-met
+    // recent).
+    let mut met_before: Option<HashMap<String, u64>> = None;
     let mut frontier_at = Instant::now();
     let mut frontier_saves = 0u32;
     let end = loop {
@@ -350,8 +361,14 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         if can_build && building.is_none() && done >= tables_at + args.tables_every {
             tables_at = done;
             if let Some(tables) = tablebase.as_ref() {
+                let met = materials_met(&location, tables.rules())?;
+                let choice = match (args.tables_met, &met_before) {
+                    (TablesMet::Recent, Some(before)) => since(&met, before),
+                    _ => met.clone(),
+                };
+                met_before = Some(met.into_iter().collect());
                 building = start_table_round(
-                    &location,
+                    &choice,
                     tables,
                     args.grow_tables,
                     args.units + 1,
@@ -520,7 +537,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         "tables_units": units,
         "tables_complete_units": complete,
         "tables_seconds": table_seconds,
-        "tables_grown": {"rounds": grown.rounds, "tables": grown.tables, "seconds": grown.seconds},
+        "tables_grown": {"rounds": grown.rounds, "tables": grown.tables, "seconds": grown.seconds, "met": format!("{:?}", args.tables_met).to_lowercase()},
         "searches": searches,
         "searches_in_all": counts.searches,
         "book_nodes": counts.nodes,
@@ -811,21 +828,71 @@ fn table_files(dir: &Path) -> usize {
 /// `max_units` units that the book's searches met most without any table (exact, or bound
 /// for `prover`), built into `dir` with their dependencies by a child process. `None` when
 /// there is nothing to build.
-fn start_table_round(
+/// Which searches' counts choose a table round's materials (`--tables-met`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TablesMet {
+    /// Every search the book has made.
+    All,
+    /// The searches since the previous round began (the first round: all).
+    Recent,
+}
+
+/// The book's counts of positions met per material without a table, most first.
+fn materials_met(
     location: &str,
+    rules: antichess_core::Rules,
+) -> anyhow::Result<Vec<(String, u64)>> {
+    let mut book = Book::open_read_only(location)?;
+    if book.meta().rules != rules {
+        anyhow::bail!(
+            "the book {location} is for the rules {}, the tables for {rules}",
+            book.meta().rules
+        );
+    }
+    Ok(book
+        .missing_tables()?
+        .into_iter()
+        .map(|m| (m.material, m.positions))
+        .collect())
+}
+
+/// The counts of `now` less those of `before`, most first (ties by name), without the
+/// materials met no more since.
+fn since(now: &[(String, u64)], before: &HashMap<String, u64>) -> Vec<(String, u64)> {
+    let mut out: Vec<(String, u64)> = now
+        .iter()
+        .map(|(name, n)| {
+            (
+                name.clone(),
+                n.saturating_sub(before.get(name).copied().unwrap_or(0)),
+            )
+        })
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    out
+}
+
+fn start_table_round(
+    met: &[(String, u64)],
     tables: &antichess_tb::Tablebase,
     k: usize,
     max_units: u32,
     prover: Color,
     dir: &Path,
 ) -> anyhow::Result<Option<TableRound>> {
-    let names: Vec<String> =
-        crate::common::book::missing_materials(location, usize::MAX, max_units, tables.rules())?
-            .into_iter()
-            .filter(|m| !tables.contains(m) && !tables.has_bound_table(m, prover))
-            .take(k)
-            .map(|m| m.name())
-            .collect();
+    let mut names = Vec::new();
+    for (name, _) in met {
+        if names.len() == k {
+            break;
+        }
+        let m: antichess_tb::Material = name
+            .parse()
+            .with_context(|| format!("material {name:?} recorded in the book"))?;
+        if m.units() <= max_units && !tables.contains(&m) && !tables.has_bound_table(&m, prover) {
+            names.push(m.name());
+        }
+    }
     if names.is_empty() {
         return Ok(None);
     }
@@ -858,4 +925,33 @@ fn start_table_round(
         started: Instant::now(),
         files_before,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_counts_are_those_since_the_previous_round() {
+        let before: HashMap<String, u64> = [("KRPPk".to_string(), 900), ("RPPpp".to_string(), 50)]
+            .into_iter()
+            .collect();
+        let now = vec![
+            ("KRPPk".to_string(), 1_000),
+            ("RPPpp".to_string(), 450),
+            ("NPPnp".to_string(), 200),
+            ("QPPpp".to_string(), 0),
+        ];
+        assert_eq!(
+            since(&now, &before),
+            vec![
+                ("RPPpp".to_string(), 400),
+                ("NPPnp".to_string(), 200),
+                ("KRPPk".to_string(), 100),
+            ]
+        );
+        // Nothing met since: no material.
+        let same: HashMap<String, u64> = now.iter().cloned().collect();
+        assert!(since(&now, &same).is_empty());
+    }
 }
