@@ -384,3 +384,78 @@ fn extract_cuts_a_proof_into_parts_that_join_again() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("captures are compulsory"));
     assert!(!dir.join("bad.proof").exists());
 }
+
+/// Issue 63: `proof join … -o X` where X is one of the children would replace that child
+/// with the joined proof. It is refused before anything is read, however the path is
+/// spelled (another spelling, a hard link), and the child is left as it was; an output
+/// that exists but is not a child is still replaced.
+#[test]
+fn join_refuses_to_write_over_one_of_its_children() {
+    let dir = temp_dir("join-over-child");
+    let tables = dir.join("no-tables");
+    let child = solve("e3 d5 Qg4", dir.join("qg4.proof"), &tables);
+    let before = std::fs::read(&child).unwrap();
+    let linked = dir.join("linked.proof");
+    std::fs::hard_link(&child, &linked).unwrap();
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let spellings = [
+        child.clone(),
+        dir.join(".").join("qg4.proof"),
+        dir.join("sub/../qg4.proof"),
+        linked,
+    ];
+    for output in &spellings {
+        let out = join(std::slice::from_ref(&child), output, &[], &tables);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("-o {}", output.display()))
+                && err.contains("qg4.proof given to the join")
+                && err.contains("another file"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read(&child).unwrap(), before);
+    }
+    // An existing file that is not a child is replaced as before.
+    let d5 = dir.join("d5.proof");
+    std::fs::write(&d5, b"old").unwrap();
+    let v = json(&join(std::slice::from_ref(&child), &d5, &[], &tables));
+    assert_eq!(v["verified"], true, "{v}");
+    verify(&d5, &tables);
+}
+
+/// Issue 63: `proof expand-leaves --units 1` named `--tb-units` (another command's
+/// option) in its error; it names `--units`, the option given.
+#[test]
+fn expand_leaves_names_its_own_units_option() {
+    let dir = temp_dir("expand-units");
+    let tables = dir.join("tables");
+    let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs/e3-e5.proof");
+    for (units, words) in [
+        ("1", "--units 1: choose 0 (no tables) or 2 to 5"),
+        ("6", "--units 6: choose 0 (no tables) or 2 to 5"),
+        ("0", "--units 0: the leaves need tables of some size"),
+    ] {
+        let out = antichess(
+            &[
+                "proof",
+                "expand-leaves",
+                "--units",
+                units,
+                s(&input),
+                "-o",
+                s(&dir.join("out.proof")),
+                "--tables",
+                s(&tables),
+            ],
+            &tables,
+        );
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(words), "{err}");
+        assert!(!err.contains("--tb-units"), "{err}");
+        assert!(!dir.join("out.proof").exists());
+        // Nothing built.
+        assert!(!tables.exists() || std::fs::read_dir(&tables).unwrap().next().is_none());
+    }
+}

@@ -31,8 +31,21 @@ pub fn ensure_tables(
     Ok(Tablebase::open(&dir, tables.rules)?)
 }
 
-/// Opens the tables for `rules`, building the complete set of `units` first if needed.
+/// Opens the tables for `rules`, building the complete set of `units` first if needed
+/// (`units` given as `--tb-units`).
 pub fn solver_tables(
+    tables: &Option<PathBuf>,
+    rules: antichess_core::Rules,
+    units: u32,
+    quiet: bool,
+) -> anyhow::Result<Option<Tablebase>> {
+    solver_tables_of("--tb-units", tables, rules, units, quiet)
+}
+
+/// [`solver_tables`] for a command whose option of the units is `flag` (`--units`), which
+/// an error about the number names.
+pub fn solver_tables_of(
+    flag: &str,
     tables: &Option<PathBuf>,
     rules: antichess_core::Rules,
     units: u32,
@@ -41,16 +54,7 @@ pub fn solver_tables(
     if units == 0 {
         return Ok(None);
     }
-    if rules.is_royal() && !(2..=antichess_tb::ROYAL_MAX_UNITS).contains(&units) {
-        bail!(
-            "--tb-units {units}: choose 0 (no tables) or 2 to {} under {rules} (positions \
-             with a bare king need no table)",
-            antichess_tb::ROYAL_MAX_UNITS
-        );
-    }
-    if !(2..=5).contains(&units) {
-        bail!("--tb-units {units}: choose 0 (no tables) or 2 to 5");
-    }
+    check_units(flag, rules, units)?;
     let args = TablesArgs {
         tables: tables.clone(),
         rules,
@@ -61,4 +65,23 @@ pub fn solver_tables(
         &args,
         quiet,
     )?))
+}
+
+/// Checks that `units` (given as `flag`) is a size of complete table sets that can be
+/// built under `rules`: 0 (no tables) or 2 to 5 (to 4 under the royal-king rules).
+pub fn check_units(flag: &str, rules: antichess_core::Rules, units: u32) -> anyhow::Result<()> {
+    if units == 0 {
+        return Ok(());
+    }
+    if rules.is_royal() && !(2..=antichess_tb::ROYAL_MAX_UNITS).contains(&units) {
+        bail!(
+            "{flag} {units}: choose 0 (no tables) or 2 to {} under {rules} (positions \
+             with a bare king need no table)",
+            antichess_tb::ROYAL_MAX_UNITS
+        );
+    }
+    if !(2..=5).contains(&units) {
+        bail!("{flag} {units}: choose 0 (no tables) or 2 to 5");
+    }
+    Ok(())
 }

@@ -22,7 +22,7 @@ use antichess_book::leaves::{save, saved};
 
 use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
 use crate::common::parse::{parse_nodes, parse_size};
-use crate::common::tables::solver_tables;
+use crate::common::tables::solver_tables_of;
 
 /// How `expand-leaves` proves a leaf again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -87,6 +87,9 @@ pub struct ExpandArgs {
 
 pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
     antichess_io::check_target(&args.output)?;
+    if args.units == 0 {
+        bail!("--units 0: the leaves need tables of some size (2 to 5)");
+    }
     let json = args.format == OutputFormat::Json;
     let tree = read_proof_file(&args.input, None, &ReferenceOptions::default())
         .with_context(|| format!("reading {}", args.input.display()))?;
@@ -98,7 +101,7 @@ pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
     // Every table of the directory (the ones of at most --units units built first if
     // missing): the search probes only those, playouts are guided by the larger ones, and
     // the result's leaves have at most --units units.
-    let tablebase = solver_tables(&args.tables, tree.rules(), args.units, json)?
+    let tablebase = solver_tables_of("--units", &args.tables, tree.rules(), args.units, json)?
         .context("--units 0: the leaves need tables of some size")?;
     let guide = TablebaseOracle::new(&tablebase);
     let prover = tree.prover();

@@ -1,8 +1,11 @@
 //! `antichess proof join`: the proof of a position from proofs of its children (all of
 //! them where the opponent is to move, one where the prover is), written atomically and
 //! verified before success is reported. The work is `antichess_proof::join_files`.
+//! An output that is one of the children (the same file, by its canonical path or, on
+//! Unix, its device and inode) is refused before anything is read: the join would
+//! replace a proof it was given.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use antichess_proof::{join_files, JoinParent, ProofError, TablebaseOracle};
@@ -33,7 +36,10 @@ pub struct JoinArgs {
 }
 
 pub fn run(args: &JoinArgs) -> anyhow::Result<ExitCode> {
-    antichess_io::check_target(&args.write.output)?;
+    let existing = antichess_io::check_target(&args.write.output)?;
+    if existing.is_some() {
+        refuse_an_input_as_output(&args.write.output, &args.children)?;
+    }
     let json = args.write.format == OutputFormat::Json;
     // The rules: those of the first child (every child must share them).
     let first = antichess_proof::read_proof_file(
@@ -110,4 +116,41 @@ pub fn run(args: &JoinArgs) -> anyhow::Result<ExitCode> {
         }
         Err(err) => Err(err.into()),
     }
+}
+
+/// Refuses `output` when it is the same file as one of `children` (the output exists).
+fn refuse_an_input_as_output(output: &Path, children: &[PathBuf]) -> anyhow::Result<()> {
+    let out = std::fs::canonicalize(output)
+        .with_context(|| format!("-o {}: resolving the path", output.display()))?;
+    let out_meta = std::fs::metadata(&out).ok();
+    for child in children {
+        let Ok(path) = std::fs::canonicalize(child) else {
+            continue; // (a missing child is reported when the children are read)
+        };
+        let same = path == out
+            || match (&out_meta, std::fs::metadata(&path)) {
+                (Some(a), Ok(b)) => same_inode(a, &b),
+                _ => false,
+            };
+        if same {
+            anyhow::bail!(
+                "-o {}: it is the child proof {} given to the join, which writing would \
+                 replace: write the joined proof to another file",
+                output.display(),
+                child.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn same_inode(a: &std::fs::Metadata, b: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_inode(_: &std::fs::Metadata, _: &std::fs::Metadata) -> bool {
+    false
 }

@@ -42,7 +42,8 @@ pub enum ProofCommand {
     Minimize(minimize::MinimizeArgs),
     /// Build the proof of a position from proofs of its children: one for every move
     /// where the opponent is to move, one (the smallest given) where the prover is.
-    /// Positions the children share are written once; the result is verified.
+    /// Positions the children share are written once; the result is verified. The output
+    /// may not be one of the children.
     Join(join::JoinArgs),
     /// Write the proof of a node inside a proof: the subtree reached by --moves from its
     /// root (to cut a large proof into the proofs of its parts, which `proof join` puts
