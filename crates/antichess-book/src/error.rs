@@ -50,6 +50,14 @@ pub enum BookError {
         context: String,
         source: std::io::Error,
     },
+    /// A seed proof was not taken: it does not verify (`error.is_rejection()`: the file is
+    /// not a proof in our compact format, is damaged, or proves nothing), or it cannot be
+    /// checked here (a table it relies on is missing, a table failed).
+    Seed {
+        /// The proof file (or where its bytes came from).
+        file: String,
+        error: antichess_proof::ProofError,
+    },
 }
 
 impl From<antichess_tb::TbError> for BookError {
@@ -164,6 +172,19 @@ impl fmt::Display for BookError {
             }
             BookError::Io { context, source } => write!(f, "{context}: {source}"),
             BookError::Tablebase(e) => write!(f, "{e}"),
+            BookError::Seed { file, error } => match error {
+                antichess_proof::ProofError::BadMagic { .. }
+                | antichess_proof::ProofError::NotAProof { .. } => write!(
+                    f,
+                    "{file}: not a proof file in our compact format, which a seed must be \
+                     (`antichess proof convert FILE OUT --to compact` converts a \
+                     reference-format proof): {error}"
+                ),
+                _ if error.is_rejection() => {
+                    write!(f, "{file}: the seed proof does not verify: {error}")
+                }
+                _ => write!(f, "{file}: the seed proof cannot be verified here: {error}"),
+            },
         }
     }
 }

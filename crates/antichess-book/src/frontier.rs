@@ -630,6 +630,7 @@ pub fn load_frontier(
         match seed_bytes(&mut book, bytes, &name, tablebase) {
             Ok(_) => report.seeded += 1,
             Err(BookError::Input(why) | BookError::Mismatch(why)) => report.rejected.push(why),
+            Err(e @ BookError::Seed { .. }) => report.rejected.push(e.to_string()),
             Err(e) => return Err(e),
         }
         progress(FrontierEvent::Seeded {

@@ -108,8 +108,9 @@ pub struct SeedReport {
 /// node of its position won (propagated to the root, shared with transpositions).
 ///
 /// # Errors
-/// [`BookError::Input`] when the file does not verify or is for other rules or another
-/// prover; store errors.
+/// [`BookError::Seed`] when the file does not verify or cannot be verified with
+/// `tablebase` (the proof error tells which), [`BookError::Mismatch`] when it is for other
+/// rules or another prover; I/O and store errors.
 pub fn seed_file(
     book: &mut Book,
     path: &Path,
@@ -142,14 +143,14 @@ pub fn seed_bytes(
         &VerifyOptions::default(),
         &mut |_| {},
     )
-    .map_err(|e| {
-        BookError::Input(format!(
-            "{}: the seed proof does not verify: {e}",
-            path.display()
-        ))
+    .map_err(|error| BookError::Seed {
+        file: path.display().to_string(),
+        error,
     })?;
-    let tree = read_compact(&bytes[..])
-        .map_err(|e| BookError::Input(format!("{}: {e}", path.display())))?;
+    let tree = read_compact(&bytes[..]).map_err(|error| BookError::Seed {
+        file: path.display().to_string(),
+        error,
+    })?;
     let meta = book.meta().clone();
     if tree.rules() != meta.rules {
         return Err(BookError::Mismatch(format!(

@@ -59,8 +59,10 @@ fn naming(path: &Path, e: io::Error) -> io::Error {
     error(e.kind(), path, e)
 }
 
-/// What a file that is not a regular file is, in words.
-fn kind_of(file_type: std::fs::FileType) -> &'static str {
+/// What a file that is not a regular file is, in words ("a directory", "a character
+/// device", ...), for messages that refuse it.
+#[must_use]
+pub fn kind_of(file_type: std::fs::FileType) -> &'static str {
     if file_type.is_dir() {
         return "a directory";
     }

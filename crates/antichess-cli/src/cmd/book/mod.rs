@@ -114,12 +114,21 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
         &[]
     };
     let prover = args.prover.unwrap_or(pos.turn());
-    // The seed files are listed (and missing ones refused) before the book is created.
+    // The seed files are listed (missing ones refused, and ones for another prover or
+    // rule set) before the book is created.
     let seed_files = seed::proof_files(&args.seed)?;
+    crate::common::seeds::check_prover(&pos, prover, args.prover.is_some(), &args.seed, None)?;
     let mut book = Book::create(&args.book, &pos, prover, prolog)?;
-    let seeds = seed::seed_book(&mut book, &seed_files, args.tables.as_deref())?;
+    let seeding = seed::seed_book(&mut book, &seed_files, args.tables.as_deref())?;
+    let seeds = &seeding.seeded;
+    let exit = if seeding.failed() {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    };
     let root = book.root()?;
     if args.format == Format::Json {
+        let (skipped, rejected) = seeding.problems_json();
         println!(
             "{}",
             json!({
@@ -129,10 +138,13 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
                 "rules": pos.rules().to_string(),
                 "prover": prover.name(),
                 "root": root.id,
-                "seeds": seed::seeds_json(&seeds),
+                "seeds": seed::seeds_json(seeds),
+                "skipped": skipped,
+                "rejected": rejected,
             })
         );
-        return Ok(ExitCode::SUCCESS);
+        seeding.print_problems();
+        return Ok(exit);
     }
     println!(
         "created {}: root {} ({} rules), proving a win for {}",
@@ -141,11 +153,12 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
         pos.rules(),
         prover
     );
-    seed::print_seeds(&seeds);
+    seed::print_seeds(seeds);
     println!(
         "root node {} (a leaf: run `antichess book grow {}`)",
         root.id,
         redact(&args.book)
     );
-    Ok(ExitCode::SUCCESS)
+    seeding.print_problems();
+    Ok(exit)
 }
