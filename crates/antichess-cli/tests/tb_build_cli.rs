@@ -238,3 +238,90 @@ fn bench_tablebase_times_a_pawnless_and_a_pawn_table() {
         "{stdout}"
     );
 }
+
+/// Issue 63: `tb build --from-book BOOK --top 3` planned 342 tables (3.6 × 10^10
+/// positions) and started without a word about the size. A build now prints its plan's
+/// totals on stderr before it starts (tables, positions, the largest table's memory, the
+/// files' size), nothing when every table is there; a plan over 10^10 positions is
+/// called large on stderr, by `--dry-run` too (which builds nothing).
+#[test]
+fn a_build_says_its_size_before_it_starts_and_a_large_one_says_so() {
+    let dir = temp("tb-plan-size").join("tables");
+    let out = ok(&["tb", "build", "KRk", "--tables", s(&dir), "--threads", "1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(
+        lines[0].starts_with(
+            "plan: 3 tables needed, 0 present, 3 to build (80640 positions, the largest (KRk) needing ~"
+        ) && lines[0].contains(" at 3 bytes per position, about ")
+            && lines[0].ends_with(&format!(" on disk) in {}", s(&dir))),
+        "{stderr}"
+    );
+    assert!(
+        lines[1].starts_with("building 3 of the 3 tables needed"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("warning"), "{stderr}");
+    // Everything present: nothing to say.
+    let out = ok(&["tb", "build", "KRk", "--tables", s(&dir)]);
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("plan:"),
+        "{}",
+        text(&out)
+    );
+
+    // The 5-unit set: large, said on stderr by a dry run, which builds nothing.
+    let empty = temp("tb-plan-large").join("tables");
+    let out = ok(&[
+        "tb",
+        "build",
+        "--units",
+        "5",
+        "--dry-run",
+        "--tables",
+        s(&empty),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().unwrap();
+    assert!(
+        last.starts_with(
+            "2646 tables needed, 0 present, 2646 to build (476239783444 positions, the largest (BNPbn) needing ~2.06 GB at 3 bytes per position, about "
+        ),
+        "{last}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: a large build: 476.2 × 10^9 positions to generate"),
+        "{stderr}"
+    );
+    let v = json(&[
+        "tb",
+        "build",
+        "--units",
+        "5",
+        "--dry-run",
+        "--tables",
+        s(&empty),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["largest"], "BNPbn", "{}", v["largest"]);
+    let disk = v["disk_estimate"].as_u64().unwrap();
+    assert!((150e9..250e9).contains(&(disk as f64)), "{disk}");
+    assert!(!empty.exists(), "a dry run creates nothing");
+    // A small plan is not large.
+    let out = ok(&[
+        "tb",
+        "build",
+        "--units",
+        "3",
+        "--dry-run",
+        "--tables",
+        s(&empty),
+    ]);
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("warning"),
+        "{}",
+        text(&out)
+    );
+}

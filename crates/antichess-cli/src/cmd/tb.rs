@@ -7,7 +7,7 @@ use antichess_core::Position;
 use antichess_tb::format::MAX_UNITS;
 use antichess_tb::index::TableIndex;
 use antichess_tb::{
-    build, plan, table_stats, verify_table_kind, BuildOptions, Material, MoveValue, TableKind,
+    build, table_stats, verify_table_kind, BuildOptions, Material, MoveValue, TableKind,
     TableStats, Tablebase, Wdl,
 };
 use anyhow::{bail, Context};
@@ -16,11 +16,12 @@ use serde_json::json;
 
 use crate::common::args::TablesArgs;
 use crate::common::output::Format;
-use crate::common::progress::{bytes_text, BuildProgress};
+use crate::common::progress::BuildProgress;
 use crate::common::tables::ensure_tables;
 
 mod bound;
 mod lasker;
+mod plan;
 mod queue;
 
 /// The game whose tables a `tb` command serves.
@@ -92,7 +93,10 @@ pub struct BuildArgs {
 
     /// Build nothing: list the plan (every table needed, in build order, with its
     /// positions, the memory today's generator is expected to need for it, and whether
-    /// it is present), then the totals.
+    /// it is present), then the totals (with the largest table's memory and the files'
+    /// size, estimated). A build prints the totals on stderr before it starts; both warn
+    /// there when the build is large (over 10^10 positions) or its largest table needs
+    /// more memory than is available.
     #[arg(long)]
     pub dry_run: bool,
 
@@ -280,8 +284,10 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         strategy: Default::default(),
     };
     if args.dry_run {
-        return dry_run(&targets, &options, args.format);
+        return plan::dry_run(&targets, &options, args.format);
     }
+    // The plan's size, and a warning when it is large, before anything is built.
+    plan::announce_exact(&targets, &options)?;
     // The start line on stderr; the summary goes to standard output below.
     let progress = BuildProgress::new(json).at(&options).table_lines();
     let report = build(&targets, &options, &|e| progress.event(e));
@@ -346,79 +352,6 @@ fn print_report(
             "tables": rows,
         })
     );
-}
-
-/// Memory today's generator needs per position of the table being built (both sides to
-/// move): 2.49 measured on KBNkr (a 16-bit word and a mark bit per position, plus the file
-/// image while writing; docs/research/tb-memory.md), rounded up: the estimate `--dry-run`
-/// shows.
-const BYTES_PER_POSITION: u64 = 3;
-
-/// The same for the royal-king generator (`antichess_tb::royal`): a 32-bit word per
-/// position and the lists of each level; 195 MB measured for `KPkp` (8.5 M positions),
-/// rounded up.
-const ROYAL_BYTES_PER_POSITION: u64 = 24;
-
-/// `tb build --dry-run`: the plan, built nothing.
-fn dry_run(
-    targets: &[Material],
-    options: &BuildOptions,
-    format: Format,
-) -> anyhow::Result<ExitCode> {
-    let plan = plan(targets, options)?;
-    let per_position = if options.rules.is_royal() {
-        ROYAL_BYTES_PER_POSITION
-    } else {
-        BYTES_PER_POSITION
-    };
-    let missing: Vec<_> = plan.iter().filter(|e| !e.present).collect();
-    let positions: u64 = missing.iter().map(|e| e.positions).sum();
-    let peak = missing
-        .iter()
-        .map(|e| e.positions * per_position)
-        .max()
-        .unwrap_or(0);
-    match format {
-        Format::Json => println!(
-            "{}",
-            json!({
-                "dir": options.dir.display().to_string(),
-                "rules": options.rules.to_string(),
-                "tables": plan.len(),
-                "to_build": missing.len(),
-                "positions": positions,
-                "largest_memory_estimate": peak,
-                "plan": plan.iter().map(|e| json!({
-                    "material": e.material.name(),
-                    "units": e.material.units(),
-                    "pawns": e.material.pawns(),
-                    "positions": e.positions,
-                    "memory_estimate": e.positions * per_position,
-                    "status": if e.present { "present" } else { "missing" },
-                })).collect::<Vec<_>>(),
-            })
-        ),
-        Format::Text => {
-            for e in &plan {
-                println!(
-                    "{:<10} {:>14} positions  ~{:>9}  {}",
-                    e.material.name(),
-                    e.positions,
-                    bytes_text(e.positions * per_position),
-                    if e.present { "present" } else { "to build" }
-                );
-            }
-            println!(
-                "{} tables needed, {} present, {} to build ({positions} positions, the largest needing ~{} at {per_position} bytes per position) in {}",
-                plan.len(),
-                plan.len() - missing.len(),
-                missing.len(),
-                bytes_text(peak),
-                options.dir.display()
-            );
-        }
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Every material a probe of `pos` may need: its own, or those its captures lead to when

@@ -10,6 +10,7 @@ use antichess_tb::{
 use anyhow::bail;
 use serde_json::json;
 
+use super::plan::Size;
 use super::BuildArgs;
 use crate::common::output::Format;
 use crate::common::progress::{bytes_text, BuildProgress};
@@ -36,9 +37,6 @@ impl BoundSide {
     }
 }
 
-/// Bytes per position of a bound build: the exact generator's (see `BYTES_PER_POSITION`).
-const BYTES_PER_POSITION: u64 = 3;
-
 pub(super) fn run(
     targets: &[Material],
     side: BoundSide,
@@ -63,27 +61,29 @@ pub(super) fn run(
         strategy: Default::default(),
     };
     let json = args.format == Format::Json;
+    let tb = Tablebase::open(&dir, rules)?;
+    let plan = bound_dependencies(&pairs, &tb);
+    let rows: Vec<_> = plan
+        .iter()
+        .map(|(m, kind)| {
+            let positions = antichess_tb::positions(m);
+            // (A dry run checks each file as the build will; before a build, a file that
+            // is there counts, the build checking it again.)
+            let present = match kind {
+                TableKind::Bound(c) if args.dry_run => {
+                    tb.bound_table(m, *c).ok().flatten().is_some()
+                }
+                TableKind::Bound(c) => tb.has_bound_table(m, *c),
+                _ => tb.contains(m),
+            };
+            (m, kind, positions, present)
+        })
+        .collect();
+    let size = Size::of(rows.iter().map(|r| (*r.0, r.2, r.3)), false);
+    drop(tb);
     if args.dry_run {
-        let tb = Tablebase::open(&dir, rules)?;
-        let plan = bound_dependencies(&pairs, &tb);
-        let rows: Vec<_> = plan
-            .iter()
-            .map(|(m, kind)| {
-                let positions = antichess_tb::positions(m);
-                let TableKind::Bound(c) = kind else {
-                    unreachable!("a bound plan")
-                };
-                let present = tb.bound_table(m, *c).ok().flatten().is_some();
-                (m, kind, positions, present)
-            })
-            .collect();
-        let to_build: Vec<_> = rows.iter().filter(|r| !r.3).collect();
-        let positions: u64 = to_build.iter().map(|r| r.2).sum();
-        let peak = to_build
-            .iter()
-            .map(|r| r.2 * BYTES_PER_POSITION)
-            .max()
-            .unwrap_or(0);
+        let positions = size.positions;
+        let peak = size.peak_memory();
         if json {
             println!(
                 "{}",
@@ -91,16 +91,18 @@ pub(super) fn run(
                     "dir": dir.display().to_string(),
                     "rules": rules.to_string(),
                     "tables": rows.len(),
-                    "to_build": to_build.len(),
+                    "to_build": size.to_build,
                     "positions": positions,
                     "largest_memory_estimate": peak,
+                    "largest": size.largest.map(|(m, _)| m.name()),
+                    "disk_estimate": size.disk(),
                     "plan": rows.iter().map(|(m, kind, positions, present)| json!({
                         "material": m.name(),
                         "kind": kind.to_string(),
                         "units": m.units(),
                         "pawns": m.pawns(),
                         "positions": positions,
-                        "memory_estimate": positions * BYTES_PER_POSITION,
+                        "memory_estimate": positions * super::plan::BYTES_PER_POSITION,
                         "status": if *present { "present" } else { "missing" },
                     })).collect::<Vec<_>>(),
                 })
@@ -112,21 +114,16 @@ pub(super) fn run(
                     m.name(),
                     kind.to_string(),
                     positions,
-                    bytes_text(positions * BYTES_PER_POSITION),
+                    bytes_text(positions * super::plan::BYTES_PER_POSITION),
                     if *present { "present" } else { "to build" }
                 );
             }
-            println!(
-                "{} bound tables needed, {} present, {} to build ({positions} positions, the largest needing ~{}) in {}",
-                rows.len(),
-                rows.len() - to_build.len(),
-                to_build.len(),
-                bytes_text(peak),
-                dir.display()
-            );
+            println!("{}", size.line("bound tables", &dir));
         }
+        size.warn();
         return Ok(ExitCode::SUCCESS);
     }
+    size.announce("bound tables", &dir);
     let progress = BuildProgress::new(json).at(&options).table_lines();
     let report = build_bounds(&pairs, &options, &|e| progress.event(e));
     progress.finish(None);
