@@ -8,8 +8,11 @@
 # scratch directory is touched. `serve` runs on a free loopback port and is asked for
 # /api/status and one explorer position, then stopped; it builds the front end in the web/
 # directory the binary was built from (npm ci), unless npm is missing or QUICKSTART_NO_WEB=1
-# is set, when it runs with `--no-web`.
-# Not part of CI: it takes about a minute on two cores.
+# is set, when it runs with `--no-web`. Every way out of the script (success, a failed step,
+# Ctrl-C, SIGTERM, SIGHUP) stops the server and whatever it started (npm): it runs in its
+# own process group, which an EXIT trap signals.
+# Not part of CI: it takes about a minute on two cores (crates/antichess-cli/tests/
+# new_user_cli.rs runs it with a stand-in binary to check that the server is stopped).
 set -euo pipefail
 
 if [ $# -lt 1 ]; then
@@ -62,11 +65,26 @@ web=()
 if [ "${QUICKSTART_NO_WEB:-}" = 1 ] || ! command -v npm >/dev/null 2>&1; then
     web=(--no-web)
 fi
+server=
+stop_server() { # the server's process group (the server, npm if it is building), then wait
+    [ -n "$server" ] || return 0
+    kill -TERM -- "-$server" 2>/dev/null || kill -TERM "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+    server=
+}
+trap stop_server EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
 step serve --book na6.book --proof na6.proof --bind "127.0.0.1:$port" "${web[@]}"
-antichess serve --book na6.book --proof na6.proof --bind "127.0.0.1:$port" "${web[@]}" \
+# The binary itself, not the `antichess` function: a function in the background is a
+# subshell, and $! would be that subshell, not the server (killing it left the server
+# running). `set -m` gives the job a process group of its own.
+set -m
+"$bin" serve --book na6.book --proof na6.proof --bind "127.0.0.1:$port" "${web[@]}" \
     >serve.log 2>&1 &
 server=$!
-trap 'kill "$server" 2>/dev/null || true' EXIT
+set +m
 for _ in $(seq 1 600); do
     curl -fsS "http://127.0.0.1:$port/api/status" >status.json 2>/dev/null && break
     kill -0 "$server" 2>/dev/null || { cat serve.log >&2; exit 1; }
@@ -76,7 +94,7 @@ cat status.json; echo
 expect '"na6.proof"' "$(cat status.json)"
 out=$(curl -fsS "http://127.0.0.1:$port/api/explore?moves=e3%20Na6"); echo "${out:0:300}..."
 expect '"moves"' "$out"
-kill "$server"; wait "$server" 2>/dev/null || true
-trap - EXIT
+stop_server
+trap - EXIT INT TERM HUP
 
 printf '\nThe quick start works (scratch directory: %s).\n' "$scratch"

@@ -184,3 +184,169 @@ fn growing_a_solved_book_says_so_at_once() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A stand-in for the `antichess` binary for `scripts/quickstart.sh`: each command prints
+/// what the script expects and writes the files it checks; `serve` records its pid and
+/// becomes a small HTTP server (python3) answering /api/status and /api/explore
+/// (`STUB_EXPLORE` is the explore answer, given after `STUB_DELAY` seconds).
+const STUB: &str = r#"#!/usr/bin/env bash
+case "$1" in
+    moves) echo "1. e3 b5: Bxb5 ..." ;;
+    perft) echo "depth 5: 2732672" ;;
+    serve)
+        bind=
+        while [ $# -gt 0 ]; do [ "$1" = --bind ] && bind=$2; shift; done
+        echo $$ >> "$STUB_PIDS"
+        exec python3 - "$bind" <<'PY'
+import http.server, os, sys, time
+host, port = sys.argv[1].rsplit(":", 1)
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path.startswith("/api/status"):
+            body = b'{"proofs": ["na6.proof"]}'
+        else:
+            time.sleep(float(os.environ.get("STUB_DELAY", "0")))
+            body = os.environ["STUB_EXPLORE"].encode()
+        self.send_response(200)
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer((host, int(port)), H).serve_forever()
+PY
+        ;;
+    *)
+        prev=
+        for a in "$@"; do
+            case "$prev" in --proof|-o) echo proof > "$a" ;; esac
+            prev=$a
+        done
+        echo ok ;;
+esac
+"#;
+
+/// Whether process `pid` is gone (or a zombie), within 5 s.
+fn gone(pid: u32) -> bool {
+    for _ in 0..50 {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => return true,
+            Ok(stat) => {
+                let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+                if state.starts_with('Z') {
+                    return true;
+                }
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    false
+}
+
+/// Issue 63: `scripts/quickstart.sh` left `antichess serve` running, orphaned and still
+/// answering: it started the server through a shell function, so `$!` was a subshell and
+/// the kill missed the server. Every exit stops it now: the end of a good run, a failed
+/// check after the server started, and SIGTERM to the script while it waits. Run with a
+/// stand-in binary (needs bash, curl and python3 on Linux; skipped with a message
+/// otherwise).
+#[test]
+fn quickstart_stops_the_server_on_every_exit() {
+    let tools = ["bash", "curl", "python3"].iter().all(|t| {
+        std::process::Command::new("sh")
+            .args(["-c", &format!("command -v {t}")])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if !tools || !cfg!(target_os = "linux") {
+        eprintln!("skipped: the quick start test needs Linux, bash, curl and python3");
+        return;
+    }
+    let dir = temp_dir("quickstart-stops");
+    let stub = dir.join("antichess");
+    std::fs::write(&stub, STUB).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&stub, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let script =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/quickstart.sh");
+    let pids = dir.join("pids");
+    let run = |name: &str, explore: &str, delay: &str| {
+        std::process::Command::new("bash")
+            .arg(&script)
+            .arg(&stub)
+            .arg(dir.join(name))
+            .env("STUB_PIDS", &pids)
+            .env("STUB_EXPLORE", explore)
+            .env("STUB_DELAY", delay)
+            .env("QUICKSTART_NO_WEB", "1")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let last_pid = || -> u32 {
+        let text = std::fs::read_to_string(&pids).unwrap();
+        text.lines().last().unwrap().trim().parse().unwrap()
+    };
+    let check_gone = |pid: u32, what: &str| {
+        if !gone(pid) {
+            let _ = std::process::Command::new("kill")
+                .arg(pid.to_string())
+                .status();
+            panic!("{what}: the server (pid {pid}) is still running after the script ended");
+        }
+    };
+
+    // A good run.
+    let out = run("ok", r#"{"moves": []}"#, "0")
+        .wait_with_output()
+        .unwrap();
+    assert!(out.status.success(), "{}", show(&out));
+    assert!(
+        text(&out.stdout).contains("The quick start works"),
+        "{}",
+        show(&out)
+    );
+    check_gone(last_pid(), "a good run");
+
+    // A check that fails once the server is up.
+    let out = run("bad", r#"{"nothing": 1}"#, "0")
+        .wait_with_output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{}", show(&out));
+    assert!(
+        text(&out.stderr).contains("expected \"\"moves\"\""),
+        "{}",
+        show(&out)
+    );
+    check_gone(last_pid(), "a failed check");
+
+    // SIGTERM while the script waits for the server's (slow) answer: the script ends when
+    // that request does, and stops the server.
+    std::fs::remove_file(&pids).unwrap();
+    let child = run("term", r#"{"moves": []}"#, "3");
+    let script_pid = child.id();
+    let mut server = None;
+    for _ in 0..200 {
+        if let Some(pid) = std::fs::read_to_string(&pids)
+            .ok()
+            .and_then(|t| t.trim().parse::<u32>().ok())
+        {
+            server = Some(pid);
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let server = server.expect("the server started");
+    // (The status request is answered at once; the script then waits on explore.)
+    std::thread::sleep(std::time::Duration::from_millis(1000));
+    let signal = |sig: &str, pid: u32| {
+        std::process::Command::new("kill")
+            .args([sig, &pid.to_string()])
+            .status()
+            .unwrap();
+    };
+    signal("-TERM", script_pid);
+    let out = child.wait_with_output().unwrap();
+    assert_ne!(out.status.code(), Some(0), "{}", show(&out));
+    check_gone(server, "SIGTERM");
+}
