@@ -76,3 +76,35 @@ async fn tablebase_takes_the_game() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(v["error"].as_str().unwrap().contains("KRk"), "{v}");
 }
+
+/// Issue 63: the Lasker answer refused `_` for the FEN's spaces (which every `fen` of the
+/// API accepts), and its missing-table hint built into the default Lasker directory,
+/// which a server started with `--tables DIR` does not read. The hint now names the
+/// directory the server reads.
+#[tokio::test]
+async fn lasker_takes_underscores_and_its_hint_builds_where_the_server_reads() {
+    let lasker = fixture().tables.parent().unwrap().join("lasker");
+    let app = router(Arc::new(state(Vec::new(), None)));
+    // KPk (no test builds it): parsed with `_` for spaces, then missing.
+    let (status, v) = get(
+        &app,
+        "/api/tablebase?game=lasker&fen=8/8/8/8/8/5k2/P7/7K_w_-_-_0_1",
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{v}");
+    let error = v["error"].as_str().unwrap();
+    assert!(
+        error.contains(&format!(
+            "`antichess tb build --game lasker KPk --tables {}`",
+            lasker.display()
+        )),
+        "{error}"
+    );
+    // The same position with spaces: the same answer.
+    let (status, w) = get(
+        &app,
+        "/api/tablebase?game=lasker&fen=8/8/8/8/8/5k2/P7/7K%20w%20-%20-%200%201",
+    )
+    .await;
+    assert_eq!((status, &w), (StatusCode::NOT_FOUND, &v));
+}
