@@ -65,11 +65,19 @@ pub enum Selection {
     /// `scaled`, the tolerance grows with how far the move stands out: a move whose
     /// disproof number is `r` times the next one's may be `slack × ln r / ln ratio` above
     /// the smallest proof number (at most 100% above it), so a move the opponent finds no
-    /// answer to at all is followed even when its proof number is a little worse.
+    /// answer to at all is followed even when its proof number is a little worse. With
+    /// `nearest`, at the opponent's nodes the walk takes, among the replies whose
+    /// disproof numbers are within `slack` of the smallest, the one nearest to proved
+    /// (smallest proof number): where no reply stands out as a refutation (a move the
+    /// opponent has no answer to, every reply's disproof number large and alike), the
+    /// disproof numbers say nothing, and the reply that can be won soonest is taken. It
+    /// acts only where the node's disproof number is at least [`NEAREST_RATIO`] times its
+    /// proof number.
     Dominant {
         ratio: f64,
         slack: f64,
         scaled: bool,
+        nearest: bool,
     },
 }
 
@@ -145,7 +153,18 @@ fn choose<'a>(
             ratio,
             slack,
             scaled,
+            nearest,
         } => {
+            let smallest = kids.iter().map(|k| k.disproof).min().expect("non-empty");
+            let proof: u64 = kids.iter().map(|k| u64::from(k.proof)).sum();
+            if !or_node && nearest && u64::from(smallest) >= NEAREST_RATIO * proof {
+                let limit = within(smallest, slack);
+                return kids
+                    .iter()
+                    .filter(|k| k.disproof <= limit)
+                    .min_by_key(|k| (k.proof, k.disproof))
+                    .expect("the smallest qualifies");
+            }
             if !or_node || kids.len() < 2 {
                 return most_proving();
             }
@@ -262,6 +281,10 @@ pub fn pick_with<'a>(
         .expect("choose returns one of the children");
     kids[index]
 }
+
+/// The nearest-reply walk acts at an opponent's node whose disproof number is at least
+/// this many times its proof number (no refutation in sight).
+const NEAREST_RATIO: u64 = 10;
 
 /// The largest tolerance of the scaled dominant walk (a move at most twice the smallest
 /// proof number).
@@ -440,6 +463,7 @@ mod tests {
             ratio: 10.0,
             slack: 0.2,
             scaled: false,
+            nearest: false,
         };
         let mut rng = Rng::new(1);
         // The Nc6 numbers: 8. a5 (1.5 M) stands 23 times above the next (67 K).
@@ -500,11 +524,13 @@ mod tests {
             ratio: 3.0,
             slack: 0.2,
             scaled: false,
+            nearest: false,
         };
         let scaled = Selection::Dominant {
             ratio: 3.0,
             slack: 0.2,
             scaled: true,
+            nearest: false,
         };
         let mut rng = Rng::new(1);
         let parent = node(true, 7_000, 10_000_000);
@@ -544,6 +570,39 @@ mod tests {
         assert!(std::ptr::eq(
             pick(&parent, &refs, scaled, &mut rng),
             &kids[1]
+        ));
+    }
+
+    #[test]
+    fn the_nearest_reply_walk_takes_the_reply_nearest_to_proved_among_alike_refutations() {
+        let nearest = Selection::Dominant {
+            ratio: 3.0,
+            slack: 0.2,
+            scaled: false,
+            nearest: true,
+        };
+        let mut rng = Rng::new(1);
+        // The Nh6 numbers below 2. Ba6 bxa6 3. Qh5: every reply's disproof number about
+        // 270,000, their proof numbers from 227 to 5,288.
+        let kids = [
+            node(true, 3_746, 269_551),
+            node(true, 1_625, 269_684),
+            node(true, 227, 284_031),
+            node(true, 349, 271_068),
+        ];
+        let refs: Vec<&Node> = kids.iter().collect();
+        let parent = node(false, 16_586, 269_551);
+        assert!(std::ptr::eq(
+            pick(&parent, &refs, nearest, &mut rng),
+            &kids[2]
+        ));
+        // A reply that stands out as a refutation (smallest disproof number, the others
+        // beyond the slack) is still taken.
+        let kids = [node(true, 3_746, 1_000), node(true, 227, 284_031)];
+        let refs: Vec<&Node> = kids.iter().collect();
+        assert!(std::ptr::eq(
+            pick(&parent, &refs, nearest, &mut rng),
+            &kids[0]
         ));
     }
 
@@ -634,6 +693,7 @@ mod tests {
             ratio: 10.0,
             slack: 0.2,
             scaled: false,
+            nearest: false,
         };
         assert!(std::ptr::eq(
             pick_with(&big, &refs, dominant, None, &mut rng),

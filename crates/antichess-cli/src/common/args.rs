@@ -190,6 +190,15 @@ pub enum ToleranceArg {
     Log,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RepliesArg {
+    /// The reply with the smallest disproof number.
+    Refuting,
+    /// Among the replies within --slack of the smallest disproof number, the smallest
+    /// proof number.
+    Nearest,
+}
+
 /// How the book's walk picks a child (shared by `book grow` and `prove`, whose defaults
 /// differ: [`WalkDefaults::GROW`] and [`WalkDefaults::PROVE`]).
 #[derive(Debug, Args)]
@@ -229,6 +238,14 @@ pub struct WalkArgs {
     #[arg(long, value_enum)]
     pub dominant_tolerance: Option<ToleranceArg>,
 
+    /// How --select dominant walks at the opponent's nodes: refuting (the reply with the
+    /// smallest disproof number, the most proving child), or nearest (among the replies
+    /// within --slack of the smallest disproof number, the one with the smallest proof
+    /// number: where the opponent has no reply that stands out as a refutation, the one
+    /// that can be won soonest). Default: refuting.
+    #[arg(long, value_enum)]
+    pub replies: Option<RepliesArg>,
+
     /// Weigh the work already spent into the walk: where the prover moves, a move with at
     /// least --effort-min searches' worth of positions searched below it counts as proof ×
     /// (1 + its share of its parent's positions / F). A subtree that ate the work without
@@ -257,6 +274,7 @@ pub struct WalkDefaults {
     pub select: SelectArg,
     pub dominance: f64,
     pub tolerance: ToleranceArg,
+    pub replies: RepliesArg,
     pub effort: f64,
     pub effort_depth: u32,
 }
@@ -267,6 +285,7 @@ impl WalkDefaults {
         select: SelectArg::Best,
         dominance: 10.0,
         tolerance: ToleranceArg::Fixed,
+        replies: RepliesArg::Refuting,
         effort: 0.0,
         effort_depth: 0,
     };
@@ -278,6 +297,7 @@ impl WalkDefaults {
         select: SelectArg::Dominant,
         dominance: 3.0,
         tolerance: ToleranceArg::Fixed,
+        replies: RepliesArg::Refuting,
         effort: 0.25,
         effort_depth: 10,
     };
@@ -320,6 +340,7 @@ impl WalkArgs {
                 ratio: dominance,
                 slack: self.slack,
                 scaled: self.dominant_tolerance.unwrap_or(defaults.tolerance) == ToleranceArg::Log,
+                nearest: self.replies.unwrap_or(defaults.replies) == RepliesArg::Nearest,
             },
         })
     }
