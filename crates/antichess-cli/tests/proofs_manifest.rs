@@ -210,3 +210,88 @@ fn every_shipped_proof_is_in_the_manifest_and_verifies_with_its_figures() {
         }
     }
 }
+
+/// Issue 63: proofs/README.md's list of the replies to 1. e3 still to prove had drifted
+/// from what proofs/ holds. It must name exactly the replies the manifest has no proof
+/// of, with their count, in the sentence and in `proof join`'s message it shows.
+#[test]
+fn the_readme_names_the_replies_still_missing() {
+    let dir = proofs_dir();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let proved: BTreeSet<String> = manifest["proofs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| {
+            let moves: Vec<&str> = e["moves"].as_str()?.split_whitespace().collect();
+            (moves.len() == 2 && moves[0] == "e3").then(|| moves[1].to_string())
+        })
+        .collect();
+    let replies = json(&antichess(&["moves", "--moves", "e3", "--format", "json"]));
+    let replies: BTreeSet<String> = replies["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["san"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(replies.len(), 20);
+    let missing: BTreeSet<&String> = replies.difference(&proved).collect();
+    let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+    const WORDS: [&str; 21] = [
+        "No",
+        "One",
+        "Two",
+        "Three",
+        "Four",
+        "Five",
+        "Six",
+        "Seven",
+        "Eight",
+        "Nine",
+        "Ten",
+        "Eleven",
+        "Twelve",
+        "Thirteen",
+        "Fourteen",
+        "Fifteen",
+        "Sixteen",
+        "Seventeen",
+        "Eighteen",
+        "Nineteen",
+        "Twenty",
+    ];
+    let here = format!(
+        "{} replies are here; {} are not: 1. e3 ",
+        WORDS[proved.len()],
+        WORDS[missing.len()].to_lowercase()
+    );
+    let at = readme
+        .find(&here)
+        .unwrap_or_else(|| panic!("proofs/README.md does not say \"{here}\""));
+    let listed: BTreeSet<String> = readme[at + here.len()..]
+        .split(" (")
+        .next()
+        .unwrap()
+        .split(", ")
+        .map(|m| m.trim().to_string())
+        .collect();
+    let missing_owned: BTreeSet<String> = missing.iter().map(|m| m.to_string()).collect();
+    assert_eq!(
+        listed, missing_owned,
+        "the README's list of missing replies"
+    );
+    let join_line = readme
+        .lines()
+        .find(|l| l.contains("no proof given for"))
+        .expect("the README shows proof join's message");
+    let (count, moves) = join_line
+        .split("no proof given for ")
+        .nth(1)
+        .unwrap()
+        .split_once(" of its 20 moves: ")
+        .unwrap();
+    assert_eq!(count, missing.len().to_string(), "{join_line}");
+    let shown: BTreeSet<String> = moves.split(", ").map(str::to_string).collect();
+    assert_eq!(shown, missing_owned, "{join_line}");
+}

@@ -325,3 +325,68 @@ fn a_build_says_its_size_before_it_starts_and_a_large_one_says_so() {
         text(&out)
     );
 }
+
+/// Issue 63: the guide's `tb build --units 5 --dry-run | tail -1` line (the 4-unit set
+/// present) had drifted from what the command prints. It must be that line: the counts and
+/// positions with the 4-unit set's taken off, and the rest as printed on an empty
+/// directory.
+#[test]
+fn the_guide_shows_what_the_5_unit_dry_run_prints() {
+    let guide = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/guide.md"),
+    )
+    .unwrap();
+    let shown = guide
+        .lines()
+        .skip_while(|l| !l.starts_with("antichess tb build --units 5 --dry-run | tail -1"))
+        .nth(1)
+        .expect("the guide shows the 5-unit dry run")
+        .strip_prefix("# ")
+        .unwrap()
+        .strip_suffix(" in …")
+        .unwrap()
+        .to_string();
+    let empty = temp("tb-guide-plan").join("tables");
+    let plan = |units: &str| {
+        json(&[
+            "tb",
+            "build",
+            "--units",
+            units,
+            "--dry-run",
+            "--tables",
+            s(&empty),
+            "--format",
+            "json",
+        ])
+    };
+    let (five, four) = (plan("5"), plan("4"));
+    let present = four["tables"].as_u64().unwrap();
+    let tables = five["tables"].as_u64().unwrap();
+    let positions = five["positions"].as_u64().unwrap() - four["positions"].as_u64().unwrap();
+    let out = ok(&[
+        "tb",
+        "build",
+        "--units",
+        "5",
+        "--dry-run",
+        "--tables",
+        s(&empty),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let printed = stdout.lines().last().unwrap();
+    // "(N positions, the largest (M) needing ~X at 3 bytes per position, about D on disk)"
+    let largest = printed
+        .split(" positions, ")
+        .nth(1)
+        .unwrap()
+        .split(", about ")
+        .next()
+        .unwrap();
+    let expected = format!(
+        "{tables} tables needed, {present} present, {} to build ({positions} positions, {largest}, about {:.2} GB on disk)",
+        tables - present,
+        positions as f64 * 0.40 / 1e9
+    );
+    assert_eq!(shown, expected);
+}
