@@ -51,16 +51,17 @@ pub fn proof_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 
 /// Checks, before anything is built or created, that the seeds (`seeds`: files or
 /// directories, as given) and the frontier file (if given and present) are for a book
-/// that proves a win for `prover` from `root` under its rules: each file's header is read
-/// (a file whose header cannot be read is an error too). `given`: whether `--prover` was
-/// given (if not, a prover mismatch says which `--prover` to give).
+/// that proves a win for `prover` (`--prover`, by default the side to move) from `root`
+/// under its rules: each file's header is read (a file whose header cannot be read is an
+/// error too). When `--prover` was not given, a prover mismatch says which to give.
 pub fn check_prover(
     root: &Position,
-    prover: Color,
-    given: bool,
+    prover: Option<Color>,
     seeds: &[PathBuf],
     frontier: Option<&Path>,
 ) -> anyhow::Result<()> {
+    let given = prover.is_some();
+    let prover = prover.unwrap_or(root.turn());
     let rules = root.rules();
     let fits = |what: &str, file: &Path, their_rules, their_prover: Color| {
         if their_rules != rules {
@@ -145,7 +146,7 @@ mod tests {
             .unwrap()
             .position();
         let seeds = [white];
-        let err = check_prover(&after_e3, Color::Black, false, &seeds, None)
+        let err = check_prover(&after_e3, None, &seeds, None)
             .unwrap_err()
             .to_string();
         assert!(
@@ -154,24 +155,23 @@ mod tests {
             "{err}"
         );
         // Given explicitly: no advice to give it.
-        let err = check_prover(&after_e3, Color::Black, true, &seeds, None)
+        let err = check_prover(&after_e3, Some(Color::Black), &seeds, None)
             .unwrap_err()
             .to_string();
         assert!(!err.contains("--prover"), "{err}");
-        check_prover(&after_e3, Color::White, false, &seeds, None).unwrap();
+        check_prover(&after_e3, Some(Color::White), &seeds, None).unwrap();
         // Other rules.
         let fics = *antichess_core::play_move_text(Position::start(Rules::FICS), "e3")
             .unwrap()
             .position();
-        let err = check_prover(&fics, Color::White, true, &seeds, None)
+        let err = check_prover(&fics, Some(Color::White), &seeds, None)
             .unwrap_err()
             .to_string();
         assert!(err.contains("give --rules international"), "{err}");
         // Not a proof.
         let err = check_prover(
             &after_e3,
-            Color::White,
-            true,
+            Some(Color::White),
             &[Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")],
             None,
         )

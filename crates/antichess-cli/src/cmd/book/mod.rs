@@ -117,7 +117,7 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     // The seed files are listed (missing ones refused, and ones for another prover or
     // rule set) before the book is created.
     let seed_files = seed::proof_files(&args.seed)?;
-    crate::common::seeds::check_prover(&pos, prover, args.prover.is_some(), &args.seed, None)?;
+    crate::common::seeds::check_prover(&pos, args.prover, &args.seed, None)?;
     let mut book = Book::create(&args.book, &pos, prover, prolog)?;
     let seeding = seed::seed_book(&mut book, &seed_files, args.tables.as_deref())?;
     let seeds = &seeding.seeded;
