@@ -72,11 +72,16 @@ fn tables_built_without_a_terminal_say_what_where_and_how_long() {
     ]);
     assert!(json.status.success(), "{}", show(&json));
     assert_eq!(text(&json.stderr), "", "{}", show(&json));
-    // tb build names the place on stderr and sums up on standard output.
+    // tb build gives its plan and names the place on stderr, and sums up on standard
+    // output.
     let built = antichess(&["tb", "build", "KQk", "--tables", s(&tables)]);
     assert!(built.status.success(), "{}", show(&built));
+    let stderr = text(&built.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
     assert!(
-        text(&built.stderr).starts_with("building ") && text(&built.stderr).contains(s(&tables)),
+        lines[0].starts_with("plan: 3 tables needed, 1 present, 2 to build (")
+            && lines[1].starts_with("building ")
+            && lines[1].contains(s(&tables)),
         "{}",
         show(&built)
     );

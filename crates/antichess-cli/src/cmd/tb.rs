@@ -287,7 +287,7 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         return plan::dry_run(&targets, &options, args.format);
     }
     // The plan's size, and a warning when it is large, before anything is built.
-    plan::announce_exact(&targets, &options)?;
+    plan::announce_exact(&targets, &options, args.format == Format::Json)?;
     // The start line on stderr; the summary goes to standard output below.
     let progress = BuildProgress::new(json).at(&options).table_lines();
     let report = build(&targets, &options, &|e| progress.event(e));

@@ -124,13 +124,15 @@ impl Size {
         )
     }
 
-    /// Before a build: the plan's line on stderr, then [`Size::warnings`]. Nothing when
-    /// every table is present.
-    pub fn announce(&self, noun: &str, dir: &std::path::Path) {
+    /// Before a build: the plan's line on stderr (not with JSON output, which keeps stderr
+    /// quiet), then [`Size::warnings`]. Nothing when every table is present.
+    pub fn announce(&self, noun: &str, dir: &std::path::Path, json: bool) {
         if self.to_build == 0 {
             return;
         }
-        eprintln!("plan: {}", self.line(noun, dir));
+        if !json {
+            eprintln!("plan: {}", self.line(noun, dir));
+        }
         self.warn();
     }
 
@@ -183,12 +185,16 @@ fn memory_available() -> Option<u64> {
 
 /// Before an exact build: [`Size::announce`] of its plan, a table counted as present when
 /// its file is there (the build checks each file again before it counts it).
-pub(super) fn announce_exact(targets: &[Material], options: &BuildOptions) -> anyhow::Result<()> {
+pub(super) fn announce_exact(
+    targets: &[Material],
+    options: &BuildOptions,
+    json: bool,
+) -> anyhow::Result<()> {
     let tb = Tablebase::open(&options.dir, options.rules)?;
     let rows = dependencies(targets, options.rules)
         .into_iter()
         .map(|m| (m, antichess_tb::positions(&m), tb.contains(&m)));
-    Size::of(rows, options.rules.is_royal()).announce("tables", &options.dir);
+    Size::of(rows, options.rules.is_royal()).announce("tables", &options.dir, json);
     Ok(())
 }
 
