@@ -313,3 +313,65 @@ fn prove_goes_on_from_its_frontier_file_on_a_fresh_cache() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("built from"), "{err}");
 }
+
+/// Issue 63: the prover defaults to the side to move, Black after `--moves e3`. Given
+/// White's proofs as seeds, `prove` built its tables, created an empty book in its cache
+/// and only then failed on the first seed. It fails at once now, saying which `--prover`
+/// to give, before any table is built or book created; and `--units 1` names `--units`.
+#[test]
+fn prove_refuses_seeds_of_the_other_prover_before_building_anything() {
+    let dir = temp_dir("prove-prover");
+    let tables = dir.join("tables");
+    let cache = dir.join("cache");
+    let d5 = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs/e3-d5.proof");
+    let out = antichess(
+        &[
+            "prove",
+            "--moves",
+            "e3",
+            "--seed",
+            d5.to_str().unwrap(),
+            "-o",
+            dir.join("e3.proof").to_str().unwrap(),
+            "--cache",
+            cache.to_str().unwrap(),
+            "--tables",
+            tables.to_str().unwrap(),
+            "--units",
+            "3",
+        ],
+        &tables,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "e3-d5.proof: the proof proves a win for white, but the book would prove one for black"
+        ) && err.contains("give --prover white"),
+        "{err}"
+    );
+    assert!(!tables.exists(), "no table built");
+    assert!(!cache.exists(), "no book created");
+
+    let out = antichess(
+        &[
+            "prove",
+            "--moves",
+            "e3 Na6",
+            "-o",
+            dir.join("na6.proof").to_str().unwrap(),
+            "--cache",
+            cache.to_str().unwrap(),
+            "--units",
+            "1",
+        ],
+        &tables,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--units 1: choose 0 (no tables) or 2 to 5"),
+        "{err}"
+    );
+    assert!(!cache.exists(), "no book created");
+}

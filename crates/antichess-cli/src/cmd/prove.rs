@@ -36,7 +36,7 @@ use crate::common::args::{default_tables_dir, PositionArgs, WalkArgs, WalkDefaul
 use crate::common::book::stop_on_ctrl_c;
 use crate::common::output::{json_number, number, Format};
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
-use crate::common::tables::solver_tables;
+use crate::common::tables::solver_tables_of;
 
 /// Prove a line in one command: grow a book in a cache directory (resumable: run the same
 /// command again), build the tables it needs, then assemble, minimise with the time left,
@@ -215,10 +215,11 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     };
     let prover = args.prover.unwrap_or(root.turn());
     let rules = root.rules();
+    crate::common::seeds::check_prover(&root, args.prover, &args.seed, args.frontier.as_deref())?;
 
     // Tables first (their building time is not the search's).
     let tables_started = Instant::now();
-    let mut tablebase = solver_tables(&args.tables, rules, args.units, json_out)?;
+    let mut tablebase = solver_tables_of("--units", &args.tables, rules, args.units, json_out)?;
     if args.grow_tables > 0 && tablebase.is_none() {
         anyhow::bail!("--grow-tables needs tables to grow from: give --units 2 or more");
     }
@@ -461,7 +462,17 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
                     eprintln!("tables: the table round under way stops with the run (the tables it finished are kept)");
                 }
                 if round.child.wait().is_ok() {
-                    grown.add(round.done(&tables_dir));
+                    let built = round.done(&tables_dir);
+                    let any = built.tables > 0;
+                    grown.add(built);
+                    if any {
+                        // The report names the tables the run ends with.
+                        tablebase =
+                            solver_tables_of("--units", &args.tables, rules, args.units, json_out)?;
+                        units = tablebase
+                            .as_ref()
+                            .map_or(0, antichess_tb::Tablebase::max_units);
+                    }
                 }
             }
         }
@@ -484,7 +495,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             let any = built.tables > 0;
             grown.add(built);
             if any {
-                tablebase = solver_tables(&args.tables, rules, args.units, json_out)?;
+                tablebase = solver_tables_of("--units", &args.tables, rules, args.units, json_out)?;
                 units = tablebase
                     .as_ref()
                     .map_or(0, antichess_tb::Tablebase::max_units);
