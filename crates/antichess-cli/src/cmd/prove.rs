@@ -362,7 +362,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         if can_build && building.is_none() && done >= tables_at + args.tables_every {
             tables_at = done;
             if let Some(tables) = tablebase.as_ref() {
-                let met = materials_met(&location, tables.rules())?;
+                let met = crate::common::book::materials_met(&location, tables.rules())?;
                 let choice = match (args.tables_met, &met_before) {
                     (TablesMet::Recent, Some(before)) => since(&met, before),
                     _ => met.clone(),
@@ -846,25 +846,6 @@ pub enum TablesMet {
     All,
     /// The searches since the previous round began (the first round: all).
     Recent,
-}
-
-/// The book's counts of positions met per material without a table, most first.
-fn materials_met(
-    location: &str,
-    rules: antichess_core::Rules,
-) -> anyhow::Result<Vec<(String, u64)>> {
-    let mut book = Book::open_read_only(location)?;
-    if book.meta().rules != rules {
-        anyhow::bail!(
-            "the book {location} is for the rules {}, the tables for {rules}",
-            book.meta().rules
-        );
-    }
-    Ok(book
-        .missing_tables()?
-        .into_iter()
-        .map(|m| (m.material, m.positions))
-        .collect())
 }
 
 /// The counts of `now` less those of `before`, most first (ties by name), without the

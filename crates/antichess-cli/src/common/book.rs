@@ -22,14 +22,12 @@ pub fn open(location: &str) -> anyhow::Result<Book> {
     Ok(Book::open(location)?)
 }
 
-/// The first `top` materials of at most `max_units` units a book's searches met most
-/// without a table (for `tb build --from-book`); the book's rule set must be `rules`.
-pub fn missing_materials(
+/// Every material a book's searches met without a table, with the positions met, most
+/// first; the book's rule set must be `rules`.
+pub fn materials_met(
     location: &str,
-    top: usize,
-    max_units: u32,
     rules: antichess_core::Rules,
-) -> anyhow::Result<Vec<antichess_tb::Material>> {
+) -> anyhow::Result<Vec<(String, u64)>> {
     let mut book = Book::open_read_only(location)?;
     if book.meta().rules != rules {
         anyhow::bail!(
@@ -38,16 +36,34 @@ pub fn missing_materials(
             book.meta().rules
         );
     }
-    book.missing_tables()?
+    Ok(book
+        .missing_tables()?
         .into_iter()
-        .filter(|m| m.units <= max_units)
-        .take(top)
-        .map(|m| {
-            m.material
-                .parse::<antichess_tb::Material>()
-                .with_context(|| format!("material {:?} recorded in the book", m.material))
-        })
-        .collect()
+        .map(|m| (m.material, m.positions))
+        .collect())
+}
+
+/// The first `top` materials of at most `max_units` units a book's searches met most
+/// without a table (for `tb build --from-book`); the book's rule set must be `rules`.
+pub fn missing_materials(
+    location: &str,
+    top: usize,
+    max_units: u32,
+    rules: antichess_core::Rules,
+) -> anyhow::Result<Vec<antichess_tb::Material>> {
+    let mut out = Vec::new();
+    for (name, _) in materials_met(location, rules)? {
+        if out.len() == top {
+            break;
+        }
+        let m: antichess_tb::Material = name
+            .parse()
+            .with_context(|| format!("material {name:?} recorded in the book"))?;
+        if m.units() <= max_units {
+            out.push(m);
+        }
+    }
+    Ok(out)
 }
 
 /// The moves `text` from the book's root.
