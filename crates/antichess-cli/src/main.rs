@@ -45,6 +45,10 @@ enum Command {
     Serve(cmd::serve::ServeArgs),
     Uci(cmd::uci::UciArgs),
     Prove(cmd::prove::ProveArgs),
+    /// The learned evaluation: build a data set from proofs and tables, train the model,
+    /// evaluate a position.
+    #[command(subcommand)]
+    Learn(cmd::learn::LearnCommand),
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -59,6 +63,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Serve(args) => cmd::serve::run(&args),
         Command::Uci(args) => cmd::uci::run(&args),
         Command::Prove(args) => cmd::prove::run(&args),
+        Command::Learn(command) => cmd::learn::run(&command),
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod book;
+pub mod learn;
 pub mod moves;
 pub mod perft;
 pub mod proof;

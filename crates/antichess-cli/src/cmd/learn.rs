@@ -1,0 +1,378 @@
+//! `antichess learn`: the learned evaluation's data set, training and a look at one
+//! position (issue 60). The jobs are `antichess_learn::build_dataset` and
+//! `antichess_learn::train`; this module parses, shows progress on stderr and prints.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use antichess_core::{Position, Rules};
+use antichess_eval::{features, Model, FEATURES};
+use antichess_learn::{
+    build_dataset, read_csv, train, write_csv, DatasetEvent, DatasetOptions, DatasetReport,
+    TrainOptions, TrainReport,
+};
+use anyhow::{bail, Context};
+use clap::{Args, Subcommand};
+use serde_json::json;
+
+use crate::common::output::Format;
+
+#[derive(Debug, Subcommand)]
+pub enum LearnCommand {
+    Dataset(DatasetArgs),
+    Train(TrainArgs),
+    Eval(EvalArgs),
+}
+
+/// Build a data set (CSV, docs/formats/eval-dataset.md) from proof files and tablebases.
+///
+/// Every position of a proof that is not a reference gives a row (deduplicated within the
+/// proof): the features, label 1 if the side to move is the prover (it wins) else 0, and
+/// the size of its subtree in the proof. With --tables: random positions of every material
+/// of at most --table-units units whose table is present, labelled by the table (draws
+/// skipped). Progress on stderr; the summary on stdout.
+///
+/// In JSON: `output`, `rows`, `wins`, `losses`, `seed`, `max_rows_per_source`, `seconds`,
+/// and `sources` (`source`, `kind`, `path`, `nodes`, `positions`, `rows`, `wins`,
+/// `losses`, `seconds`).
+#[derive(Debug, Args)]
+pub struct DatasetArgs {
+    /// A proof file (either format); repeat for several. Each is a source named by its
+    /// file stem (e3-c6).
+    #[arg(long = "proof", value_name = "FILE")]
+    pub proofs: Vec<PathBuf>,
+
+    /// Every *.proof file in this directory (in name order), after the --proof files.
+    #[arg(long, value_name = "DIR")]
+    pub proofs_dir: Option<PathBuf>,
+
+    /// A directory of tablebase files to sample (source "tables").
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    /// The rules of the tables.
+    #[arg(long, value_name = "RULES", default_value = "international")]
+    pub rules: Rules,
+
+    /// Sample the materials of at most this many units.
+    #[arg(long, value_name = "N", default_value_t = 4, requires = "tables")]
+    pub table_units: u32,
+
+    /// Random positions drawn per material.
+    #[arg(long, value_name = "N", default_value_t = 1000, requires = "tables")]
+    pub table_samples: u32,
+
+    /// The most rows a source gives (a deterministic sample of its positions); 0: all.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub max_rows: u64,
+
+    /// The seed of the samples.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+
+    /// The data set file to write.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: PathBuf,
+
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+/// Fit the evaluation's logistic model on a data set and write its weights file.
+///
+/// L2-regularised logistic regression on the standardised features, by Newton's method;
+/// deterministic. --holdout names sources (proof stems) left out of the fit and reported
+/// apart. Prints per source its rows, log-loss and accuracy (with the constant
+/// prediction's log-loss), and the weights.
+///
+/// In JSON: `output`, `train_rows`, `holdout_rows`, `train_log_loss`, `train_accuracy`,
+/// `train_baseline_log_loss`, `holdout_log_loss`, `holdout_accuracy`,
+/// `holdout_baseline_log_loss`, `sources` (`source`, `held_out`, `rows`, `wins`,
+/// `log_loss`, `accuracy`, `baseline_log_loss`), `weights` (`feature`, `weight`, `mean`,
+/// `scale`), `bias`, `l2`, `balance_sources`, `iterations`, `converged`, `objective`,
+/// `seconds`, `read_seconds`.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// The data set (from `antichess learn dataset`).
+    #[arg(value_name = "DATA.csv")]
+    pub data: PathBuf,
+
+    /// The weights file to write.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: PathBuf,
+
+    /// Sources held out of the fit, separated by commas (e3-Nf6,e3-Na6).
+    #[arg(long, value_name = "SOURCES", value_delimiter = ',')]
+    pub holdout: Vec<String>,
+
+    /// The L2 penalty on the standardised weights (the row weights sum to 1).
+    #[arg(long, value_name = "X", default_value_t = 1e-3)]
+    pub l2: f64,
+
+    /// The most Newton steps.
+    #[arg(long, value_name = "N", default_value_t = 25)]
+    pub iterations: u32,
+
+    /// Weigh every row the same, instead of every training source the same in total.
+    #[arg(long)]
+    pub no_balance: bool,
+
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+/// The evaluation of one position: the probability that the side to move wins, and the
+/// features with their share of the log-odds.
+///
+/// In JSON: `fen`, `rules`, `turn`, `model` (the file, or "builtin"), `logit`,
+/// `win_probability`, `bias`, and `features` (`name`, `value`, `contribution`).
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The position.
+    #[arg(value_name = "FEN")]
+    pub fen: String,
+
+    /// A weights file (default: the weights built into this program, models/eval-v1.json).
+    #[arg(long, value_name = "FILE")]
+    pub model: Option<PathBuf>,
+
+    /// The rule set.
+    #[arg(long, value_name = "RULES", default_value = "international")]
+    pub rules: Rules,
+
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+pub fn run(command: &LearnCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        LearnCommand::Dataset(args) => dataset(args),
+        LearnCommand::Train(args) => train_command(args),
+        LearnCommand::Eval(args) => eval(args),
+    }
+}
+
+/// The *.proof files of a directory, in name order.
+fn proofs_in(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for entry in
+        std::fs::read_dir(dir).with_context(|| format!("--proofs-dir {}", dir.display()))?
+    {
+        let path = entry
+            .with_context(|| format!("--proofs-dir {}", dir.display()))?
+            .path();
+        if path.extension().is_some_and(|e| e == "proof") && path.is_file() {
+            files.push(path);
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        bail!("--proofs-dir {}: no *.proof file there", dir.display());
+    }
+    Ok(files)
+}
+
+fn dataset(args: &DatasetArgs) -> anyhow::Result<ExitCode> {
+    let mut proofs = args.proofs.clone();
+    if let Some(dir) = &args.proofs_dir {
+        proofs.extend(proofs_in(dir)?);
+    }
+    if proofs.is_empty() && args.tables.is_none() {
+        bail!("no source: give --proof FILE, --proofs-dir DIR or --tables DIR");
+    }
+    let options = DatasetOptions {
+        proofs,
+        tables: args.tables.clone(),
+        rules: args.rules,
+        table_units: args.table_units,
+        table_samples: args.table_samples,
+        max_rows_per_source: args.max_rows,
+        seed: args.seed,
+    };
+    let (rows, report) = build_dataset(&options, &mut |event| match event {
+        DatasetEvent::SourceStarted { source, path, .. } => {
+            eprintln!("reading {source} ({path})");
+        }
+        DatasetEvent::SourceFinished(r) => eprintln!(
+            "{}: {} nodes, {} positions, {} rows ({} wins, {} losses) in {:.1} s",
+            r.source, r.nodes, r.positions, r.rows, r.wins, r.losses, r.seconds
+        ),
+    })?;
+    let start = Instant::now();
+    write_csv(&args.output, &rows)?;
+    let write_seconds = start.elapsed().as_secs_f64();
+    print_dataset(args, &report, write_seconds);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_dataset(args: &DatasetArgs, report: &DatasetReport, write_seconds: f64) {
+    if args.format == Format::Json {
+        let mut value = serde_json::to_value(report).expect("a report serialises");
+        value["output"] = json!(args.output.display().to_string());
+        value["write_seconds"] = json!(write_seconds);
+        println!("{value}");
+        return;
+    }
+    println!(
+        "{:<12} {:>10} {:>10} {:>9} {:>9} {:>9} {:>8}",
+        "source", "nodes", "positions", "rows", "wins", "losses", "seconds"
+    );
+    for r in &report.sources {
+        println!(
+            "{:<12} {:>10} {:>10} {:>9} {:>9} {:>9} {:>8.1}",
+            r.source, r.nodes, r.positions, r.rows, r.wins, r.losses, r.seconds
+        );
+    }
+    println!(
+        "{} rows ({} wins, {} losses) written to {} in {:.1} s (sources read in {:.1} s)",
+        report.rows,
+        report.wins,
+        report.losses,
+        args.output.display(),
+        write_seconds,
+        report.seconds
+    );
+}
+
+fn train_command(args: &TrainArgs) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let rows = read_csv(&args.data)?;
+    let read_seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "read {} rows from {} in {:.1} s",
+        rows.len(),
+        args.data.display(),
+        read_seconds
+    );
+    let options = TrainOptions {
+        l2: args.l2,
+        iterations: args.iterations,
+        holdout: args.holdout.clone(),
+        balance_sources: !args.no_balance,
+    };
+    let (model, report) = train(&rows, &options)?;
+    antichess_io::write_atomic(&args.output, model.to_json().as_bytes())
+        .with_context(|| format!("writing {}", args.output.display()))?;
+    print_train(args, &report, read_seconds);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_train(args: &TrainArgs, report: &TrainReport, read_seconds: f64) {
+    if args.format == Format::Json {
+        let mut value = serde_json::to_value(report).expect("a report serialises");
+        value["output"] = json!(args.output.display().to_string());
+        value["read_seconds"] = json!(read_seconds);
+        println!("{value}");
+        return;
+    }
+    println!(
+        "{:<12} {:>8} {:>9} {:>8} {:>9} {:>9} {:>9}",
+        "source", "set", "rows", "wins", "log-loss", "baseline", "accuracy"
+    );
+    for s in &report.sources {
+        println!(
+            "{:<12} {:>8} {:>9} {:>8} {:>9.4} {:>9.4} {:>9.4}",
+            s.source,
+            if s.held_out { "held out" } else { "train" },
+            s.rows,
+            s.wins,
+            s.log_loss,
+            s.baseline_log_loss,
+            s.accuracy
+        );
+    }
+    println!(
+        "train: {} rows, log-loss {:.4} (constant prediction {:.4}), accuracy {:.4}",
+        report.train_rows,
+        report.train_log_loss,
+        report.train_baseline_log_loss,
+        report.train_accuracy
+    );
+    if let (Some(loss), Some(base), Some(acc)) = (
+        report.holdout_log_loss,
+        report.holdout_baseline_log_loss,
+        report.holdout_accuracy,
+    ) {
+        println!(
+            "held out: {} rows, log-loss {loss:.4} (constant prediction {base:.4}), accuracy {acc:.4}",
+            report.holdout_rows
+        );
+    }
+    println!("weights (log-odds per standard deviation):");
+    for w in &report.weights {
+        println!(
+            "  {:<18} {:>+9.4}   (mean {:.3}, sd {:.3})",
+            w.feature, w.weight, w.mean, w.scale
+        );
+    }
+    println!("  {:<18} {:>+9.4}", "bias", report.bias);
+    println!(
+        "{} Newton steps ({}), l2 {}, sources {}; fitted in {:.1} s; weights written to {}",
+        report.iterations,
+        if report.converged {
+            "converged"
+        } else {
+            "not converged"
+        },
+        report.l2,
+        if report.balance_sources {
+            "balanced"
+        } else {
+            "not balanced"
+        },
+        report.seconds,
+        args.output.display()
+    );
+}
+
+fn eval(args: &EvalArgs) -> anyhow::Result<ExitCode> {
+    let pos = Position::from_fen(&args.fen, args.rules)
+        .with_context(|| format!("FEN \"{}\"", args.fen))?;
+    let model = match &args.model {
+        Some(path) => Model::load(path)?,
+        None => Model::builtin(),
+    };
+    let x = features(&pos);
+    let logit = model.logit_of(&x);
+    let p = 1.0 / (1.0 + (-logit).exp());
+    let contributions: Vec<f64> = (0..x.len())
+        .map(|i| model.weights[i] * (f64::from(x[i]) - model.mean[i]) / model.scale[i])
+        .collect();
+    let source = args
+        .model
+        .as_ref()
+        .map_or("builtin".to_string(), |p| p.display().to_string());
+    if args.format == Format::Json {
+        println!(
+            "{}",
+            json!({
+                "fen": pos.fen(),
+                "rules": pos.rules().to_string(),
+                "turn": pos.turn().name(),
+                "model": source,
+                "logit": logit,
+                "win_probability": p,
+                "bias": model.bias,
+                "features": FEATURES.iter().enumerate().map(|(i, name)| json!({
+                    "name": name,
+                    "value": x[i],
+                    "contribution": contributions[i],
+                })).collect::<Vec<_>>(),
+            })
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("fen: {}", pos.fen());
+    println!("model: {source}");
+    println!(
+        "{} to move wins with probability {p:.4} (log-odds {logit:+.4})",
+        pos.turn()
+    );
+    println!("{:<18} {:>9} {:>13}", "feature", "value", "contribution");
+    for (i, name) in FEATURES.iter().enumerate() {
+        println!("{name:<18} {:>9} {:>+13.4}", x[i], contributions[i]);
+    }
+    println!("{:<18} {:>9} {:>+13.4}", "bias", "", model.bias);
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,200 @@
+//! End-to-end tests of `antichess learn dataset / train / eval` on two small shipped proofs,
+//! and of its refusals: a malformed data set and a weights file of other features give a
+//! message naming the problem and exit code 2, never a panic.
+
+mod common;
+use common::{antichess, json, ok, s, text};
+
+use std::path::{Path, PathBuf};
+
+use antichess_testkit::temp_dir;
+
+fn shipped(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../proofs")
+        .join(name)
+}
+
+/// Runs `antichess` with `args`, which must fail with exit code 2 and end its stderr with
+/// an `error:` line (no panic); that line.
+fn fails(args: &[&str]) -> String {
+    let out = antichess(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?}\n{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "{}", text(&out));
+    let last = stderr.lines().last().unwrap_or("");
+    assert!(last.starts_with("error: "), "{}", text(&out));
+    last.to_string()
+}
+
+const FEN: &str = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2";
+
+#[test]
+fn dataset_train_and_eval() {
+    let dir = temp_dir("learn-cli");
+    let data = dir.join("data.csv");
+    let weights = dir.join("weights.json");
+    let d5 = shipped("e3-d5.proof");
+    let na6 = shipped("e3-Na6.proof");
+    let report = json(&[
+        "learn",
+        "dataset",
+        "--proof",
+        s(&d5),
+        "--proof",
+        s(&na6),
+        "-o",
+        s(&data),
+        "--format",
+        "json",
+    ]);
+    let sources = report["sources"].as_array().unwrap();
+    assert_eq!(sources.len(), 2);
+    assert_eq!(sources[0]["source"], "e3-d5");
+    assert_eq!(sources[0]["nodes"], 33);
+    assert_eq!(sources[1]["source"], "e3-Na6");
+    assert_eq!(sources[1]["nodes"], 3739);
+    let rows = report["rows"].as_u64().unwrap();
+    assert!(report["wins"].as_u64().unwrap() > 0 && report["losses"].as_u64().unwrap() > 0);
+    let text_of_data = std::fs::read_to_string(&data).unwrap();
+    assert!(text_of_data.starts_with("source,units,label,cost,us_units,"));
+    assert_eq!(text_of_data.lines().count() as u64, rows + 1);
+
+    // The same command gives the same file.
+    let again = dir.join("again.csv");
+    ok(&[
+        "learn",
+        "dataset",
+        "--proof",
+        s(&d5),
+        "--proof",
+        s(&na6),
+        "-o",
+        s(&again),
+    ]);
+    assert_eq!(std::fs::read(&again).unwrap(), text_of_data.as_bytes());
+
+    let report = json(&[
+        "learn",
+        "train",
+        s(&data),
+        "-o",
+        s(&weights),
+        "--holdout",
+        "e3-Na6",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(report["train_rows"], 33);
+    assert_eq!(report["holdout_rows"], rows - 33);
+    assert!(report["holdout_log_loss"].as_f64().unwrap().is_finite());
+    let fits = report["sources"].as_array().unwrap();
+    assert_eq!(fits[1]["source"], "e3-Na6");
+    assert_eq!(fits[1]["held_out"], true);
+    assert_eq!(report["weights"].as_array().unwrap().len(), 24);
+    let model: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&weights).unwrap()).unwrap();
+    assert_eq!(model["format"], "antichess-eval-linear");
+    assert_eq!(model["provenance"]["rows"], 33);
+
+    let eval = json(&[
+        "learn",
+        "eval",
+        FEN,
+        "--model",
+        s(&weights),
+        "--format",
+        "json",
+    ]);
+    let p = eval["win_probability"].as_f64().unwrap();
+    assert!(p > 0.0 && p < 1.0, "{eval}");
+    assert_eq!(eval["turn"], "white");
+    assert_eq!(eval["features"].as_array().unwrap().len(), 24);
+    assert_eq!(eval["features"][2]["name"], "us_moves");
+    assert_eq!(eval["features"][2]["value"], 1.0);
+    // Text, and the built-in weights.
+    let out = ok(&["learn", "eval", FEN]);
+    assert!(out.contains("model: builtin"), "{out}");
+    assert!(out.contains("wins with probability"), "{out}");
+    let out = ok(&["learn", "train", s(&data), "-o", s(&weights)]);
+    assert!(out.contains("train: "), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_is_refused_with_a_message() {
+    let dir = temp_dir("learn-cli-bad");
+    let data = dir.join("data.csv");
+    ok(&[
+        "learn",
+        "dataset",
+        "--proof",
+        s(&shipped("e3-d5.proof")),
+        "-o",
+        s(&data),
+    ]);
+    let good = std::fs::read_to_string(&data).unwrap();
+
+    // A malformed line, named by number.
+    let bad = dir.join("bad.csv");
+    let mut lines: Vec<String> = good.lines().map(str::to_string).collect();
+    lines[3] = lines[3].replacen(",1,", ",x,", 1).replacen(",0,", ",x,", 1);
+    std::fs::write(&bad, lines.join("\n")).unwrap();
+    let e = fails(&["learn", "train", s(&bad), "-o", s(&dir.join("w.json"))]);
+    assert!(e.contains("line 4"), "{e}");
+    // A header of other columns, named by column.
+    std::fs::write(&bad, good.replacen("pawn_advance", "pawn_race", 1)).unwrap();
+    let e = fails(&["learn", "train", s(&bad), "-o", s(&dir.join("w.json"))]);
+    assert!(
+        e.contains("\"pawn_race\", expected \"pawn_advance\""),
+        "{e}"
+    );
+    // Not a CSV at all.
+    let e = fails(&[
+        "learn",
+        "train",
+        s(&shipped("e3-d5.proof")),
+        "-o",
+        s(&dir.join("w.json")),
+    ]);
+    assert!(e.contains("line 1"), "{e}");
+    assert!(!dir.join("w.json").exists());
+    // A held-out source that is not there.
+    let e = fails(&[
+        "learn",
+        "train",
+        s(&data),
+        "-o",
+        s(&dir.join("w.json")),
+        "--holdout",
+        "e3-zz",
+    ]);
+    assert!(e.contains("\"e3-zz\""), "{e}");
+
+    // Weights of other features.
+    let weights = dir.join("w.json");
+    ok(&["learn", "train", s(&data), "-o", s(&weights)]);
+    let text = std::fs::read_to_string(&weights).unwrap();
+    let other = dir.join("other.json");
+    std::fs::write(&other, text.replacen("\"us_hanging\"", "\"material\"", 1)).unwrap();
+    let e = fails(&["learn", "eval", FEN, "--model", s(&other)]);
+    assert!(e.contains("material") && e.contains("other.json"), "{e}");
+    // Not a weights file, a missing file, a bad FEN, a missing proof.
+    let e = fails(&["learn", "eval", FEN, "--model", s(&data)]);
+    assert!(e.contains("not an evaluation weights file"), "{e}");
+    fails(&["learn", "eval", FEN, "--model", s(&dir.join("none.json"))]);
+    let e = fails(&["learn", "eval", "8/8/8/8/8/8/8/8 w - - 0 1"]);
+    assert!(e.contains("FEN"), "{e}");
+    let e = fails(&[
+        "learn",
+        "dataset",
+        "--proof",
+        s(&dir.join("none.proof")),
+        "-o",
+        s(&bad),
+    ]);
+    assert!(e.contains("none.proof"), "{e}");
+    let e = fails(&["learn", "dataset", "--proof", s(&data), "-o", s(&bad)]);
+    assert!(e.contains("data.csv"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,589 @@
+//! The data set job, [`build_dataset`]: rows of features of positions whose winner is known,
+//! taken from proof files and from tablebases.
+//!
+//! - **A proof file** is one source, named by the file's stem (`e3-c6`). Every node that is
+//!   not a reference gives a row: the prover wins every position of a proof, so the label
+//!   is 1 when the prover is to move and 0 otherwise; the cost is the size of the node's
+//!   subtree in the proof (its nodes in preorder, itself included), a measure of how hard
+//!   the win is to show. A position met twice in one proof gives one row (the first).
+//!   A proof with more distinct positions than [`DatasetOptions::max_rows_per_source`]
+//!   gives a deterministic sample: the positions whose key, mixed with the seed, hashes
+//!   lowest, so the same files and seed always give the same rows.
+//! - **Tables** are one source, `tables`: for each material of at most
+//!   [`DatasetOptions::table_units`] units whose table is present, random legal positions
+//!   (drawn from the seed and the material, so adding tables changes no other material's
+//!   draws), labelled by the table (draws are skipped); cost 0.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use antichess_core::{Board, Color, Piece, Position, Role, Rules, Setup, Square};
+use antichess_eval::{features, FEATURE_COUNT};
+use antichess_proof::{read_proof_file, NodeKind, ProofTree, ReferenceOptions};
+use antichess_tb::{Material, Tablebase, Wdl};
+use serde::Serialize;
+
+use crate::LearnError;
+
+/// The name of the tables' source.
+pub const TABLES_SOURCE: &str = "tables";
+
+/// One position of the data set.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The features ([`antichess_eval::FEATURES`] order), from the side to move's view.
+    pub features: [f32; FEATURE_COUNT],
+    /// 1 if the side to move wins, 0 if it loses.
+    pub label: f32,
+    /// The size of the position's subtree in its proof (0 for a table position).
+    pub cost: u64,
+    /// Pieces on the board.
+    pub units: u8,
+    /// The source: a proof file's stem, or `tables`. Shared between the rows of a source.
+    pub source: Arc<str>,
+}
+
+impl Row {
+    /// A row of `pos`, labelled by whether the side to move wins.
+    #[must_use]
+    pub fn of(pos: &Position, wins: bool, cost: u64, source: Arc<str>) -> Row {
+        Row {
+            features: features(pos),
+            label: if wins { 1.0 } else { 0.0 },
+            cost,
+            units: pos.board().occupied().count() as u8,
+            source,
+        }
+    }
+}
+
+/// What [`build_dataset`] reads.
+#[derive(Debug, Clone)]
+pub struct DatasetOptions {
+    /// Proof files (either format; a reference-format file is read with the default
+    /// rules and prover). Each is one source, named by its file stem; two files of one stem
+    /// are refused.
+    pub proofs: Vec<PathBuf>,
+    /// A directory of tablebase files to sample, if any.
+    pub tables: Option<PathBuf>,
+    /// The rules of the tables (the proofs carry their own).
+    pub rules: Rules,
+    /// The most units of a material the tables are sampled for.
+    pub table_units: u32,
+    /// Random positions drawn per material (draws and positions the tables do not answer
+    /// are then skipped, and repeats counted once).
+    pub table_samples: u32,
+    /// The most rows a source gives (0: no limit).
+    pub max_rows_per_source: u64,
+    /// The seed of the samples.
+    pub seed: u64,
+}
+
+impl Default for DatasetOptions {
+    fn default() -> DatasetOptions {
+        DatasetOptions {
+            proofs: Vec::new(),
+            tables: None,
+            rules: Rules::INTERNATIONAL,
+            table_units: 4,
+            table_samples: 1000,
+            max_rows_per_source: 0,
+            seed: 1,
+        }
+    }
+}
+
+/// What kind of source a row comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SourceKind {
+    /// A proof file.
+    Proof,
+    /// Tablebase samples.
+    Tables,
+}
+
+/// Progress of [`build_dataset`].
+#[derive(Debug, Clone)]
+pub enum DatasetEvent {
+    /// A source is being read.
+    SourceStarted {
+        /// Its name.
+        source: String,
+        /// Its kind.
+        kind: SourceKind,
+        /// The proof file or the tables directory.
+        path: String,
+    },
+    /// A source is done.
+    SourceFinished(SourceReport),
+}
+
+/// What one source gave.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SourceReport {
+    /// Its name (a proof file's stem, or `tables`).
+    pub source: String,
+    /// Its kind.
+    pub kind: SourceKind,
+    /// The proof file or the tables directory.
+    pub path: String,
+    /// Proof nodes read (references included), or positions drawn from the tables.
+    pub nodes: u64,
+    /// Distinct positions with a known winner (before the sample).
+    pub positions: u64,
+    /// Rows kept.
+    pub rows: u64,
+    /// Rows whose side to move wins.
+    pub wins: u64,
+    /// Rows whose side to move loses.
+    pub losses: u64,
+    /// Time spent on the source.
+    pub seconds: f64,
+}
+
+/// What [`build_dataset`] did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DatasetReport {
+    /// Per source, in the order read (proofs as given, then the tables).
+    pub sources: Vec<SourceReport>,
+    /// All rows.
+    pub rows: u64,
+    /// Rows whose side to move wins.
+    pub wins: u64,
+    /// Rows whose side to move loses.
+    pub losses: u64,
+    /// The seed of the samples.
+    pub seed: u64,
+    /// The limit of rows per source (0: none).
+    pub max_rows_per_source: u64,
+    /// Time spent.
+    pub seconds: f64,
+}
+
+/// Builds the data set: the rows of every proof in `options.proofs` (in order), then of
+/// the tables. See the module documentation for what a row is.
+///
+/// # Errors
+/// A proof file that cannot be read or replayed, two proofs of one stem, tables that
+/// cannot be opened or probed.
+pub fn build_dataset(
+    options: &DatasetOptions,
+    on_event: &mut dyn FnMut(DatasetEvent),
+) -> Result<(Vec<Row>, DatasetReport), LearnError> {
+    let start = Instant::now();
+    let mut names: HashMap<String, PathBuf> = HashMap::new();
+    let mut planned = Vec::new();
+    for path in &options.proofs {
+        let name = source_name(path)?;
+        if let Some(other) = names.insert(name.clone(), path.clone()) {
+            return Err(LearnError::Invalid(format!(
+                "{} and {} are both source \"{name}\" (sources are named by the file stem)",
+                other.display(),
+                path.display()
+            )));
+        }
+        planned.push((name, path));
+    }
+    if options.tables.is_some() && names.contains_key(TABLES_SOURCE) {
+        return Err(LearnError::Invalid(format!(
+            "a proof file is named \"{TABLES_SOURCE}\", the name of the tables' source"
+        )));
+    }
+    let mut rows = Vec::new();
+    let mut reports = Vec::new();
+    for (name, path) in planned {
+        on_event(DatasetEvent::SourceStarted {
+            source: name.clone(),
+            kind: SourceKind::Proof,
+            path: path.display().to_string(),
+        });
+        let report = proof_rows(path, &name, options, &mut rows)?;
+        on_event(DatasetEvent::SourceFinished(report.clone()));
+        reports.push(report);
+    }
+    if let Some(dir) = &options.tables {
+        on_event(DatasetEvent::SourceStarted {
+            source: TABLES_SOURCE.to_string(),
+            kind: SourceKind::Tables,
+            path: dir.display().to_string(),
+        });
+        let report = table_rows(dir, options, &mut rows)?;
+        on_event(DatasetEvent::SourceFinished(report.clone()));
+        reports.push(report);
+    }
+    let wins = reports.iter().map(|r| r.wins).sum();
+    let losses = reports.iter().map(|r| r.losses).sum();
+    let report = DatasetReport {
+        sources: reports,
+        rows: rows.len() as u64,
+        wins,
+        losses,
+        seed: options.seed,
+        max_rows_per_source: options.max_rows_per_source,
+        seconds: start.elapsed().as_secs_f64(),
+    };
+    Ok((rows, report))
+}
+
+/// A proof file's source name: its stem.
+fn source_name(path: &Path) -> Result<String, LearnError> {
+    path.file_stem()
+        .and_then(|s| s.to_str())
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .ok_or_else(|| {
+            LearnError::Invalid(format!(
+                "{}: no file name to name the source",
+                path.display()
+            ))
+        })
+}
+
+/// SplitMix64's finaliser: the hash of the samples.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The sample hash of a position key under `seed`.
+fn sample_hash(key: u64, seed: u64) -> u64 {
+    mix(key ^ mix(seed))
+}
+
+/// For each node, the number of nodes of its subtree in preorder (itself included).
+fn subtree_sizes(tree: &ProofTree) -> Vec<u64> {
+    let nodes = tree.nodes();
+    let n = nodes.len();
+    let mut sizes = vec![0u64; n];
+    // (node, children left)
+    let mut open: Vec<(usize, u32)> = Vec::new();
+    for i in 0..n {
+        if let Some(top) = open.last_mut() {
+            top.1 -= 1;
+        }
+        let leaf = match nodes[i].kind {
+            NodeKind::Prover => {
+                open.push((i, 1));
+                false
+            }
+            NodeKind::Opponent { children } if children > 0 => {
+                open.push((i, u32::from(children)));
+                false
+            }
+            _ => true,
+        };
+        if leaf {
+            sizes[i] = 1;
+            // Close every internal node whose last child's subtree ends here.
+            while let Some(&(j, 0)) = open.last() {
+                sizes[j] = (i + 1 - j) as u64;
+                open.pop();
+            }
+        }
+    }
+    sizes
+}
+
+/// The rows of one proof file, appended to `rows`.
+fn proof_rows(
+    path: &Path,
+    name: &str,
+    options: &DatasetOptions,
+    rows: &mut Vec<Row>,
+) -> Result<SourceReport, LearnError> {
+    let start = Instant::now();
+    let proof_error = |source| LearnError::Proof {
+        path: path.display().to_string(),
+        source,
+    };
+    let tree = read_proof_file(path, None, &ReferenceOptions::default()).map_err(proof_error)?;
+    let prover = tree.prover();
+    let nodes = tree.nodes();
+    let sizes = subtree_sizes(&tree);
+    // First pass: the distinct positions' sample hashes, to find the sample's threshold.
+    let mut seen: HashSet<u64> = HashSet::new();
+    let mut hashes: Vec<u64> = Vec::new();
+    tree.for_each_position(|i, pos, _| {
+        if !matches!(nodes[i].kind, NodeKind::Reference { .. }) && seen.insert(pos.key()) {
+            hashes.push(sample_hash(pos.key(), options.seed));
+        }
+        Ok(())
+    })
+    .map_err(proof_error)?;
+    let positions = hashes.len() as u64;
+    let limit = options.max_rows_per_source;
+    let threshold = if limit > 0 && positions > limit {
+        let k = limit as usize - 1;
+        *hashes.select_nth_unstable(k).1
+    } else {
+        u64::MAX
+    };
+    drop(hashes);
+    // Second pass: the rows.
+    seen.clear();
+    let source: Arc<str> = Arc::from(name);
+    let (mut wins, mut losses, mut kept) = (0u64, 0u64, 0u64);
+    tree.for_each_position(|i, pos, _| {
+        if matches!(nodes[i].kind, NodeKind::Reference { .. }) || !seen.insert(pos.key()) {
+            return Ok(());
+        }
+        if sample_hash(pos.key(), options.seed) > threshold {
+            return Ok(());
+        }
+        let prover_to_move = pos.turn() == prover;
+        if prover_to_move {
+            wins += 1;
+        } else {
+            losses += 1;
+        }
+        kept += 1;
+        rows.push(Row::of(pos, prover_to_move, sizes[i], source.clone()));
+        Ok(())
+    })
+    .map_err(proof_error)?;
+    Ok(SourceReport {
+        source: name.to_string(),
+        kind: SourceKind::Proof,
+        path: path.display().to_string(),
+        nodes: nodes.len() as u64,
+        positions,
+        rows: kept,
+        wins,
+        losses,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// A small deterministic generator (SplitMix64).
+#[derive(Debug, Clone)]
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        mix(self.0.wrapping_sub(0x9e37_79b9_7f4a_7c15))
+    }
+
+    /// A number below `n` (`n` > 0; the bias is negligible for the small `n` used here).
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A random legal position of exactly `material` (pieces on random empty squares, pawns
+/// on ranks 2 to 7, a random side to move), or `None` if 1,000 tries found none.
+fn random_position(material: &Material, rules: Rules, rng: &mut SplitMix) -> Option<Position> {
+    let pieces: Vec<Piece> = material
+        .groups()
+        .flat_map(|(piece, n)| std::iter::repeat_n(piece, n as usize))
+        .collect();
+    for _ in 0..1000 {
+        let mut board = Board::empty();
+        for &piece in &pieces {
+            loop {
+                let index = if piece.role == Role::Pawn {
+                    8 + rng.below(48) as u32
+                } else {
+                    rng.below(64) as u32
+                };
+                let sq = Square::from_index(index);
+                if board.piece_at(sq).is_none() {
+                    board.set(sq, piece);
+                    break;
+                }
+            }
+        }
+        let side = if rng.below(2) == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if let Ok(pos) = Position::from_setup(Setup::new(board, side), rules) {
+            return Some(pos);
+        }
+    }
+    None
+}
+
+/// The rows of the tables, appended to `rows`.
+fn table_rows(
+    dir: &Path,
+    options: &DatasetOptions,
+    rows: &mut Vec<Row>,
+) -> Result<SourceReport, LearnError> {
+    let start = Instant::now();
+    let tb = Tablebase::open(dir, options.rules)
+        .map_err(|e| LearnError::Tables(format!("{}: {e}", dir.display())))?;
+    let source: Arc<str> = Arc::from(TABLES_SOURCE);
+    let mut seen: HashSet<u64> = HashSet::new();
+    let (mut drawn, mut wins, mut losses) = (0u64, 0u64, 0u64);
+    let mut candidates: Vec<Row> = Vec::new();
+    let mut hashes: Vec<u64> = Vec::new();
+    for material in Material::all_up_to(options.table_units) {
+        if !tb.contains(&material) {
+            continue;
+        }
+        let mut rng = SplitMix(mix(options.seed) ^ mix(material.key()));
+        for _ in 0..options.table_samples {
+            let Some(pos) = random_position(&material, options.rules, &mut rng) else {
+                break;
+            };
+            drawn += 1;
+            if !seen.insert(pos.key()) {
+                continue;
+            }
+            let wdl = tb.probe_wdl(&pos).map_err(|e| {
+                LearnError::Tables(format!("{}: probing {}: {e}", dir.display(), pos.fen()))
+            })?;
+            let wins = match wdl {
+                Some(Wdl::Win) => true,
+                Some(Wdl::Loss) => false,
+                Some(Wdl::Draw) | None => continue,
+            };
+            hashes.push(sample_hash(pos.key(), options.seed));
+            candidates.push(Row::of(&pos, wins, 0, source.clone()));
+        }
+    }
+    let positions = candidates.len() as u64;
+    let limit = options.max_rows_per_source;
+    let threshold = if limit > 0 && positions > limit {
+        let mut sorted = hashes.clone();
+        *sorted.select_nth_unstable(limit as usize - 1).1
+    } else {
+        u64::MAX
+    };
+    let mut kept = 0u64;
+    for (row, hash) in candidates.into_iter().zip(hashes) {
+        if hash > threshold {
+            continue;
+        }
+        if row.label > 0.5 {
+            wins += 1;
+        } else {
+            losses += 1;
+        }
+        kept += 1;
+        rows.push(row);
+    }
+    Ok(SourceReport {
+        source: TABLES_SOURCE.to_string(),
+        kind: SourceKind::Tables,
+        path: dir.display().to_string(),
+        nodes: drawn,
+        positions,
+        rows: kept,
+        wins,
+        losses,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shipped(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../proofs")
+            .join(name)
+    }
+
+    #[test]
+    fn a_small_proof_gives_rows_of_both_labels() {
+        let options = DatasetOptions {
+            proofs: vec![shipped("e3-d5.proof")],
+            ..DatasetOptions::default()
+        };
+        let mut events = Vec::new();
+        let (rows, report) = build_dataset(&options, &mut |e| events.push(e)).unwrap();
+        assert_eq!(events.len(), 2);
+        assert_eq!(report.sources.len(), 1);
+        let source = &report.sources[0];
+        assert_eq!(source.source, "e3-d5");
+        assert_eq!(source.nodes, 33);
+        assert_eq!(source.rows, rows.len() as u64);
+        assert!(source.wins > 0 && source.losses > 0, "{source:?}");
+        assert!(rows.iter().any(|r| r.label == 1.0));
+        assert!(rows.iter().any(|r| r.label == 0.0));
+        // The root (White to move after 1. e3 d5) is the whole proof.
+        assert_eq!(rows[0].cost, 33);
+        assert_eq!(rows[0].label, 1.0);
+        assert!(rows.iter().all(|r| r.cost >= 1 && &*r.source == "e3-d5"));
+    }
+
+    #[test]
+    fn the_sample_is_deterministic_and_bounded() {
+        let options = DatasetOptions {
+            proofs: vec![shipped("e3-Na6.proof")],
+            max_rows_per_source: 100,
+            seed: 7,
+            ..DatasetOptions::default()
+        };
+        let (a, report) = build_dataset(&options, &mut |_| {}).unwrap();
+        let (b, _) = build_dataset(&options, &mut |_| {}).unwrap();
+        assert_eq!(a.len(), 100);
+        assert!(report.sources[0].positions > 100);
+        assert_eq!(a, b);
+        let other = DatasetOptions { seed: 8, ..options };
+        let (c, _) = build_dataset(&other, &mut |_| {}).unwrap();
+        assert_ne!(a, c);
+    }
+
+    #[test]
+    fn two_sources_of_one_name_are_refused() {
+        let options = DatasetOptions {
+            proofs: vec![shipped("e3-d5.proof"), shipped("e3-d5.proof")],
+            ..DatasetOptions::default()
+        };
+        let e = build_dataset(&options, &mut |_| {})
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("both source \"e3-d5\""), "{e}");
+    }
+
+    #[test]
+    fn tables_give_labelled_samples() {
+        let dir =
+            std::env::temp_dir().join(format!("antichess-learn-tables-{}", std::process::id()));
+        let build = antichess_tb::BuildOptions {
+            rules: Rules::INTERNATIONAL,
+            dir: dir.clone(),
+            threads: 1,
+            strategy: Default::default(),
+        };
+        // The 2-unit tables only (they build in a moment); the 3-unit materials have none.
+        antichess_tb::build(&Material::all_up_to(2), &build, &|_| {}).unwrap();
+        let options = DatasetOptions {
+            tables: Some(dir.clone()),
+            table_units: 3,
+            table_samples: 20,
+            ..DatasetOptions::default()
+        };
+        let (rows, report) = build_dataset(&options, &mut |_| {}).unwrap();
+        let (again, _) = build_dataset(&options, &mut |_| {}).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(rows, again);
+        let source = &report.sources[0];
+        assert_eq!(source.source, TABLES_SOURCE);
+        assert!(source.wins > 0 && source.losses > 0, "{source:?}");
+        assert!(rows.iter().all(|r| r.cost == 0 && r.units == 2));
+        assert!(source.positions <= 20 * Material::all_up_to(2).len() as u64);
+        // Every row agrees with the tables.
+        assert_eq!(source.rows, rows.len() as u64);
+    }
+
+    #[test]
+    fn random_positions_have_the_material() {
+        let material = Material::all_up_to(3)[5];
+        let mut rng = SplitMix(3);
+        for _ in 0..50 {
+            let pos = random_position(&material, Rules::INTERNATIONAL, &mut rng).unwrap();
+            assert_eq!(pos.board().occupied().count(), material.units());
+        }
+    }
+}

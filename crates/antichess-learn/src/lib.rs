@@ -1,0 +1,25 @@
+//! Learning the evaluation of `antichess-eval` (issue 60): the data set and the training.
+//!
+//! - [`dataset`]: rows of (features, who wins, how hard it is to show) taken from proof
+//!   files (every position of a proof is won by the prover) and from tablebases, as a job
+//!   ([`build_dataset`]: options, one event callback, a serializable report).
+//! - [`csv`]: the data set's file (`docs/formats/eval-dataset.md`).
+//! - [`train`]: L2-regularised logistic regression by Newton's method, with sources held
+//!   out to measure how the model does on lines it never saw.
+//!
+//! The weights this crate writes are read by [`antichess_eval::Model`]. The command line
+//! is `antichess learn dataset | train | eval`.
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod csv;
+pub mod dataset;
+pub mod error;
+pub mod train;
+
+pub use csv::{read_csv, write_csv};
+pub use dataset::{
+    build_dataset, DatasetEvent, DatasetOptions, DatasetReport, Row, SourceKind, SourceReport,
+};
+pub use error::LearnError;
+pub use train::{train, FeatureWeight, SourceFit, TrainOptions, TrainReport};
