@@ -13,6 +13,7 @@
 //! unreachable (a PostgreSQL server restarting, a network failure) reconnects and goes on,
 //! for up to [`GrowOptions::retry`]; a search under way keeps running meanwhile.
 
+use antichess_pns::InitialNumbers;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -64,6 +65,8 @@ pub struct GrowOptions {
     /// [`crate::leaves`]), extracted while its table still holds it, so that `book prove`
     /// reads them instead of searching those leaves again (`None`: nothing is kept).
     pub proof_dir: Option<PathBuf>,
+    /// How the searches' new nodes get their numbers (mobility, or a learned evaluation).
+    pub initial: InitialNumbers,
 }
 
 impl Default for GrowOptions {
@@ -82,6 +85,7 @@ impl Default for GrowOptions {
             epsilon: 0.25,
             retry: Duration::from_secs(300),
             proof_dir: None,
+            initial: InitialNumbers::Mobility,
         }
     }
 }
@@ -537,6 +541,7 @@ impl Run<'_> {
             search.record_missing_units = crate::tables::RECORD_UNITS;
             search.lone_bishop_rule = self.options.lone_bishop_rule;
             search.epsilon = self.options.epsilon;
+            search.initial = self.options.initial.clone();
             search.interrupt = Some(Arc::clone(self.stop));
             let lease = self.options.lease;
             let renew_every = (lease / 3).max(Duration::from_millis(200));

@@ -10,6 +10,7 @@
 
 mod checkpoint;
 mod error;
+pub mod initial;
 pub mod minimize;
 mod missing;
 pub mod prove;
@@ -22,6 +23,7 @@ pub use checkpoint::{
     CheckpointInfo,
 };
 pub use error::{PnsError, Result};
+pub use initial::InitialNumbers;
 pub use minimize::{
     extract_minimized, extract_proof, extract_proof_at, minimize_proof, MinimizeOptions,
     MinimizeProgress, MinimizeReport, PoolReport, ProofPool, GLOBAL_CHOICE,

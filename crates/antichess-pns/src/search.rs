@@ -37,6 +37,7 @@ use std::time::{Duration, Instant};
 use antichess_core::{Color, Move, Position};
 use antichess_tb::Tablebase;
 
+use crate::initial::InitialNumbers;
 use crate::missing::{MissingTable, MissingTotals};
 use crate::tt::TranspositionTable;
 use crate::worker::{Child, Gate};
@@ -71,6 +72,8 @@ pub struct SearchOptions {
     pub record_missing_units: u32,
     /// Set from outside (e.g. on Ctrl-C) to stop the search as if its budget ran out.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// How new nodes get their proof and disproof numbers (mobility by default).
+    pub initial: InitialNumbers,
 }
 
 impl SearchOptions {
@@ -87,6 +90,7 @@ impl SearchOptions {
             tablebase_units: 0,
             record_missing_units: 0,
             interrupt: None,
+            initial: InitialNumbers::Mobility,
         }
     }
 }

@@ -278,7 +278,7 @@ impl<'s, 'a> Worker<'s, 'a> {
     }
 
     /// Proof and disproof numbers of a position seen for the first time (terminal tests,
-    /// else mobility).
+    /// else [`crate::initial::InitialNumbers`]: mobility unless a model is given).
     pub(crate) fn evaluate(&mut self, pos: &Position) -> (u32, u32) {
         self.nodes += 1;
         let prover = self.shared.options.prover;
@@ -318,11 +318,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         {
             return fail;
         }
-        if pos.turn() == prover {
-            (1, moves)
-        } else {
-            (moves, 1)
-        }
+        self.shared.options.initial.numbers(pos, prover, moves)
     }
 
     /// Adds this worker's new nodes to the shared count and checks the budget.

@@ -32,7 +32,7 @@ use anyhow::Context;
 use clap::Args;
 use serde_json::json;
 
-use crate::common::args::{default_tables_dir, PositionArgs, WalkArgs, WalkDefaults};
+use crate::common::args::{default_tables_dir, EvalArgs, PositionArgs, WalkArgs, WalkDefaults};
 use crate::common::book::stop_on_ctrl_c;
 use crate::common::output::{json_number, number, Format};
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
@@ -103,6 +103,9 @@ pub struct ProveArgs {
 
     #[command(flatten)]
     pub walk: WalkArgs,
+
+    #[command(flatten)]
+    pub eval: EvalArgs,
 
     /// Stop growing after this many searches in this run (like --time, the book is kept).
     #[arg(long, value_name = "N")]
@@ -204,6 +207,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let json_out = args.format == Format::Json;
     let selection = args.walk.selection(WalkDefaults::PROVE)?;
+    let initial = args.eval.initial_numbers()?;
     antichess_io::check_target(&args.output)?;
     let game = args.position.game()?;
     let root = *game.position();
@@ -403,6 +407,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             proof_dir: Some(leaf_dir(&path)),
             selection,
             effort: args.walk.effort(args.search_nodes, WalkDefaults::PROVE),
+            initial: initial.clone(),
             ..GrowOptions::default()
         };
         // The round stops on Ctrl-C or when the table round beside it is done.

@@ -18,7 +18,7 @@ use antichess_tb::Tablebase;
 use anyhow::{bail, Context};
 use clap::Args;
 
-use crate::common::args::PositionArgs;
+use crate::common::args::{EvalArgs, PositionArgs};
 use crate::common::output::{number, peak_memory, Format};
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::report::minimize_summary;
@@ -98,6 +98,9 @@ pub struct SolveArgs {
     /// best sibling's times 1+ε (larger: fewer re-expansions, less precise focus).
     #[arg(long, value_name = "E", default_value_t = 0.25)]
     pub epsilon: f64,
+
+    #[command(flatten)]
+    pub eval: EvalArgs,
 
     /// Keep the search's state in this file so that it can be stopped and resumed: if the
     /// file exists the search resumes from it (same position, prover and rules), it is saved
@@ -246,6 +249,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         bail!("--epsilon {}: must be a number >= 0", args.epsilon);
     }
     options.epsilon = args.epsilon;
+    options.initial = args.eval.initial_numbers()?;
     options.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::max_units);
     options.record_missing_units = MISSING_TABLE_UNITS;
     // Ctrl-C stops the search as if its budget ran out (the numbers are printed and the

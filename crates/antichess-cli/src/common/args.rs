@@ -345,3 +345,62 @@ impl WalkArgs {
         })
     }
 }
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InitialArg {
+    /// (1, m) at the prover's turn, (m, 1) at the opponent's: m the legal moves.
+    Mobility,
+    /// Mobility weighted by the learned evaluation (models/eval-v1.json, or --eval-model).
+    Model,
+}
+
+/// How a search's new nodes get their proof and disproof numbers (issue 60).
+#[derive(Debug, Clone, Args)]
+pub struct EvalArgs {
+    /// Initial proof and disproof numbers of new nodes: mobility, or mobility weighted by
+    /// the learned evaluation (numbers × scale × e^(∓ strength × log-odds of the prover's
+    /// win)).
+    #[arg(long = "initial", value_enum, default_value = "mobility")]
+    pub initial: InitialArg,
+
+    /// Weights file of the evaluation (default: the built-in models/eval-v1.json).
+    #[arg(long, value_name = "FILE")]
+    pub eval_model: Option<std::path::PathBuf>,
+
+    /// How strongly the evaluation bends the numbers (0: mobility order).
+    #[arg(long, value_name = "K", default_value_t = 0.5)]
+    pub eval_strength: f64,
+
+    /// Every initial number is multiplied by this (room for the weighting below 1).
+    #[arg(long, value_name = "S", default_value_t = 4)]
+    pub eval_scale: u32,
+}
+
+impl EvalArgs {
+    /// The search's initial numbers; a bad weights file or value is an error naming it.
+    pub fn initial_numbers(&self) -> anyhow::Result<antichess_pns::InitialNumbers> {
+        use antichess_pns::InitialNumbers;
+        if self.initial == InitialArg::Mobility {
+            if self.eval_model.is_some() {
+                bail!("--eval-model is only read with --initial model");
+            }
+            return Ok(InitialNumbers::Mobility);
+        }
+        if !(self.eval_strength.is_finite() && self.eval_strength >= 0.0) {
+            bail!("--eval-strength {}: must be a number >= 0", self.eval_strength);
+        }
+        if self.eval_scale == 0 || self.eval_scale > 1024 {
+            bail!("--eval-scale {}: must be 1 to 1024", self.eval_scale);
+        }
+        let model = match &self.eval_model {
+            Some(path) => antichess_eval::Model::load(path)
+                .with_context(|| "--eval-model: cannot use the weights file".to_string())?,
+            None => antichess_eval::Model::builtin(),
+        };
+        Ok(InitialNumbers::Model {
+            model: std::sync::Arc::new(model),
+            strength: self.eval_strength,
+            scale: self.eval_scale,
+        })
+    }
+}

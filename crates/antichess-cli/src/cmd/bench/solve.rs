@@ -14,6 +14,7 @@ use anyhow::Context;
 use clap::Args;
 use serde_json::{json, Value};
 
+use crate::common::args::EvalArgs;
 use crate::common::output::{peak_memory, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::solving::{minimize_options, solve_position};
@@ -69,6 +70,9 @@ pub struct SolveBenchArgs {
     #[arg(long)]
     pub no_speed: bool,
 
+    #[command(flatten)]
+    pub eval: EvalArgs,
+
     /// Text, or the figures as one JSON object.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -118,6 +122,7 @@ fn selected(args: &SolveBenchArgs) -> anyhow::Result<Vec<(&'static str, Color, O
 
 pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
     let lines = selected(args)?;
+    let initial = args.eval.initial_numbers()?;
     let rules = Rules::INTERNATIONAL;
     let tablebase = solver_tables(
         &args.tables,
@@ -145,15 +150,17 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
         "hash_bytes": args.hash,
         "nodes_budget": args.nodes,
         "seconds_budget": args.time.as_secs_f64(),
+        "initial": initial.describe(),
     });
     let mut rows = Vec::new();
     if !json {
         println!(
-        "solve benchmark: {rules} rules, tables up to {units} units, {} thread(s), hash {} MB, budget {} nodes / {:.0} s per line",
+        "solve benchmark: {rules} rules, tables up to {units} units, {} thread(s), hash {} MB, budget {} nodes / {:.0} s per line, initial numbers: {}",
         args.threads,
         args.hash >> 20,
         args.nodes,
-        args.time.as_secs_f64()
+        args.time.as_secs_f64(),
+        initial.describe()
     );
         println!(
             "{:<10} {:<8} {:<10} {:>8} {:>12} {:>10} {:>10} {:>8} {:>11} {:>11} {:>9}  verifier",
@@ -184,6 +191,7 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
             options.max_time = Some(args.time);
             options.threads = args.threads.max(1);
             options.tablebase_units = units;
+            options.initial = initial.clone();
             let path = proof_dir.join(format!("{}.proof", moves.replace(' ', "-")));
             solver.table().clear();
             let solved = solve_position(
@@ -315,6 +323,7 @@ fn speed(
         options.max_time = Some(Duration::from_secs(10));
         options.threads = threads;
         options.tablebase_units = units;
+        options.initial = args.eval.initial_numbers()?;
         solver.table().clear();
         let r = solver.search(&pos, &options, &mut |_| {});
         let seconds = r.elapsed.as_secs_f64();

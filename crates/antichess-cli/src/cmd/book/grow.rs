@@ -14,7 +14,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
-use crate::common::args::{SearchTables, WalkArgs, WalkDefaults};
+use crate::common::args::{EvalArgs, SearchTables, WalkArgs, WalkDefaults};
 use crate::common::book::{open, ratio_text, stop_on_ctrl_c};
 use crate::common::output::{json_number, number, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_size, parse_threads};
@@ -69,6 +69,9 @@ pub struct GrowArgs {
 
     #[command(flatten)]
     pub walk: WalkArgs,
+
+    #[command(flatten)]
+    pub eval: EvalArgs,
 
     /// The search's ε of the 1+ε trick.
     #[arg(long, value_name = "E", default_value_t = 0.25)]
@@ -223,6 +226,7 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
         epsilon: args.epsilon,
         retry: args.retry,
         proof_dir: args.keep_proofs.clone(),
+        initial: args.eval.initial_numbers()?,
     };
     let stop = stop_on_ctrl_c(
         "stopping: the running searches stop and their numbers are written (their leaves return to the pool)",
