@@ -167,7 +167,9 @@ impl Model {
                 )));
             }
             if v.iter().any(|x| !x.is_finite()) {
-                return Err(ModelError::Invalid(format!("{name} has a value that is not finite")));
+                return Err(ModelError::Invalid(format!(
+                    "{name} has a value that is not finite"
+                )));
             }
         }
         if self.scale.iter().any(|&s| s <= 0.0) {

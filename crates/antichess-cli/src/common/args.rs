@@ -387,7 +387,10 @@ impl EvalArgs {
             return Ok(InitialNumbers::Mobility);
         }
         if !(self.eval_strength.is_finite() && self.eval_strength >= 0.0) {
-            bail!("--eval-strength {}: must be a number >= 0", self.eval_strength);
+            bail!(
+                "--eval-strength {}: must be a number >= 0",
+                self.eval_strength
+            );
         }
         if self.eval_scale == 0 || self.eval_scale > 1024 {
             bail!("--eval-scale {}: must be 1 to 1024", self.eval_scale);
