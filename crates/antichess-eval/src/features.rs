@@ -60,12 +60,18 @@ fn pawn_advance(board: &Board, color: Color) -> u32 {
 /// The features of `pos` (see [`FEATURES`] for their order).
 #[must_use]
 pub fn features(pos: &Position) -> [f32; FEATURE_COUNT] {
+    features_with_moves(pos, pos.count_moves())
+}
+
+/// The features of `pos` whose side to move has `us_moves` legal moves (already counted
+/// by the caller, as the search has).
+#[must_use]
+pub fn features_with_moves(pos: &Position, us_moves: u32) -> [f32; FEATURE_COUNT] {
     let board = pos.board();
     let us = pos.turn();
     let them = us.other();
     let ours = board.by_color(us);
     let theirs = board.by_color(them);
-    let us_moves = pos.count_moves();
     let them_moves = Position::from_board_unhashed(*board, them, pos.rules()).count_moves();
     let attacked_by_us = attacked_by(board, us);
     let attacked_by_them = attacked_by(board, them);
@@ -127,6 +133,7 @@ mod tests {
         .unwrap();
         let mirrored = pos.swap_colors();
         assert_eq!(features(&pos), features(&mirrored));
+        assert_eq!(features(&pos), features_with_moves(&pos, pos.count_moves()));
     }
 
     #[test]

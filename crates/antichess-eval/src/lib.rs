@@ -14,5 +14,5 @@
 pub mod features;
 pub mod model;
 
-pub use features::{features, FEATURES, FEATURE_COUNT};
+pub use features::{features, features_with_moves, FEATURES, FEATURE_COUNT};
 pub use model::{Model, ModelError, MODEL_FORMAT};

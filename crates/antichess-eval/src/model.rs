@@ -10,7 +10,7 @@ use std::path::Path;
 use antichess_core::Position;
 use serde::{Deserialize, Serialize};
 
-use crate::features::{features, FEATURES, FEATURE_COUNT};
+use crate::features::{features, features_with_moves, FEATURES, FEATURE_COUNT};
 
 /// The `format` field of a weights file.
 pub const MODEL_FORMAT: &str = "antichess-eval-linear";
@@ -195,6 +195,12 @@ impl Model {
     #[must_use]
     pub fn logit(&self, pos: &Position) -> f64 {
         self.logit_of(&features(pos))
+    }
+
+    /// The log-odds that the side to move of `pos` wins, its legal moves already counted.
+    #[must_use]
+    pub fn logit_with_moves(&self, pos: &Position, us_moves: u32) -> f64 {
+        self.logit_of(&features_with_moves(pos, us_moves))
     }
 
     /// The probability that the side to move of `pos` wins.

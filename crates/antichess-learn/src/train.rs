@@ -41,6 +41,9 @@ pub struct TrainOptions {
     pub holdout: Vec<String>,
     /// Whether every training source weighs the same in total (default true).
     pub balance_sources: bool,
+    /// Features left out of the fit (their weights are 0): for a model meant to add to
+    /// what the search already knows (mobility) rather than repeat it.
+    pub exclude: Vec<String>,
 }
 
 impl Default for TrainOptions {
@@ -50,6 +53,7 @@ impl Default for TrainOptions {
             iterations: 25,
             holdout: Vec::new(),
             balance_sources: true,
+            exclude: Vec::new(),
         }
     }
 }
@@ -272,6 +276,16 @@ pub fn train(rows: &[Row], options: &TrainOptions) -> Result<(Model, TrainReport
             )));
         }
     }
+    let mut excluded = [false; FEATURE_COUNT];
+    for name in &options.exclude {
+        let Some(i) = FEATURES.iter().position(|f| f == name) else {
+            return Err(LearnError::Invalid(format!(
+                "excluded feature \"{name}\" is not one of the model's ({})",
+                FEATURES.join(", ")
+            )));
+        };
+        excluded[i] = true;
+    }
     let held = |row: &Row| options.holdout.iter().any(|h| **h == *row.source);
     let train_rows: Vec<&Row> = rows.iter().filter(|r| !held(r)).collect();
     if train_rows.is_empty() {
@@ -324,7 +338,15 @@ pub fn train(rows: &[Row], options: &TrainOptions) -> Result<(Model, TrainReport
     let fit = Fit {
         x: train_rows
             .iter()
-            .map(|r| design(r, &mean, &scale))
+            .map(|r| {
+                let mut x = design(r, &mean, &scale);
+                for i in 0..FEATURE_COUNT {
+                    if excluded[i] {
+                        x[i] = 0.0;
+                    }
+                }
+                x
+            })
             .collect(),
         rows: train_rows,
         omega,
@@ -518,6 +540,28 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    #[test]
+    fn excluded_features_get_no_weight() {
+        let rows = synthetic(2000, "a", 3);
+        let options = TrainOptions {
+            exclude: vec![FEATURES[2].to_string()],
+            ..TrainOptions::default()
+        };
+        let (model, _) = train(&rows, &options).unwrap();
+        assert_eq!(model.weights[2], 0.0);
+        assert!(model.weights[9] < -0.5, "{:?}", model.weights);
+        let e = train(
+            &rows,
+            &TrainOptions {
+                exclude: vec!["material".into()],
+                ..Default::default()
+            },
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("\"material\" is not one of"), "{e}");
     }
 
     #[test]

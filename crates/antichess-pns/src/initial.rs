@@ -75,7 +75,7 @@ impl InitialNumbers {
                 strength,
                 scale,
             } => {
-                let z = model.logit(pos);
+                let z = model.logit_with_moves(pos, moves);
                 let y = if prover_to_move { z } else { -z };
                 let y = y.clamp(-LOGIT_CLIP, LOGIT_CLIP);
                 let (p0, d0) = if prover_to_move {

@@ -118,6 +118,12 @@ pub struct TrainArgs {
     #[arg(long)]
     pub no_balance: bool,
 
+    /// Features left out of the fit (weight 0), separated by commas: e.g. the side to
+    /// move's mobility (us_moves,us_moves_log,us_one_move), which the search's initial
+    /// numbers already hold.
+    #[arg(long, value_name = "FEATURES", value_delimiter = ',')]
+    pub exclude: Vec<String>,
+
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
 }
@@ -250,6 +256,7 @@ fn train_command(args: &TrainArgs) -> anyhow::Result<ExitCode> {
         iterations: args.iterations,
         holdout: args.holdout.clone(),
         balance_sources: !args.no_balance,
+        exclude: args.exclude.clone(),
     };
     let (model, report) = train(&rows, &options)?;
     antichess_io::write_atomic(&args.output, model.to_json().as_bytes())
