@@ -198,3 +198,60 @@ fn bad_input_is_refused_with_a_message() {
     assert!(e.contains("data.csv"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The search with the evaluation's initial numbers (`--initial model`) proves a line and
+/// its proof verifies; a weights file of other features, or a negative strength, is
+/// refused by name before any search.
+#[test]
+fn solve_with_the_model_proves_and_refuses_bad_weights() {
+    let dir = temp_dir("learn-cli-solve");
+    let proof = dir.join("na6.proof");
+    let out = json(&[
+        "solve",
+        "--moves",
+        "e3 Na6",
+        "--tb-units",
+        "0",
+        "--initial",
+        "model",
+        "--eval-strength",
+        "0.1",
+        "--proof",
+        s(&proof),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out["result"], "proved", "{out}");
+    assert_eq!(out["verified"], true, "{out}");
+    ok(&["proof", "verify", s(&proof)]);
+
+    let weights = dir.join("w.json");
+    let builtin = antichess_eval::Model::builtin().to_json();
+    std::fs::write(
+        &weights,
+        builtin.replacen("\"us_hanging\"", "\"material\"", 1),
+    )
+    .unwrap();
+    let e = fails(&[
+        "solve",
+        "--moves",
+        "e3 Na6",
+        "--initial",
+        "model",
+        "--eval-model",
+        s(&weights),
+    ]);
+    assert!(e.contains("--eval-model") || e.contains("material"), "{e}");
+    let e = fails(&[
+        "solve",
+        "--moves",
+        "e3 Na6",
+        "--initial",
+        "model",
+        "--eval-strength=-1",
+    ]);
+    assert!(e.contains("--eval-strength"), "{e}");
+    let e = fails(&["solve", "--moves", "e3 Na6", "--eval-model", s(&weights)]);
+    assert!(e.contains("--initial model"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
