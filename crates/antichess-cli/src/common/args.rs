@@ -368,7 +368,7 @@ pub struct EvalArgs {
     pub eval_model: Option<std::path::PathBuf>,
 
     /// How strongly the evaluation bends the numbers (0: mobility order).
-    #[arg(long, value_name = "K", default_value_t = 0.1)]
+    #[arg(long, value_name = "K", default_value_t = 0.05)]
     pub eval_strength: f64,
 
     /// Every initial number is multiplied by this (room for the weighting below 1).
