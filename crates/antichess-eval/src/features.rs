@@ -43,7 +43,7 @@ fn attacked_by(board: &Board, color: Color) -> Bitboard {
     let mut all = Bitboard(0);
     for role in Role::ALL {
         for sq in board.by_role(role) & board.by_color(color) {
-            all = all | attacks(color, role, sq, occupied);
+            all |= attacks(color, role, sq, occupied);
         }
     }
     all
