@@ -252,10 +252,11 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     );
 
     eprintln!(
-        "searches: {} workers, {} positions each, a {} MB table each; walk {selection:?}{}",
+        "searches: {} workers, {} positions each, a {} MB table each, initial numbers: {}; walk {selection:?}{}",
         args.workers,
         args.search_nodes,
         worker_hash(args) >> 20,
+        initial.describe(),
         match args.walk.effort(args.search_nodes, WalkDefaults::PROVE) {
             Some(e) => format!(
                 ", the work spent weighed in from ply {} (fraction {})",
