@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use antichess_core::{Board, Color, Piece, Position, Role, Rules, Setup, Square};
+use antichess_core::{Position, Rules};
 use antichess_eval::{features, FEATURE_COUNT};
 use antichess_proof::{read_proof_file, NodeKind, ProofTree, ReferenceOptions};
 use antichess_tb::{Material, Tablebase, Wdl};
@@ -375,41 +375,6 @@ impl SplitMix {
     }
 }
 
-/// A random legal position of exactly `material` (pieces on random empty squares, pawns
-/// on ranks 2 to 7, a random side to move), or `None` if 1,000 tries found none.
-fn random_position(material: &Material, rules: Rules, rng: &mut SplitMix) -> Option<Position> {
-    let pieces: Vec<Piece> = material
-        .groups()
-        .flat_map(|(piece, n)| std::iter::repeat_n(piece, n as usize))
-        .collect();
-    for _ in 0..1000 {
-        let mut board = Board::empty();
-        for &piece in &pieces {
-            loop {
-                let index = if piece.role == Role::Pawn {
-                    8 + rng.below(48) as u32
-                } else {
-                    rng.below(64) as u32
-                };
-                let sq = Square::from_index(index);
-                if board.piece_at(sq).is_none() {
-                    board.set(sq, piece);
-                    break;
-                }
-            }
-        }
-        let side = if rng.below(2) == 0 {
-            Color::White
-        } else {
-            Color::Black
-        };
-        if let Ok(pos) = Position::from_setup(Setup::new(board, side), rules) {
-            return Some(pos);
-        }
-    }
-    None
-}
-
 /// The rows of the tables, appended to `rows`.
 fn table_rows(
     dir: &Path,
@@ -430,7 +395,10 @@ fn table_rows(
         }
         let mut rng = SplitMix(mix(options.seed) ^ mix(material.key()));
         for _ in 0..options.table_samples {
-            let Some(pos) = random_position(&material, options.rules, &mut rng) else {
+            let Some(pos) = material
+                .random_position(options.rules, None, &mut |n| rng.below(n))
+                .ok()
+            else {
                 break;
             };
             drawn += 1;
@@ -582,7 +550,9 @@ mod tests {
         let material = Material::all_up_to(3)[5];
         let mut rng = SplitMix(3);
         for _ in 0..50 {
-            let pos = random_position(&material, Rules::INTERNATIONAL, &mut rng).unwrap();
+            let pos = material
+                .random_position(Rules::INTERNATIONAL, None, &mut |n| rng.below(n))
+                .unwrap();
             assert_eq!(pos.board().occupied().count(), material.units());
         }
     }

@@ -9,7 +9,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use antichess_core::{Board, Color, Piece, Role};
+use antichess_core::{Board, Color, Piece, Position, Role, Rules, Setup, Square};
 
 use crate::TbError;
 
@@ -129,6 +129,50 @@ impl Material {
         } else {
             (self.swapped(), true)
         }
+    }
+
+    /// A random legal position with exactly this material, by rejection sampling: pieces
+    /// on random empty squares (pawns on ranks 2 to 7), `turn` or a random side to move.
+    /// `below(n)` gives a random number in `0..n`, so each caller keeps its own generator.
+    /// After 1,000 tries without a legal position, the last refusal.
+    pub fn random_position(
+        &self,
+        rules: Rules,
+        turn: Option<Color>,
+        below: &mut dyn FnMut(u64) -> u64,
+    ) -> Result<Position, antichess_core::Error> {
+        let pieces: Vec<Piece> = self
+            .groups()
+            .flat_map(|(piece, n)| std::iter::repeat_n(piece, n as usize))
+            .collect();
+        let mut last_error = None;
+        for _ in 0..1000 {
+            let mut board = Board::empty();
+            for &piece in &pieces {
+                loop {
+                    let index = if piece.role == Role::Pawn {
+                        8 + below(48) as u32
+                    } else {
+                        below(64) as u32
+                    };
+                    let sq = Square::from_index(index);
+                    if board.piece_at(sq).is_none() {
+                        board.set(sq, piece);
+                        break;
+                    }
+                }
+            }
+            let side = turn.unwrap_or(if below(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            });
+            match Position::from_setup(Setup::new(board, side), rules) {
+                Ok(pos) => return Ok(pos),
+                Err(e) => last_error = Some(e),
+            }
+        }
+        Err(last_error.expect("1,000 tries were made"))
     }
 
     /// Pieces in index order: for each colour (White first), each role in K Q R B N P order,

@@ -18,7 +18,7 @@
 //! position no loaded table covers has category `"unknown"` and names the missing table in
 //! `missing`.
 
-use antichess_core::{Board, Color, Piece, Position, Role, Rules, Setup, Square};
+use antichess_core::{Color, Position, Role, Rules};
 use antichess_tb::{Material, MoveValue, Tablebase, Value, Wdl};
 use serde::Serialize;
 
@@ -281,49 +281,22 @@ pub fn parse_material(text: &str) -> ApiResult<Material> {
     Ok(material)
 }
 
-/// A random legal position with exactly `material` (rejection sampling: pieces on random
-/// empty squares, pawns on ranks 2 to 7; `turn` or a random side to move).
+/// A random legal position with exactly `material` (see
+/// [`Material::random_position`]; `turn` or a random side to move).
 pub fn random_position(
     material: &Material,
     rules: Rules,
     turn: Option<Color>,
     rng: &mut SplitMix,
 ) -> ApiResult<Position> {
-    let pieces: Vec<Piece> = material
-        .groups()
-        .flat_map(|(piece, n)| std::iter::repeat_n(piece, n as usize))
-        .collect();
-    let mut last_error = String::new();
-    for _ in 0..1000 {
-        let mut board = Board::empty();
-        for &piece in &pieces {
-            loop {
-                let index = if piece.role == Role::Pawn {
-                    8 + rng.below(48) as u32
-                } else {
-                    rng.below(64) as u32
-                };
-                let sq = Square::from_index(index);
-                if board.piece_at(sq).is_none() {
-                    board.set(sq, piece);
-                    break;
-                }
-            }
-        }
-        let side = turn.unwrap_or(if rng.below(2) == 0 {
-            Color::White
-        } else {
-            Color::Black
-        });
-        match Position::from_setup(Setup::new(board, side), rules) {
-            Ok(pos) => return Ok(pos),
-            Err(e) => last_error = e.to_string(),
-        }
-    }
-    Err(ApiError::bad_request(format!(
-        "material {}: no legal position found ({last_error})",
-        material.name()
-    )))
+    material
+        .random_position(rules, turn, &mut |n| rng.below(n))
+        .map_err(|e| {
+            ApiError::bad_request(format!(
+                "material {}: no legal position found ({e})",
+                material.name()
+            ))
+        })
 }
 
 #[cfg(test)]
