@@ -10,19 +10,20 @@
 
 use std::io::BufRead;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
 use antichess_core::{Game, Move, Position, Rules};
+use antichess_eval::Model;
 use antichess_tb::Tablebase;
 
-use crate::options::Options;
+use crate::options::{EvalKind, Options};
 use crate::output::Output;
 use crate::proofs::{default_proofs_path, ProofSet};
 use crate::protocol::{parse, Command, GoParams, Start};
-use crate::search::AlphaBeta;
+use crate::search::{AlphaBeta, Evaluation};
 use crate::think::Task;
 use crate::UciError;
 
@@ -55,6 +56,8 @@ pub struct Engine {
     tables_loaded: Option<(String, Rules)>,
     alpha_beta: Arc<Mutex<AlphaBeta>>,
     alpha_beta_mb: usize,
+    /// The evaluation the alpha-beta search was given (`None`: not yet set).
+    evaluation_loaded: Option<(EvalKind, String)>,
     /// The running search: its thread, its stop flag, and whether it waits for `stop`.
     search: Option<(JoinHandle<()>, Arc<AtomicBool>, bool)>,
 }
@@ -127,6 +130,7 @@ impl Engine {
             tables_loaded: None,
             alpha_beta: Arc::new(Mutex::new(AlphaBeta::new(alpha_beta_bytes(hash)))),
             alpha_beta_mb: hash,
+            evaluation_loaded: None,
             search: None,
         }
     }
@@ -310,6 +314,35 @@ impl Engine {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner) =
                 AlphaBeta::new(alpha_beta_bytes(self.alpha_beta_mb));
+            self.evaluation_loaded = None;
+        }
+        let evaluation = (self.options.evaluation, self.options.eval_file.clone());
+        if self.evaluation_loaded.as_ref() != Some(&evaluation) {
+            let chosen = match evaluation.0 {
+                EvalKind::Simple => Evaluation::Simple,
+                EvalKind::Model if evaluation.1.is_empty() => {
+                    Evaluation::Model(Arc::new(Model::builtin()))
+                }
+                EvalKind::Model => match Model::load(Path::new(&evaluation.1)) {
+                    Ok(model) => {
+                        self.info_string(&format!("evaluation: the model in {}", evaluation.1));
+                        Evaluation::Model(Arc::new(model))
+                    }
+                    Err(e) => {
+                        let error = UciError::Load {
+                            what: format!("evaluation model {}", evaluation.1),
+                            message: e.to_string(),
+                        };
+                        self.info_string(&format!("{error}; the simple evaluation is used"));
+                        Evaluation::Simple
+                    }
+                },
+            };
+            self.alpha_beta
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .set_evaluation(chosen);
+            self.evaluation_loaded = Some(evaluation);
         }
     }
 

@@ -9,6 +9,8 @@
 //! | `Tables` | string | a directory of tablebase files (`antichess tb build`); empty: none |
 //! | `Proofs` | string | a proof file or a directory of `*.proof` files; empty: none. Default: see `crate::proofs` |
 //! | `Move Overhead` | spin, ms | time kept back from every move for the GUI and the pipe |
+//! | `Evaluation` | combo `simple`, `model` | the alpha-beta search's static evaluation: units and mobility, or the learned model (`crate::search::Evaluation`) |
+//! | `EvalFile` | string | the model's weights file (`antichess learn train`); empty: the weights built in |
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -30,6 +32,20 @@ pub struct Options {
     /// Proof file or directory (empty: none).
     pub proofs: String,
     pub move_overhead: Duration,
+    /// The alpha-beta search's static evaluation.
+    pub evaluation: EvalKind,
+    /// The model's weights file (empty: the built-in weights).
+    pub eval_file: String,
+}
+
+/// The `Evaluation` option's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EvalKind {
+    /// Units and mobility.
+    #[default]
+    Simple,
+    /// The learned model (`EvalFile`, else the built-in weights).
+    Model,
 }
 
 pub const MAX_HASH_MB: usize = 65_536;
@@ -48,6 +64,8 @@ impl Options {
             tables: String::new(),
             proofs,
             move_overhead: Duration::from_millis(50),
+            evaluation: EvalKind::Simple,
+            eval_file: String::new(),
         }
     }
 
@@ -71,6 +89,8 @@ impl Options {
             "option name Tables type string default <empty>".to_string(),
             format!("option name Proofs type string default {}", empty(default_proofs)),
             format!("option name Move Overhead type spin default 50 min 0 max {MAX_OVERHEAD_MS}"),
+            "option name Evaluation type combo default simple var simple var model".to_string(),
+            "option name EvalFile type string default <empty>".to_string(),
         ]
     }
 
@@ -116,6 +136,18 @@ impl Options {
             }
             "tables" => self.tables = empty_value(value),
             "proofs" => self.proofs = empty_value(value),
+            "evaluation" => {
+                self.evaluation = match value.to_ascii_lowercase().as_str() {
+                    "simple" => EvalKind::Simple,
+                    "model" => EvalKind::Model,
+                    _ => {
+                        return Err(bad(format!(
+                            "unknown evaluation '{value}' (simple or model)"
+                        )))
+                    }
+                };
+            }
+            "evalfile" => self.eval_file = empty_value(value),
             // Options GUIs send to every engine; nothing to do.
             "ponder" | "uci_analysemode" | "uci_chess960" | "multipv" => {}
             _ => return Err(bad("no such option".into())),
@@ -150,6 +182,10 @@ mod tests {
         assert_eq!(o.move_overhead, Duration::from_millis(120));
         o.set("Proofs", Some("<empty>")).unwrap();
         assert!(o.proofs.is_empty());
+        o.set("Evaluation", Some("Model")).unwrap();
+        assert_eq!(o.evaluation, EvalKind::Model);
+        o.set("EvalFile", Some("/tmp/w.json")).unwrap();
+        assert_eq!(o.eval_file, "/tmp/w.json");
     }
 
     #[test]
@@ -160,6 +196,7 @@ mod tests {
             ("Hash", "lots", "'lots' is not a whole number"),
             ("Threads", "100000", "above the largest value"),
             ("Rules", "chess", "chess"),
+            ("Evaluation", "nnue", "unknown evaluation 'nnue'"),
             ("Colour", "blue", "option 'Colour': no such option"),
         ];
         for (name, value, expected) in cases {

@@ -35,7 +35,8 @@
 //!
 //! **Indexing never costs a game on time.** A file is indexed on a background thread (one
 //! at a time); [`ProofSet::choose`] waits for it only while its caller is willing to (the
-//! engine: most of the move's time budget, without limit when the move has no time limit).
+//! engine: for a file whose root the game passed through, half the move's time budget;
+//! for any other file, not at all; without limit when the move has no time limit).
 //! A file still being indexed when that patience ends is skipped for this move (the engine
 //! searches instead) and consulted from the move its index is ready (a 2.7-million-node
 //! proof takes about a second to index in a release build).
@@ -308,7 +309,33 @@ impl ProofSet {
         patience: &dyn Fn() -> bool,
         report: &mut dyn FnMut(String),
     ) -> Option<ProofMove> {
+        self.choose_with(pos, path, patience, patience, report)
+    }
+
+    /// [`ProofSet::choose`] with two patiences: `on_path` for a file whose root is `pos`
+    /// or a position of the game before it (the game is in that proof's line, and a move
+    /// that leaves the proof for want of its index may lose the game), `elsewhere` for the
+    /// others, which hold `pos` only by a transposition from another first move (rare: the
+    /// engine passes `&|| false` under a time limit, so that the index of a large proof of
+    /// another line never eats a move's time; see `crate::think`).
+    pub fn choose_with(
+        &mut self,
+        pos: &Position,
+        path: &[u64],
+        on_path: &dyn Fn() -> bool,
+        elsewhere: &dyn Fn() -> bool,
+        report: &mut dyn FnMut(String),
+    ) -> Option<ProofMove> {
+        let on_the_path = |root: &Position| {
+            let key = root.key();
+            key == pos.key() || path.contains(&key)
+        };
         for i in self.order(pos, path) {
+            let patience = if on_the_path(&self.entries[i].root) {
+                on_path
+            } else {
+                elsewhere
+            };
             if matches!(self.entries[i].state, State::Unread)
                 && may_follow(&self.entries[i].root, pos)
                 && !self.busy()
@@ -647,6 +674,37 @@ mod tests {
             lines[0].starts_with("proof e3-a6.proof: indexed "),
             "{lines:?}"
         );
+    }
+
+    #[test]
+    fn only_a_file_whose_root_the_game_passed_through_is_waited_for() {
+        let dir = antichess_testkit::temp_dir("uci-patience-on-path");
+        std::fs::copy(shipped().join("e3-a6.proof"), dir.join("e3-a6.proof")).unwrap();
+        // A position of the proof two plies below its root (2. Bxa6 is forced).
+        let root = play(&["e2e3", "a7a6"]);
+        let below = play(&["e2e3", "a7a6", "f1a6", "b7a6"]);
+        let never = || -> bool { panic!("a file of another line was waited for") };
+        // Reached from a FEN (no path): the file is of another line, not waited for.
+        let (mut set, errors) = ProofSet::load(&dir, Rules::INTERNATIONAL);
+        assert!(errors.is_empty(), "{errors:?}");
+        let mut lines = Vec::new();
+        let _ = set.choose_with(&below, &[], &never, &|| false, &mut |l| lines.push(l));
+        assert!(
+            lines.iter().any(|l| l.contains("being indexed")),
+            "{lines:?}"
+        );
+        // Reached through the proof's root: waited for, and its move played.
+        let (mut set, _) = ProofSet::load(&dir, Rules::INTERNATIONAL);
+        let mut path = vec![Position::start(Rules::INTERNATIONAL).key()];
+        let after_e3 = play(&["e2e3"]);
+        path.push(after_e3.key());
+        path.push(root.key());
+        path.push(root.play(root.parse_uci("f1a6").unwrap()).key());
+        let elsewhere_never = || -> bool { panic!("the file on the path was not waited for") };
+        let hit = set
+            .choose_with(&below, &path, &|| true, &elsewhere_never, &mut |_| {})
+            .expect("in e3-a6");
+        assert_eq!(hit.proof, "e3-a6.proof");
     }
 
     #[test]

@@ -5,11 +5,13 @@
 //! compulsory, so the "captures only" search is the full game tree wherever a capture is
 //! available, and most tactics are chains of forced captures).
 //!
-//! **Evaluation** (from the side to move): each unit fewer than the opponent is worth
-//! [`UNIT`] (the aim of the game is to lose every unit), and each legal move more than the
-//! opponent has is worth [`MOBILITY`] (a side with few moves, typically one that must
-//! capture, is the one that gets forced into giving its units back). Deliberately simple;
-//! the search does the rest.
+//! **Evaluation** (from the side to move), one of two ([`Evaluation`], the UCI option
+//! `Evaluation`): *simple*, where each unit fewer than the opponent is worth [`UNIT`] (the
+//! aim of the game is to lose every unit) and each legal move more than the opponent has is
+//! worth [`MOBILITY`] (a side with few moves, typically one that must capture, is the one
+//! that gets forced into giving its units back); or *model*, the learned logistic model of
+//! `antichess-eval` (its log-odds that the side to move wins, [`MODEL_CP`] to a unit of
+//! log-odds).
 //!
 //! **Scores** are centipawn-like integers. A game end found by the search is scored
 //! `±(MATE - ply)`, a position the tablebases decide `±(TB_WIN - ply)`; both are reported
@@ -22,6 +24,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use antichess_core::{Move, MoveList, Outcome, Position};
+use antichess_eval::Model;
 use antichess_tb::{Tablebase, Wdl};
 
 /// A game end at the root; a game end `ply` plies away scores `MATE - ply`.
@@ -34,6 +37,18 @@ pub const DECIDED: i32 = 19_000;
 pub const UNIT: i32 = 40;
 /// One legal move more than the opponent.
 pub const MOBILITY: i32 = 5;
+/// The model evaluation's score for one unit of log-odds that the side to move wins.
+pub const MODEL_CP: f64 = 100.0;
+
+/// The static evaluation at the search's leaves.
+#[derive(Debug, Clone, Default)]
+pub enum Evaluation {
+    /// Units and mobility ([`evaluate`]).
+    #[default]
+    Simple,
+    /// A learned model's log-odds that the side to move wins, × [`MODEL_CP`].
+    Model(Arc<Model>),
+}
 
 const MAX_PLY: usize = 128;
 /// Forced captures followed beyond the nominal depth, at most.
@@ -94,6 +109,7 @@ pub struct AlphaBeta {
     aborted: bool,
     limits: Limits,
     start: Instant,
+    evaluation: Evaluation,
 }
 
 impl AlphaBeta {
@@ -123,6 +139,23 @@ impl AlphaBeta {
             aborted: false,
             limits: Limits::default(),
             start: Instant::now(),
+            evaluation: Evaluation::Simple,
+        }
+    }
+
+    /// Sets the static evaluation (kept by [`AlphaBeta::clear`]).
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        self.evaluation = evaluation;
+    }
+
+    /// The static evaluation of `pos`, from its side to move.
+    fn evaluate(&self, pos: &Position) -> i32 {
+        match &self.evaluation {
+            Evaluation::Simple => evaluate(pos),
+            Evaluation::Model(model) => {
+                let score = (model.logit(pos) * MODEL_CP).round();
+                score.clamp(-f64::from(DECIDED - 1), f64::from(DECIDED - 1)) as i32
+            }
         }
     }
 
@@ -361,7 +394,7 @@ impl AlphaBeta {
             return score;
         }
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos);
         }
         if depth <= 0 {
             return self.quiescence(pos, alpha, beta, ply, 0);
@@ -447,7 +480,7 @@ impl AlphaBeta {
             }
         }
         if !pos.has_capture() || q >= MAX_QUIESCENCE || ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos);
         }
         let mut best = -MATE - 1;
         for m in pos.legal_moves() {
@@ -571,6 +604,46 @@ mod tests {
         let it = search("8/8/8/8/8/8/p7/1N6 b - - 0 1", 3);
         assert_eq!(&it.pv[0].to_uci()[..4], "a2b1");
         assert_eq!(it.score, -(MATE - 1));
+    }
+
+    #[test]
+    fn the_model_evaluation_scores_from_the_side_to_move_and_finds_wins() {
+        let model = Arc::new(Model::builtin());
+        let mut ab = AlphaBeta::new(1 << 20);
+        ab.set_evaluation(Evaluation::Model(Arc::clone(&model)));
+        // The static score is the model's log-odds × MODEL_CP, clipped below decided scores.
+        let pos = Position::from_fen(
+            "rnbqkbnr/pppp1ppp/4p3/8/8/4P3/PPPP1PPP/RNBQKBNR w - - 0 2",
+            Rules::INTERNATIONAL,
+        )
+        .unwrap();
+        let expected = (model.logit(&pos) * MODEL_CP).round() as i32;
+        assert_eq!(
+            ab.evaluate(&pos),
+            expected.clamp(-(DECIDED - 1), DECIDED - 1)
+        );
+        assert_ne!(ab.evaluate(&pos), evaluate(&pos), "the model is in use");
+        // Game ends still decide: the forced win of `finds_a_forced_win`.
+        let pos = Position::from_fen("8/8/8/8/8/p7/8/1N6 w - - 0 1", Rules::INTERNATIONAL).unwrap();
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let it = ab
+            .search(&pos, &[], &[], None, limits, &mut |_| {})
+            .unwrap();
+        assert_eq!(it.pv[0].to_uci(), "b1a3");
+        assert_eq!(it.score, -(MATE - 1));
+        // From the start position, a legal move within a node budget.
+        let start = Position::start(Rules::INTERNATIONAL);
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let it = ab
+            .search(&start, &[], &[], None, limits, &mut |_| {})
+            .unwrap();
+        assert!(start.is_legal(it.pv[0]));
     }
 
     #[test]

@@ -2,10 +2,11 @@
 //!
 //! 1. **A loaded proof** that has the position: the proof's move for the prover, the reply
 //!    with the largest subtree for the opponent (`score mate ±N` with N the proof's bound,
-//!    see `crate::proofs`). A proof file whose index is still being built is waited for at
-//!    most half the move's time (at least 50 ms, at most a tenth of the clock:
-//!    [`index_wait`]); past that the move is searched and the file is consulted from a
-//!    later move.
+//!    see `crate::proofs`). A proof file whose root the game passed through and whose
+//!    index is still being built is waited for at most half the move's time (at least 50
+//!    ms, at most a tenth of the clock: [`index_wait`]); one of another line is not waited
+//!    for under a time limit. Past that the move is searched and the file is consulted
+//!    from a later move.
 //! 2. **The tablebases**, when they cover the position and every move's result: the best
 //!    move by the table (the fastest win by distance to conversion, a draw when there is no
 //!    win, the slowest loss). Reported as `score cp ±(20000 - plies to conversion)` (DTC is
@@ -175,9 +176,15 @@ impl Task {
         let wait_until =
             index_wait(&self.go, self.pos.turn(), self.move_overhead).map(|w| start + w);
         let patience = || !self.stop.load(Relaxed) && wait_until.is_none_or(|t| Instant::now() < t);
-        let hit = proofs.choose(&self.pos, &self.game_keys, &patience, &mut |line| {
-            self.info_string(&line);
-        })?;
+        // A file of another line is waited for only when the move has no time limit.
+        let elsewhere = || wait_until.is_none() && patience();
+        let hit = proofs.choose_with(
+            &self.pos,
+            &self.game_keys,
+            &patience,
+            &elsewhere,
+            &mut |line| self.info_string(&line),
+        )?;
         if !moves.contains(&hit.mv) {
             return None;
         }

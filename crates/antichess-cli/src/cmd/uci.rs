@@ -12,7 +12,7 @@ use clap::Args;
 /// one), from tablebases where they cover the position, and searches elsewhere (df-pn for
 /// forced wins of either side, then alpha-beta). Options: UCI_Variant (antichess and
 /// giveaway: international rules; suicide: FICS rules), Rules, Hash, Threads, Tables,
-/// Proofs, Move Overhead. See docs/guide.md, "A UCI engine".
+/// Proofs, Move Overhead, Evaluation, EvalFile. See docs/guide.md, "A UCI engine".
 #[derive(Debug, Args)]
 pub struct UciArgs {
     /// First value of the Proofs option: a proof file or a directory of *.proof files
@@ -38,6 +38,17 @@ pub struct UciArgs {
     /// First value of the Threads option (threads of the df-pn search).
     #[arg(long, value_name = "N")]
     pub threads: Option<u64>,
+
+    /// First value of the Evaluation option: the alpha-beta search's static evaluation,
+    /// simple (units and mobility; the default) or model (the learned model of
+    /// docs/research/learned-eval.md).
+    #[arg(long, value_name = "KIND")]
+    pub evaluation: Option<String>,
+
+    /// First value of the EvalFile option: the model's weights (`antichess learn train`);
+    /// default: the weights built in (models/eval-v1.json).
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<String>,
 }
 
 pub fn run(args: &UciArgs) -> anyhow::Result<ExitCode> {
@@ -52,6 +63,8 @@ pub fn run(args: &UciArgs) -> anyhow::Result<ExitCode> {
     set("Rules", args.rules.clone());
     set("Hash", args.hash.map(|v| v.to_string()));
     set("Threads", args.threads.map(|v| v.to_string()));
+    set("Evaluation", args.evaluation.clone());
+    set("EvalFile", args.eval_file.clone());
     let stdin = std::io::stdin().lock();
     antichess_uci::run_with_options(stdin, std::io::stdout(), &first)?;
     Ok(ExitCode::SUCCESS)
