@@ -1,5 +1,5 @@
-//! End-to-end tests of `antichess learn dataset / train / eval` on two small shipped proofs,
-//! and of its refusals: a malformed data set and a weights file of other features give a
+//! End-to-end tests of `antichess learn dataset / train / eval` on two small shipped proofs
+//! and a small PGN file, and of its refusals: a malformed data set and a weights file of other features give a
 //! message naming the problem and exit code 2, never a panic.
 
 mod common;
@@ -196,6 +196,76 @@ fn bad_input_is_refused_with_a_message() {
     assert!(e.contains("none.proof"), "{e}");
     let e = fails(&["learn", "dataset", "--proof", s(&data), "-o", s(&bad)]);
     assert!(e.contains("data.csv"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Two decided games (one from a FEN, as python-chess writes it) and a draw.
+const SMALL_PGN: &str = "[Event \"Rated Antichess game\"]
+[Result \"1-0\"]
+[Variant \"Antichess\"]
+
+1. h4 { [%clk 0:03:00] } 1... g5 2. hxg5 e6 3. Rxh7 Qxg5 4. Rxf7 Qxg2 5. Rxd7 Qxg1
+6. Rxc7 Qxf2 7. Rxb7 Qxe2 1-0
+
+[Event \"?\"]
+[Result \"1/2-1/2\"]
+[Variant \"Antichess\"]
+
+1. e3 b5 2. Bxb5 1/2-1/2
+
+[Event \"?\"]
+[Result \"0-1\"]
+[Variant \"Antichess\"]
+[FEN \"4k3/3pp3/8/8/8/8/3PP3/4K3 w - - 0 1\"]
+[SetUp \"1\"]
+
+1. d4 e5 2. dxe5 Kf8 3. e4 d6 4. exd6 Ke8 5. Kf1 Ke7 6. dxe7# 0-1
+";
+
+/// A data set of games alone (no proof, no tables) trains; a game with an illegal move is
+/// refused by file, game and move.
+#[test]
+fn dataset_of_games_alone_trains() {
+    let dir = temp_dir("learn-cli-games");
+    let pgn = dir.join("small.pgn");
+    std::fs::write(&pgn, SMALL_PGN).unwrap();
+    let data = dir.join("d.csv");
+    let report = json(&[
+        "learn",
+        "dataset",
+        "--games",
+        s(&pgn),
+        "-o",
+        s(&data),
+        "--format",
+        "json",
+    ]);
+    let source = &report["sources"][0];
+    assert_eq!(source["source"], "small", "{report}");
+    assert_eq!(source["kind"], "games", "{report}");
+    assert_eq!(source["games"], 3, "{report}");
+    assert_eq!(source["games_skipped"], 1, "{report}");
+    assert_eq!(report["rows"], 8 + 5, "{report}");
+    let out = ok(&["learn", "train", s(&data), "-o", s(&dir.join("m.json"))]);
+    assert!(out.contains("train: 13 rows"), "{out}");
+    // Fewer skipped plies give more rows; text output names the games.
+    let out = ok(&[
+        "learn",
+        "dataset",
+        "--games",
+        s(&pgn),
+        "--games-skip-plies",
+        "0",
+        "-o",
+        s(&data),
+    ]);
+    assert!(out.contains("19 rows"), "{out}");
+    assert!(out.contains("small: 3 games read, 1 skipped"), "{out}");
+
+    let bad = dir.join("bad.pgn");
+    std::fs::write(&bad, SMALL_PGN.replace("5. Rxd7", "5. Rxa8")).unwrap();
+    let e = fails(&["learn", "dataset", "--games", s(&bad), "-o", s(&data)]);
+    assert!(e.contains("bad.pgn game 1") && e.contains("Rxa8"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

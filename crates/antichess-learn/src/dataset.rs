@@ -1,5 +1,5 @@
 //! The data set job, [`build_dataset`]: rows of features of positions whose winner is known,
-//! taken from proof files and from tablebases.
+//! taken from proof files, from PGN files of decided games and from tablebases.
 //!
 //! - **A proof file** is one source, named by the file's stem (`e3-c6`). Every node that is
 //!   not a reference gives a row: the prover wins every position of a proof, so the label
@@ -9,6 +9,9 @@
 //!   A proof with more distinct positions than [`DatasetOptions::max_rows_per_source`]
 //!   gives a deterministic sample: the positions whose key, mixed with the seed, hashes
 //!   lowest, so the same files and seed always give the same rows.
+//! - **A PGN file of games** is one source, named by its stem: every position of a decided
+//!   game from ply [`DatasetOptions::games_skip_plies`] on, but not the last nor one with a
+//!   single legal move, labelled by the game's result (module `games`); cost 0.
 //! - **Tables** are one source, `tables`: for each material of at most
 //!   [`DatasetOptions::table_units`] units whose table is present, random legal positions
 //!   (drawn from the seed and the material, so adding tables changes no other material's
@@ -25,6 +28,7 @@ use antichess_proof::{read_proof_file, NodeKind, ProofTree, ReferenceOptions};
 use antichess_tb::{Material, Tablebase, Wdl};
 use serde::Serialize;
 
+use crate::games::game_rows;
 use crate::LearnError;
 
 /// The name of the tables' source.
@@ -37,11 +41,12 @@ pub struct Row {
     pub features: [f32; FEATURE_COUNT],
     /// 1 if the side to move wins, 0 if it loses.
     pub label: f32,
-    /// The size of the position's subtree in its proof (0 for a table position).
+    /// The size of the position's subtree in its proof (0 for a table or game position).
     pub cost: u64,
     /// Pieces on the board.
     pub units: u8,
-    /// The source: a proof file's stem, or `tables`. Shared between the rows of a source.
+    /// The source: a proof or PGN file's stem, or `tables`. Shared between the rows of a
+    /// source.
     pub source: Arc<str>,
 }
 
@@ -66,9 +71,15 @@ pub struct DatasetOptions {
     /// rules and prover). Each is one source, named by its file stem; two files of one stem
     /// are refused.
     pub proofs: Vec<PathBuf>,
+    /// PGN files of played games, each holding any number of games. Each is one source,
+    /// named by its file stem (a stem shared with a proof or another PGN file is refused).
+    pub games: Vec<PathBuf>,
+    /// The first ply of a game whose position gives a row (0: the start position on).
+    pub games_skip_plies: u32,
     /// A directory of tablebase files to sample, if any.
     pub tables: Option<PathBuf>,
-    /// The rules of the tables (the proofs carry their own).
+    /// The rules of the tables, and of the games without a `Variant` tag (the proofs carry
+    /// their own).
     pub rules: Rules,
     /// The most units of a material the tables are sampled for.
     pub table_units: u32,
@@ -85,6 +96,8 @@ impl Default for DatasetOptions {
     fn default() -> DatasetOptions {
         DatasetOptions {
             proofs: Vec::new(),
+            games: Vec::new(),
+            games_skip_plies: 4,
             tables: None,
             rules: Rules::INTERNATIONAL,
             table_units: 4,
@@ -101,6 +114,8 @@ impl Default for DatasetOptions {
 pub enum SourceKind {
     /// A proof file.
     Proof,
+    /// A PGN file of games.
+    Games,
     /// Tablebase samples.
     Tables,
 }
@@ -114,7 +129,7 @@ pub enum DatasetEvent {
         source: String,
         /// Its kind.
         kind: SourceKind,
-        /// The proof file or the tables directory.
+        /// The proof or PGN file, or the tables directory.
         path: String,
     },
     /// A source is done.
@@ -124,15 +139,17 @@ pub enum DatasetEvent {
 /// What one source gave.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SourceReport {
-    /// Its name (a proof file's stem, or `tables`).
+    /// Its name (a proof or PGN file's stem, or `tables`).
     pub source: String,
     /// Its kind.
     pub kind: SourceKind,
-    /// The proof file or the tables directory.
+    /// The proof or PGN file, or the tables directory.
     pub path: String,
-    /// Proof nodes read (references included), or positions drawn from the tables.
+    /// Proof nodes read (references included), positions drawn from the tables, or plies
+    /// of the decided games played.
     pub nodes: u64,
-    /// Distinct positions with a known winner (before the sample).
+    /// Distinct positions with a known winner (before the sample); of games, the
+    /// positions that give a row, a recurring position counted each time.
     pub positions: u64,
     /// Rows kept.
     pub rows: u64,
@@ -140,6 +157,12 @@ pub struct SourceReport {
     pub wins: u64,
     /// Rows whose side to move loses.
     pub losses: u64,
+    /// Games read from a PGN file (`None` for other sources).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games: Option<u64>,
+    /// Games of a PGN file skipped: drawn or unfinished (`None` for other sources).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub games_skipped: Option<u64>,
     /// Time spent on the source.
     pub seconds: f64,
 }
@@ -147,7 +170,8 @@ pub struct SourceReport {
 /// What [`build_dataset`] did.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DatasetReport {
-    /// Per source, in the order read (proofs as given, then the tables).
+    /// Per source, in the order read (proofs as given, then PGN files as given, then the
+    /// tables).
     pub sources: Vec<SourceReport>,
     /// All rows.
     pub rows: u64,
@@ -164,11 +188,13 @@ pub struct DatasetReport {
 }
 
 /// Builds the data set: the rows of every proof in `options.proofs` (in order), then of
-/// the tables. See the module documentation for what a row is.
+/// every PGN file in `options.games` (in order), then of the tables. See the module
+/// documentation for what a row is.
 ///
 /// # Errors
-/// A proof file that cannot be read or replayed, two proofs of one stem, tables that
-/// cannot be opened or probed.
+/// A proof file that cannot be read or replayed, a PGN file that cannot be read or holds a
+/// game that cannot be played, two sources of one stem, tables that cannot be opened or
+/// probed.
 pub fn build_dataset(
     options: &DatasetOptions,
     on_event: &mut dyn FnMut(DatasetEvent),
@@ -176,7 +202,12 @@ pub fn build_dataset(
     let start = Instant::now();
     let mut names: HashMap<String, PathBuf> = HashMap::new();
     let mut planned = Vec::new();
-    for path in &options.proofs {
+    let files = options
+        .proofs
+        .iter()
+        .map(|p| (p, SourceKind::Proof))
+        .chain(options.games.iter().map(|p| (p, SourceKind::Games)));
+    for (path, kind) in files {
         let name = source_name(path)?;
         if let Some(other) = names.insert(name.clone(), path.clone()) {
             return Err(LearnError::Invalid(format!(
@@ -185,22 +216,26 @@ pub fn build_dataset(
                 path.display()
             )));
         }
-        planned.push((name, path));
+        planned.push((name, path, kind));
     }
     if options.tables.is_some() && names.contains_key(TABLES_SOURCE) {
         return Err(LearnError::Invalid(format!(
-            "a proof file is named \"{TABLES_SOURCE}\", the name of the tables' source"
+            "a proof or PGN file is named \"{TABLES_SOURCE}\", the name of the tables' source"
         )));
     }
     let mut rows = Vec::new();
     let mut reports = Vec::new();
-    for (name, path) in planned {
+    for (name, path, kind) in planned {
         on_event(DatasetEvent::SourceStarted {
             source: name.clone(),
-            kind: SourceKind::Proof,
+            kind,
             path: path.display().to_string(),
         });
-        let report = proof_rows(path, &name, options, &mut rows)?;
+        let report = if kind == SourceKind::Games {
+            game_rows(path, &name, options, &mut rows)?
+        } else {
+            proof_rows(path, &name, options, &mut rows)?
+        };
         on_event(DatasetEvent::SourceFinished(report.clone()));
         reports.push(report);
     }
@@ -228,7 +263,7 @@ pub fn build_dataset(
     Ok((rows, report))
 }
 
-/// A proof file's source name: its stem.
+/// A proof or PGN file's source name: its stem.
 fn source_name(path: &Path) -> Result<String, LearnError> {
     path.file_stem()
         .and_then(|s| s.to_str())
@@ -251,8 +286,106 @@ fn mix(x: u64) -> u64 {
 }
 
 /// The sample hash of a position key under `seed`.
-fn sample_hash(key: u64, seed: u64) -> u64 {
+pub(crate) fn sample_hash(key: u64, seed: u64) -> u64 {
     mix(key ^ mix(seed))
+}
+
+/// The rows a source keeps of those it offers, in one pass: at most `limit` (0: all), those
+/// of lowest [`sample_hash`], a tie going to the row offered first; kept in the order
+/// offered. Of distinct positions (distinct hashes: the hash is a bijection of the key)
+/// this is the proofs' and the tables' sample; a position offered several times (a game
+/// position) is kept as often as it was offered, up to the limit.
+pub(crate) struct Sample {
+    limit: u64,
+    offered: u64,
+    /// With a limit: the rows kept so far, the highest (hash, order) on top.
+    heap: std::collections::BinaryHeap<Candidate>,
+    /// Without a limit: every row.
+    all: Vec<Row>,
+}
+
+/// A row waiting in a [`Sample`], ordered by (hash, order offered).
+struct Candidate {
+    hash: u64,
+    order: u64,
+    row: Row,
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, other: &Candidate) -> bool {
+        (self.hash, self.order) == (other.hash, other.order)
+    }
+}
+
+impl Eq for Candidate {}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Candidate) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Candidate {
+    fn cmp(&self, other: &Candidate) -> std::cmp::Ordering {
+        (self.hash, self.order).cmp(&(other.hash, other.order))
+    }
+}
+
+impl Sample {
+    /// A sample of at most `limit` rows (0: no limit).
+    pub(crate) fn new(limit: u64) -> Sample {
+        Sample {
+            limit,
+            offered: 0,
+            heap: std::collections::BinaryHeap::new(),
+            all: Vec::new(),
+        }
+    }
+
+    /// Offers the row `make` builds, of sample hash `hash` (built only if kept for now).
+    pub(crate) fn offer(&mut self, hash: u64, make: impl FnOnce() -> Row) {
+        let order = self.offered;
+        self.offered += 1;
+        if self.limit == 0 {
+            self.all.push(make());
+            return;
+        }
+        if self.heap.len() as u64 == self.limit {
+            // A later row loses a tie: only a lower hash displaces the top.
+            if self.heap.peek().is_some_and(|top| hash >= top.hash) {
+                return;
+            }
+            self.heap.pop();
+        }
+        self.heap.push(Candidate {
+            hash,
+            order,
+            row: make(),
+        });
+    }
+
+    /// The rows offered so far.
+    pub(crate) fn offered(&self) -> u64 {
+        self.offered
+    }
+
+    /// Appends the kept rows to `rows` in the order offered, showing each to `count`; how
+    /// many.
+    pub(crate) fn finish(self, rows: &mut Vec<Row>, mut count: impl FnMut(&Row)) -> u64 {
+        let kept = if self.limit == 0 {
+            self.all
+        } else {
+            let mut kept = self.heap.into_vec();
+            kept.sort_unstable_by_key(|c| c.order);
+            kept.into_iter().map(|c| c.row).collect()
+        };
+        let n = kept.len() as u64;
+        for row in kept {
+            count(&row);
+            rows.push(row);
+        }
+        n
+    }
 }
 
 /// For each node, the number of nodes of its subtree in preorder (itself included).
@@ -355,6 +488,8 @@ fn proof_rows(
         rows: kept,
         wins,
         losses,
+        games: None,
+        games_skipped: None,
         seconds: start.elapsed().as_secs_f64(),
     })
 }
@@ -447,6 +582,8 @@ fn table_rows(
         rows: kept,
         wins,
         losses,
+        games: None,
+        games_skipped: None,
         seconds: start.elapsed().as_secs_f64(),
     })
 }

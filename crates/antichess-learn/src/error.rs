@@ -22,6 +22,17 @@ pub enum LearnError {
         /// What went wrong.
         source: antichess_proof::ProofError,
     },
+    /// A game of a PGN file could not be read or played.
+    Game {
+        /// The PGN file.
+        path: String,
+        /// The game's number in the file, from 1.
+        game: u64,
+        /// The line of the file the game starts on, from 1.
+        line: u64,
+        /// What is wrong (the move, the tag, ...).
+        message: String,
+    },
     /// The tablebase directory could not be opened or probed.
     Tables(String),
     /// A data set file is malformed at a line (1 is the header).
@@ -52,6 +63,12 @@ impl fmt::Display for LearnError {
         match self {
             LearnError::Io { context, source } => write!(f, "{context}: {source}"),
             LearnError::Proof { path, source } => write!(f, "{path}: {source}"),
+            LearnError::Game {
+                path,
+                game,
+                line,
+                message,
+            } => write!(f, "{path} game {game} (line {line}): {message}"),
             LearnError::Tables(why) => write!(f, "tables: {why}"),
             LearnError::Csv {
                 path,

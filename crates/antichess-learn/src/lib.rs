@@ -1,7 +1,8 @@
 //! Learning the evaluation of `antichess-eval` (issue 60): the data set and the training.
 //!
 //! - [`dataset`]: rows of (features, who wins, how hard it is to show) taken from proof
-//!   files (every position of a proof is won by the prover) and from tablebases, as a job
+//!   files (every position of a proof is won by the prover), from PGN files of decided
+//!   games (module `games`: labelled by the game's result) and from tablebases, as a job
 //!   ([`build_dataset`]: options, one event callback, a serializable report).
 //! - [`csv`]: the data set's file (`docs/formats/eval-dataset.md`).
 //! - [`train`]: L2-regularised logistic regression by Newton's method, with sources held
@@ -15,6 +16,7 @@
 pub mod csv;
 pub mod dataset;
 pub mod error;
+mod games;
 pub mod train;
 
 pub use csv::{read_csv, write_csv};

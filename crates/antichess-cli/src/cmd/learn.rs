@@ -25,17 +25,23 @@ pub enum LearnCommand {
     Eval(EvalArgs),
 }
 
-/// Build a data set (CSV, docs/formats/eval-dataset.md) from proof files and tablebases.
+/// Build a data set (CSV, docs/formats/eval-dataset.md) from proof files, PGN files of
+/// played games and tablebases.
 ///
 /// Every position of a proof that is not a reference gives a row (deduplicated within the
 /// proof): the features, label 1 if the side to move is the prover (it wins) else 0, and
-/// the size of its subtree in the proof. With --tables: random positions of every material
-/// of at most --table-units units whose table is present, labelled by the table (draws
-/// skipped). Progress on stderr; the summary on stdout.
+/// the size of its subtree in the proof. With --games: every position of a decided game
+/// (Result 1-0 or 0-1; draws and unfinished games skipped) from ply --games-skip-plies on,
+/// but not the final one nor one with a single legal move, labelled 1 if its side to move
+/// won the game, cost 0 (a position met in several games gives a row each time). With
+/// --tables: random positions of every material of at most --table-units units whose
+/// table is present, labelled by the table (draws skipped). Progress on stderr; the summary
+/// on stdout.
 ///
 /// In JSON: `output`, `rows`, `wins`, `losses`, `seed`, `max_rows_per_source`, `seconds`,
 /// and `sources` (`source`, `kind`, `path`, `nodes`, `positions`, `rows`, `wins`,
-/// `losses`, `seconds`).
+/// `losses`, `seconds`; for a PGN file also `games` and `games_skipped`, and `nodes` are
+/// the plies played).
 #[derive(Debug, Args)]
 pub struct DatasetArgs {
     /// A proof file (either format); repeat for several. Each is a source named by its
@@ -47,11 +53,24 @@ pub struct DatasetArgs {
     #[arg(long, value_name = "DIR")]
     pub proofs_dir: Option<PathBuf>,
 
+    /// A PGN file of games (lichess, python-chess: tag pairs then movetext, any number of
+    /// games); repeat for several. Each is a source named by its file stem. A game's
+    /// Variant tag sets its rules (Antichess, Giveaway: international; Suicide: fics;
+    /// none: --rules), its FEN tag its start, its Result tag the label.
+    #[arg(long = "games", value_name = "FILE")]
+    pub games: Vec<PathBuf>,
+
+    /// The first ply of a game whose position gives a row, counted from the game's start
+    /// (0: the start position on). The first few moves of a game say little about who
+    /// wins it.
+    #[arg(long, value_name = "N", default_value_t = 4, requires = "games")]
+    pub games_skip_plies: u32,
+
     /// A directory of tablebase files to sample (source "tables").
     #[arg(long, value_name = "DIR")]
     pub tables: Option<PathBuf>,
 
-    /// The rules of the tables.
+    /// The rules of the tables, and of the games without a Variant tag.
     #[arg(long, value_name = "RULES", default_value = "international")]
     pub rules: Rules,
 
@@ -184,11 +203,13 @@ fn dataset(args: &DatasetArgs) -> anyhow::Result<ExitCode> {
     if let Some(dir) = &args.proofs_dir {
         proofs.extend(proofs_in(dir)?);
     }
-    if proofs.is_empty() && args.tables.is_none() {
-        bail!("no source: give --proof FILE, --proofs-dir DIR or --tables DIR");
+    if proofs.is_empty() && args.games.is_empty() && args.tables.is_none() {
+        bail!("no source: give --proof FILE, --proofs-dir DIR, --games FILE or --tables DIR");
     }
     let options = DatasetOptions {
         proofs,
+        games: args.games.clone(),
+        games_skip_plies: args.games_skip_plies,
         tables: args.tables.clone(),
         rules: args.rules,
         table_units: args.table_units,
@@ -200,10 +221,17 @@ fn dataset(args: &DatasetArgs) -> anyhow::Result<ExitCode> {
         DatasetEvent::SourceStarted { source, path, .. } => {
             eprintln!("reading {source} ({path})");
         }
-        DatasetEvent::SourceFinished(r) => eprintln!(
-            "{}: {} nodes, {} positions, {} rows ({} wins, {} losses) in {:.1} s",
-            r.source, r.nodes, r.positions, r.rows, r.wins, r.losses, r.seconds
-        ),
+        DatasetEvent::SourceFinished(r) => match (r.games, r.games_skipped) {
+            (Some(games), Some(skipped)) => eprintln!(
+                "{}: {games} games ({skipped} drawn or unfinished skipped), {} plies, {} \
+                 positions, {} rows ({} wins, {} losses) in {:.1} s",
+                r.source, r.nodes, r.positions, r.rows, r.wins, r.losses, r.seconds
+            ),
+            _ => eprintln!(
+                "{}: {} nodes, {} positions, {} rows ({} wins, {} losses) in {:.1} s",
+                r.source, r.nodes, r.positions, r.rows, r.wins, r.losses, r.seconds
+            ),
+        },
     })?;
     let start = Instant::now();
     write_csv(&args.output, &rows)?;
@@ -229,6 +257,16 @@ fn print_dataset(args: &DatasetArgs, report: &DatasetReport, write_seconds: f64)
             "{:<12} {:>10} {:>10} {:>9} {:>9} {:>9} {:>8.1}",
             r.source, r.nodes, r.positions, r.rows, r.wins, r.losses, r.seconds
         );
+    }
+    for r in &report.sources {
+        if let (Some(games), Some(skipped)) = (r.games, r.games_skipped) {
+            println!(
+                "{}: {games} games read, {skipped} skipped (drawn or unfinished); nodes: the \
+                 plies of the {} decided",
+                r.source,
+                games - skipped
+            );
+        }
     }
     println!(
         "{} rows ({} wins, {} losses) written to {} in {:.1} s (sources read in {:.1} s)",
