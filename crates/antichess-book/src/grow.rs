@@ -67,6 +67,9 @@ pub struct GrowOptions {
     pub proof_dir: Option<PathBuf>,
     /// How the searches' new nodes get their numbers (mobility, or a learned evaluation).
     pub initial: InitialNumbers,
+    /// The record's moves: at a prover's node they name a move for, the walk takes it
+    /// (see [`crate::hints`]).
+    pub hints: Option<std::sync::Arc<crate::hints::Hints>>,
 }
 
 impl Default for GrowOptions {
@@ -86,6 +89,7 @@ impl Default for GrowOptions {
             retry: Duration::from_secs(300),
             proof_dir: None,
             initial: InitialNumbers::Mobility,
+            hints: None,
         }
     }
 }
@@ -295,6 +299,7 @@ fn claim_next(
             node.id,
             options.selection,
             options.effort,
+            options.hints.as_deref(),
             rng,
             now,
             &mut excluded,
@@ -324,6 +329,7 @@ fn claim_next(
                 start,
                 options.selection,
                 options.effort,
+                options.hints.as_deref(),
                 rng,
                 now,
                 &mut excluded,

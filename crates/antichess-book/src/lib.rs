@@ -28,6 +28,7 @@ mod error;
 pub mod expand;
 pub mod frontier;
 pub mod grow;
+pub mod hints;
 pub mod leaves;
 pub mod nav;
 pub mod node;
@@ -46,6 +47,7 @@ pub use book::{open_with_rules, Book, BookMeta};
 pub use error::{BookError, Result};
 pub use expand::{apply, expand_leaf, Applied, Expansion, LeafOutcome, KEEP_FRACTION};
 pub use grow::{grow, release_dead_claims, worker_id, GrowEnd, GrowOptions, GrowStats};
+pub use hints::Hints;
 pub use nav::{BookView, Reached};
 pub use node::{Node, NodeId, Status, INF};
 pub use prove::{

@@ -39,6 +39,7 @@
 use std::collections::HashSet;
 
 use crate::error::Result;
+use crate::hints::Hints;
 use crate::node::{Node, NodeId};
 use crate::store::Txn;
 
@@ -297,14 +298,17 @@ fn within(best: u32, slack: f64) -> u32 {
 }
 
 /// Walks from `start` to a free open leaf, choosing by `selection` (and `effort`, see
-/// [`pick_with`]). `excluded` collects nodes known to have no
+/// [`pick_with`]), except at the prover's nodes that `hints` names a move for (see
+/// [`crate::hints`]). `excluded` collects nodes known to have no
 /// free leaf (it may be reused for the next walk of the same claim attempt). Returns
 /// `None` if there is none below `start`.
+#[allow(clippy::too_many_arguments)]
 pub fn walk(
     txn: &mut dyn Txn,
     start: NodeId,
     selection: Selection,
     effort: Option<Effort>,
+    hints: Option<&Hints>,
     rng: &mut Rng,
     now_ms: i64,
     excluded: &mut HashSet<NodeId>,
@@ -329,6 +333,23 @@ pub fn walk(
                 continue 'restart;
             }
             let children = txn.children(node.id)?;
+            // The record's move at a prover's node, unless it was found lost.
+            if let Some(uci) = hints
+                .filter(|_| node.prover_to_move)
+                .and_then(|h| h.get(node.key))
+            {
+                if let Some(kid) = children
+                    .iter()
+                    .find(|k| k.uci.as_deref() == Some(uci) && k.is_open())
+                {
+                    if excluded.contains(&kid.id) || (!kid.expanded && kid.is_leased(now_ms)) {
+                        excluded.insert(node.id);
+                        continue 'restart;
+                    }
+                    node = kid.clone();
+                    continue;
+                }
+            }
             let open: Vec<&Node> = children
                 .iter()
                 .filter(|k| {

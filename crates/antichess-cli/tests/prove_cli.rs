@@ -375,3 +375,65 @@ fn prove_refuses_seeds_of_the_other_prover_before_building_anything() {
     );
     assert!(!cache.exists(), "no book created");
 }
+
+/// `--hints`: a bad file is refused before anything is built, naming the line and the
+/// move; a good one is read (a line on stderr) and the run proves as without it.
+#[test]
+fn prove_reads_hints_and_refuses_a_bad_hints_file() {
+    let dir = temp_dir("prove-hints");
+    let tables = dir.join("tables");
+    let cache = dir.join("cache");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.hints");
+    std::fs::write(
+        &bad,
+        "# the record\ne2e3 b8a6 f1a6\ne2e3 b8a6 f1a6 b7a6 e2e4\n",
+    )
+    .unwrap();
+    let good = dir.join("good.hints");
+    std::fs::write(&good, "e2e3 b8a6 f1a6 b7a6 d1e2\n").unwrap();
+    let run = |hints: &Path| {
+        antichess(
+            &[
+                "prove",
+                "--moves",
+                "e3 Na6 Bxa6 bxa6",
+                "--prover",
+                "white",
+                "-o",
+                dir.join("line.proof").to_str().unwrap(),
+                "--cache",
+                cache.to_str().unwrap(),
+                "--tables",
+                tables.to_str().unwrap(),
+                "--units",
+                "0",
+                "--workers",
+                "1",
+                "--search-nodes",
+                "20K",
+                "--hash",
+                "16M",
+                "--no-minimize",
+                "--hints",
+                hints.to_str().unwrap(),
+            ],
+            &tables,
+        )
+    };
+    let out = run(&bad);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.hints, line 3: move 5 (e2e4)"),
+        "the error names the file, line and move: {err}"
+    );
+    assert!(!cache.exists(), "no book created");
+    let out = run(&good);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("hints: 1 line(s)") && err.contains("the prover's move at 3 position(s)"),
+        "{err}"
+    );
+}

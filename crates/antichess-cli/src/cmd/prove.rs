@@ -218,6 +218,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         Vec::new()
     };
     let prover = args.prover.unwrap_or(root.turn());
+    let hints = args.walk.hints(root.rules(), prover)?;
     let rules = root.rules();
     crate::common::seeds::check_prover(&root, args.prover, &args.seed, args.frontier.as_deref())?;
 
@@ -409,6 +410,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             selection,
             effort: args.walk.effort(args.search_nodes, WalkDefaults::PROVE),
             initial: initial.clone(),
+            hints: hints.clone(),
             ..GrowOptions::default()
         };
         // The round stops on Ctrl-C or when the table round beside it is done.

@@ -266,6 +266,16 @@ pub struct WalkArgs {
     /// for `book grow`.
     #[arg(long, value_name = "PLIES")]
     pub effort_depth: Option<u32>,
+
+    /// Lines of moves the walk follows at the prover's nodes (a published solution's
+    /// lines, or any a person trusts): one line per text line, UCI moves from the start
+    /// position, `#` comments (docs/formats/hints.md). At a prover's node whose position
+    /// a line passes through, the walk takes that line's move instead of choosing by the
+    /// numbers, unless the move was found lost; the book's own searches still decide
+    /// every node, and the proof is checked as always. scripts/record-lines.py makes such
+    /// a file from the 2016 solution's published lines.
+    #[arg(long, value_name = "FILE")]
+    pub hints: Option<std::path::PathBuf>,
 }
 
 /// The walk's defaults of one command.
@@ -304,6 +314,37 @@ impl WalkDefaults {
 }
 
 impl WalkArgs {
+    /// The --hints file read for `prover` under `rules` (`None` without the flag); a line
+    /// on stderr says how many positions it names.
+    pub fn hints(
+        &self,
+        rules: antichess_core::Rules,
+        prover: antichess_core::Color,
+    ) -> anyhow::Result<Option<std::sync::Arc<antichess_book::Hints>>> {
+        let Some(path) = &self.hints else {
+            return Ok(None);
+        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| anyhow::anyhow!("--hints {}: {e}", path.display()))?;
+        let hints =
+            antichess_book::Hints::parse(&text, rules, prover, &path.display().to_string())?;
+        eprintln!(
+            "hints: {} line(s) from {}, the prover's move at {} position(s){}",
+            hints.lines,
+            path.display(),
+            hints.len(),
+            if hints.conflicts > 0 {
+                format!(
+                    " ({} position(s) where lines disagree: the first line's move kept)",
+                    hints.conflicts
+                )
+            } else {
+                String::new()
+            }
+        );
+        Ok(Some(std::sync::Arc::new(hints)))
+    }
+
     /// How the walk weighs the work spent (`None`: it does not), for searches of
     /// `search_nodes` positions, with `defaults` for what was not given.
     #[must_use]

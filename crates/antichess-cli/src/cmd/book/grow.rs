@@ -227,6 +227,7 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
         retry: args.retry,
         proof_dir: args.keep_proofs.clone(),
         initial: args.eval.initial_numbers()?,
+        hints: args.walk.hints(rules, book.meta().prover)?,
     };
     let stop = stop_on_ctrl_c(
         "stopping: the running searches stop and their numbers are written (their leaves return to the pool)",
