@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use antichess_book::frontier::SaveReport;
 use antichess_book::{
     grow, prove_subtrees, prove_to_file, seed_file, Book, GrowEnd, GrowOptions, GrowStats,
     ProveOptions,
@@ -362,6 +363,7 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let mut met_before: Option<HashMap<String, u64>> = None;
     let mut frontier_at = Instant::now();
     let mut frontier_saves = 0u32;
+    let mut saving: Option<std::thread::JoinHandle<anyhow::Result<SaveReport>>> = None;
     let end = loop {
         let done = stats.searches.load(Relaxed);
         let can_build = args.grow_tables > 0 && tablebase.is_some();
@@ -513,14 +515,27 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             break if interrupted { GrowEnd::Stopped } else { end };
         }
         if let Some(file) = &args.frontier {
-            if frontier_at.elapsed() >= args.frontier_every {
+            // A save writes the proof of every solved subtree (minutes on a big book): it
+            // runs beside the searches on its own read-only handle (a won subtree no
+            // longer changes), and the next one starts only when it is done.
+            if saving
+                .as_ref()
+                .is_some_and(std::thread::JoinHandle::is_finished)
+            {
+                frontier_saves += finish_save(saving.take(), file)?;
+            }
+            if saving.is_none() && frontier_at.elapsed() >= args.frontier_every {
                 let options = frontier_options(args, units, &path);
-                let mut book = Book::open(&location)?;
-                let report =
-                    super::book::frontier::save(&mut book, tablebase.as_ref(), &options, file)?;
-                eprintln!("{}", super::book::frontier::saved_line(file, &report));
+                let (location, file) = (location.clone(), file.clone());
+                let tables = tablebase.is_some().then(|| tables_dir.clone());
+                saving = Some(std::thread::spawn(move || {
+                    let tablebase = tables
+                        .map(|dir| antichess_tb::Tablebase::open(&dir, rules))
+                        .transpose()?;
+                    let mut book = Book::open_read_only(&location)?;
+                    super::book::frontier::save(&mut book, tablebase.as_ref(), &options, &file)
+                }));
                 frontier_at = Instant::now();
-                frontier_saves += 1;
             }
         }
         let in_rounds = args.grow_tables > 0 || args.frontier.is_some();
@@ -528,6 +543,9 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             break end;
         }
     };
+    if let Some(file) = &args.frontier {
+        frontier_saves += finish_save(saving.take(), file)?;
+    }
     let grow_seconds = started.elapsed().as_secs_f64();
     if let Some(last) = stats
         .last_proof_error
@@ -738,6 +756,23 @@ fn frontier_options(args: &ProveArgs, units: u32, book: &Path) -> ProveOptions {
         leaf_dir: Some(leaf_dir(book)),
         ..ProveOptions::default()
     }
+}
+
+/// Waits for a frontier save started beside the searches (if any) and prints its line;
+/// 1 if it wrote the file.
+fn finish_save(
+    saving: Option<std::thread::JoinHandle<anyhow::Result<SaveReport>>>,
+    file: &Path,
+) -> anyhow::Result<u32> {
+    let Some(handle) = saving else {
+        return Ok(0);
+    };
+    let report = handle
+        .join()
+        .map_err(|_| anyhow::anyhow!("the frontier save beside the searches panicked"))?
+        .with_context(|| format!("writing the frontier {}", file.display()))?;
+    eprintln!("{}", super::book::frontier::saved_line(file, &report));
+    Ok(1)
 }
 
 /// Where the book's searches keep the proofs they find and the assembly looks for them.
