@@ -326,6 +326,43 @@ fn a_build_says_its_size_before_it_starts_and_a_large_one_says_so() {
     );
 }
 
+/// Issue 63: `tb build --from-book BOOK --top 3` planned 342 tables for the 3 asked for
+/// and did not say that nearly all of them were dependencies. When the tables the ones
+/// asked for need are more positions than those, a note on stderr says so, by a build
+/// (after the plan's line) and by a dry run (whose listing is unchanged).
+#[test]
+fn a_plan_that_is_mostly_dependencies_says_so() {
+    let note = "note: 1 table asked for (187488 positions to build); the other 11 are the \
+                tables it needs (where captures and promotions lead): 360864 positions, 66% \
+                of the build";
+    let dir = temp("tb-plan-dependencies").join("tables");
+    let out = ok(&["tb", "build", "KPk", "--dry-run", "--tables", s(&dir)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim_end(), note, "{}", text(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().count(), 13, "{stdout}");
+    assert!(!dir.exists(), "a dry run creates nothing");
+    let out = ok(&["tb", "build", "KPk", "--tables", s(&dir), "--threads", "1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(lines[0].starts_with("plan: 12 tables needed"), "{stderr}");
+    assert_eq!(lines[1], note, "{stderr}");
+    // The table asked for is most of its plan: no note.
+    let out = ok(&[
+        "tb",
+        "build",
+        "KRk",
+        "--dry-run",
+        "--tables",
+        s(&temp("tb-plan-krk")),
+    ]);
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("note:"),
+        "{}",
+        text(&out)
+    );
+}
+
 /// Issue 63: the guide's `tb build --units 5 --dry-run | tail -1` line (the 4-unit set
 /// present) had drifted from what the command prints. It must be that line: the counts and
 /// positions with the 4-unit set's taken off, and the rest as printed on an empty

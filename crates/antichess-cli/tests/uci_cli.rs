@@ -12,6 +12,8 @@
 //! - `bad_input.py`: bad commands, illegal moves, malformed FENs, bad options and random
 //!   garbage get an `info string` naming them; the engine stays alive and exits with 0.
 //!
+//! and, on plain pipes from Rust, `go ponder` answered after `ponderhit` without `stop`.
+//!
 //! Needs `python3` with the `chess` package (`.ci/run` installs it). Outside CI a missing
 //! python-chess skips the tests with a message; under CI (`CI=true`) it is a failure.
 
@@ -159,4 +161,64 @@ fn the_whole_shipped_set_is_indexed_as_the_game_reaches_it() {
         stdout.contains("bestmove d1h5"),
         "the proof's 2. Qh5:\n{stdout}"
     );
+}
+
+/// Issue 63: `ponderhit` was ignored (no `bestmove` after `go ponder` until `stop`). On
+/// the binary's pipes: nothing while it ponders, a legal move after `ponderhit` with the
+/// input still open, the `go`'s 300 ms (less the overhead) counted from the `ponderhit`.
+#[test]
+fn ponderhit_turns_pondering_into_a_timed_search() {
+    use std::io::{BufRead, Write};
+    use std::sync::mpsc;
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_antichess"))
+        .args(["uci", "--proofs", ""])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("antichess uci runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let (lines, received) = mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            if lines.send(line.expect("engine output")).is_err() {
+                break;
+            }
+        }
+    });
+    let next_bestmove = |within: Duration| -> Option<String> {
+        let until = Instant::now() + within;
+        while let Some(left) = until.checked_duration_since(Instant::now()) {
+            match received.recv_timeout(left) {
+                Ok(line) if line.starts_with("bestmove ") => return Some(line),
+                Ok(_) => {}
+                Err(_) => return None,
+            }
+        }
+        None
+    };
+    stdin
+        .write_all(b"uci\nposition startpos moves e2e3 b7b6\ngo ponder movetime 300\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    assert_eq!(
+        next_bestmove(Duration::from_millis(800)),
+        None,
+        "pondering answered"
+    );
+    stdin.write_all(b"ponderhit\n").unwrap();
+    stdin.flush().unwrap();
+    let hit = Instant::now();
+    let line = next_bestmove(Duration::from_secs(60)).expect("a bestmove after ponderhit");
+    assert!(hit.elapsed() >= Duration::from_millis(200), "{line}");
+    let best = line.split_whitespace().nth(1).unwrap();
+    let pos = ["e2e3", "b7b6"].iter().fold(
+        antichess_core::Position::start(antichess_core::Rules::INTERNATIONAL),
+        |p, m| p.play(p.parse_uci(m).unwrap()),
+    );
+    assert!(pos.is_legal(pos.parse_uci(best).unwrap()), "{line}");
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
 }

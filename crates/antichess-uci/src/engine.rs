@@ -2,7 +2,11 @@
 //! tables, the search thread) and what each command does; [`run`], the command loop.
 //!
 //! The loop reads lines on the calling thread; `go` starts a search thread, so that
-//! `isready`, `stop` and `quit` are answered while it thinks. Proofs and tables are
+//! `isready`, `stop` and `quit` are answered while it thinks. `go ponder` searches until
+//! `stop` or `ponderhit`; `ponderhit` makes it a normal search of the same `go`, whose time
+//! limits count from the `ponderhit` (a timer thread raises the search's stop flag when
+//! that time is up). Every `go` ends in a `bestmove` (`bestmove 0000` when the game is
+//! over), even one with words it cannot use, which are named. Proofs and tables are
 //! (re)loaded when an option that names them or the rules changed, at the next `isready`
 //! or `go`. Nothing a GUI sends stops the engine: a bad line gets an `info string` that
 //! names it, and even an internal error (a panic) in a command or a search is reported
@@ -14,8 +18,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
-use antichess_core::{Game, Move, Position, Rules};
+use antichess_core::{Color, Game, Move, Position, Rules};
 use antichess_eval::Model;
 use antichess_tb::Tablebase;
 
@@ -24,7 +29,7 @@ use crate::output::Output;
 use crate::proofs::{default_proofs_path, ProofSet};
 use crate::protocol::{parse, Command, GoParams, Start};
 use crate::search::{AlphaBeta, Evaluation};
-use crate::think::Task;
+use crate::think::{time_budget, Task};
 use crate::UciError;
 
 /// Stack of the search thread (the proof height walk recurses once per ply).
@@ -58,8 +63,31 @@ pub struct Engine {
     alpha_beta_mb: usize,
     /// The evaluation the alpha-beta search was given (`None`: not yet set).
     evaluation_loaded: Option<(EvalKind, String)>,
-    /// The running search: its thread, its stop flag, and whether it waits for `stop`.
-    search: Option<(JoinHandle<()>, Arc<AtomicBool>, bool)>,
+    /// The running search.
+    search: Option<Running>,
+}
+
+/// A search thread and what the engine keeps to steer it.
+#[derive(Debug)]
+struct Running {
+    handle: JoinHandle<()>,
+    /// Raised by `stop`, `quit`, a new command that needs the search ended, or the timer a
+    /// `ponderhit` starts.
+    stop: Arc<AtomicBool>,
+    /// Set while a `go ponder` waits for `ponderhit`.
+    pondering: Arc<AtomicBool>,
+    /// The `go` (for its time limits after `ponderhit`), with the side to move and the
+    /// overhead it was given.
+    go: GoParams,
+    turn: Color,
+    overhead: Duration,
+}
+
+impl Running {
+    /// Whether the search answers only after `stop` (or `ponderhit`).
+    fn waits(&self) -> bool {
+        self.go.infinite || self.pondering.load(Relaxed)
+    }
 }
 
 /// Reads commands from `input` until `quit` or its end, writing to `output`.
@@ -167,7 +195,8 @@ impl Engine {
         };
         self.reap_search();
         match command {
-            Command::Empty | Command::Debug(_) | Command::PonderHit => {}
+            Command::Empty | Command::Debug(_) => {}
+            Command::PonderHit => self.ponder_hit(),
             Command::Uci => {
                 self.out.line(&format!("id name {NAME}"));
                 self.out.line("id author antichess developers");
@@ -202,7 +231,12 @@ impl Engine {
                 self.stop_search();
                 self.set_position(start, moves);
             }
-            Command::Go(go) => self.go(go),
+            Command::Go(go) => {
+                for problem in &go.ignored {
+                    self.info_string(&problem.to_string());
+                }
+                self.go(go);
+            }
             Command::Stop => self.stop_search(),
             Command::Quit => return false,
         }
@@ -359,6 +393,8 @@ impl Engine {
         }
         let keys = self.game.keys();
         let stop = Arc::new(AtomicBool::new(false));
+        let pondering = Arc::new(AtomicBool::new(go.ponder));
+        let running_go = go.clone();
         let fallback: Option<Move> = pos.legal_moves().first().copied();
         let task = Task {
             pos,
@@ -372,10 +408,10 @@ impl Engine {
             proofs: Arc::clone(&self.proofs),
             alpha_beta: Arc::clone(&self.alpha_beta),
             stop: Arc::clone(&stop),
+            pondering: Arc::clone(&pondering),
             out: self.out.clone(),
         };
         let out = self.out.clone();
-        let waits = task.go.infinite || task.go.ponder;
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK)
@@ -394,7 +430,16 @@ impl Engine {
                 }
             });
         match spawned {
-            Ok(handle) => self.search = Some((handle, stop, waits)),
+            Ok(handle) => {
+                self.search = Some(Running {
+                    handle,
+                    stop,
+                    pondering,
+                    go: running_go,
+                    turn: pos.turn(),
+                    overhead: self.options.move_overhead,
+                });
+            }
             Err(e) => {
                 self.info_string(&format!("cannot start the search thread: {e}"));
                 let m = fallback.map_or_else(|| "0000".to_string(), |m| m.to_uci());
@@ -403,34 +448,69 @@ impl Engine {
         }
     }
 
+    /// `ponderhit`: the pondering search becomes a normal one; the time limits of its `go`
+    /// count from now. Nothing when no search is pondering.
+    fn ponder_hit(&mut self) {
+        let Some(running) = &self.search else { return };
+        if !running.pondering.swap(false, Relaxed) {
+            return;
+        }
+        let go = GoParams {
+            ponder: false,
+            ..running.go.clone()
+        };
+        // Without a time limit (depth, nodes, mate) the search ends by itself.
+        let Some(budget) = time_budget(&go, running.turn, running.overhead) else {
+            return;
+        };
+        let Some(deadline) = Instant::now().checked_add(budget) else {
+            return;
+        };
+        let stop = Arc::clone(&running.stop);
+        let timer = std::thread::Builder::new()
+            .name("ponderhit".into())
+            .spawn(move || {
+                // The search raises the flag itself when it ends first.
+                while !stop.load(Relaxed) {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if left.is_zero() {
+                        stop.store(true, Relaxed);
+                        break;
+                    }
+                    std::thread::sleep(left.min(Duration::from_millis(5)));
+                }
+            });
+        if let Err(e) = timer {
+            // No timer: the move is made at once rather than never.
+            self.info_string(&format!("cannot time the search after ponderhit: {e}"));
+            running.stop.store(true, Relaxed);
+        }
+    }
+
     /// Joins a search thread that has finished by itself.
     fn reap_search(&mut self) {
-        if self
-            .search
-            .as_ref()
-            .is_some_and(|(h, _, _)| h.is_finished())
-        {
-            if let Some((h, _, _)) = self.search.take() {
-                let _ = h.join();
+        if self.search.as_ref().is_some_and(|r| r.handle.is_finished()) {
+            if let Some(r) = self.search.take() {
+                let _ = r.handle.join();
             }
         }
     }
 
     /// Stops the search (it prints its `bestmove`) and waits for it.
     fn stop_search(&mut self) {
-        if let Some((handle, stop, _)) = self.search.take() {
-            stop.store(true, Relaxed);
-            let _ = handle.join();
+        if let Some(r) = self.search.take() {
+            r.stop.store(true, Relaxed);
+            let _ = r.handle.join();
         }
     }
 
     /// Waits for a search with limits to end; stops one that waits for `stop`.
     fn finish_search(&mut self) {
-        if let Some((handle, stop, waits)) = self.search.take() {
-            if waits {
-                stop.store(true, Relaxed);
+        if let Some(r) = self.search.take() {
+            if r.waits() {
+                r.stop.store(true, Relaxed);
             }
-            let _ = handle.join();
+            let _ = r.handle.join();
         }
     }
 }
@@ -465,6 +545,10 @@ mod tests {
         let out = session("uci\nisready\nquit\n");
         assert!(out.contains("id name antichess"), "{out}");
         assert!(out.contains("option name UCI_Variant type combo"), "{out}");
+        assert!(
+            out.contains("option name Ponder type check default false\n"),
+            "{out}"
+        );
         assert!(out.contains("uciok\n"), "{out}");
         assert!(out.contains("readyok\n"), "{out}");
     }
@@ -543,5 +627,107 @@ mod tests {
             out.contains(&format!("bestmove {}", best.mv.to_uci())),
             "{best:?}: {out}"
         );
+    }
+
+    /// The text written to `buffer` once a line starting with `prefix` is in it, waiting
+    /// at most `seconds`; `None` if none came.
+    fn wait_for(buffer: &Buffer, prefix: &str, seconds: u64) -> Option<String> {
+        let until = Instant::now() + Duration::from_secs(seconds);
+        while Instant::now() < until {
+            let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+            if text.lines().any(|l| l.starts_with(prefix)) {
+                return Some(text);
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        None
+    }
+
+    /// Issue 63: `ponderhit` was ignored, so a `go ponder` answered only after `stop`.
+    /// Now the search goes on as a normal one, its `go`'s time counted from `ponderhit`.
+    #[test]
+    fn ponderhit_makes_the_ponder_search_a_timed_one() {
+        let buffer = Buffer::default();
+        let mut engine = Engine::new(Output::new(buffer.clone()));
+        for line in [
+            "setoption name Proofs value <empty>",
+            "position startpos moves e2e3 b7b6",
+            "go ponder movetime 200",
+        ] {
+            assert!(engine.handle(line));
+        }
+        assert_eq!(wait_for(&buffer, "bestmove", 1), None, "pondering answers");
+        let hit = Instant::now();
+        assert!(engine.handle("ponderhit"));
+        let out = wait_for(&buffer, "bestmove", 60).expect("a bestmove after ponderhit");
+        // 200 ms less the overhead (50), counted from the ponderhit.
+        assert!(hit.elapsed() >= Duration::from_millis(140), "{out}");
+        let best = out
+            .lines()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .unwrap();
+        let pos = ["e2e3", "b7b6"]
+            .iter()
+            .fold(Position::start(Rules::INTERNATIONAL), |p, m| {
+                p.play(p.parse_uci(m).unwrap())
+            });
+        assert!(pos.is_legal(pos.parse_uci(best).unwrap()), "{best}");
+
+        // A ponder search with a depth limit answers at the ponderhit; a ponderhit with
+        // no search pondering does nothing.
+        buffer.0.lock().unwrap().clear();
+        assert!(engine.handle("go ponder depth 2"));
+        assert_eq!(wait_for(&buffer, "bestmove", 1), None, "pondering answers");
+        assert!(engine.handle("ponderhit"));
+        assert!(wait_for(&buffer, "bestmove", 60).is_some());
+        buffer.0.lock().unwrap().clear();
+        assert!(engine.handle("ponderhit"));
+        assert!(engine.handle("isready"));
+        let out = wait_for(&buffer, "readyok", 60).unwrap();
+        assert_eq!(out, "readyok\n");
+        assert!(!engine.handle("quit"));
+    }
+
+    /// Issue 63: `go movetime 99999999999999999999999` got an `info string` and never a
+    /// `bestmove`. Every `go` is answered: huge numbers are no limit in practice (the
+    /// search runs until `stop`), bad words are named and left out.
+    #[test]
+    fn every_go_ends_in_a_bestmove() {
+        let huge = "99999999999999999999999";
+        let gos = [
+            format!("go movetime {huge}"),
+            format!("go wtime {huge} btime {huge}"),
+            format!("go wtime 1000 btime 1000 winc {huge} binc {huge}"),
+            format!("go wtime 1000 btime 1000 movestogo {huge}"),
+            format!("go nodes {huge}"),
+            "go nodes 9223372036854775807".to_string(),
+            format!("go depth {huge}"),
+            format!("go mate {huge}"),
+            "go movetime soon".to_string(),
+            "go sideways".to_string(),
+        ];
+        let mut input =
+            "setoption name Proofs value <empty>\nposition startpos moves e2e3\n".to_string();
+        for go in &gos {
+            input.push_str(go);
+            input.push_str("\nstop\n");
+        }
+        input.push_str("go movetime 1.5 depth 1\n");
+        let out = session(&input);
+        let answers = out.lines().filter(|l| l.starts_with("bestmove ")).count();
+        assert_eq!(answers, gos.len() + 1, "{out}");
+        assert!(!out.contains("internal error"), "{out}");
+        for expected in [
+            "info string go: 'movetime' needs a number, got 'soon'; it is left out",
+            "info string go: unknown parameter 'sideways' is left out",
+            "info string go: 'movetime' needs a number, got '1.5'; it is left out",
+        ] {
+            assert!(out.contains(expected), "{expected}: {out}");
+        }
+        // With no legal move: `bestmove 0000`.
+        let out = session(&format!(
+            "position fen 8/8/8/8/8/8/8/1N6 b - - 0 1\ngo movetime {huge}\n"
+        ));
+        assert!(out.ends_with("bestmove 0000\n"), "{out}");
     }
 }

@@ -8,7 +8,8 @@
 //! | `Threads` | spin | threads of the df-pn search (the alpha-beta search uses one) |
 //! | `Tables` | string | a directory of tablebase files (`antichess tb build`); empty: none |
 //! | `Proofs` | string | a proof file or a directory of `*.proof` files; empty: none. Default: see `crate::proofs` |
-//! | `Move Overhead` | spin, ms | time kept back from every move for the GUI and the pipe |
+//! | `Move Overhead` | spin, ms | time kept back from every move for the GUI and the pipe, at most a quarter of the move's time (`crate::think::time_budget`) |
+//! | `Ponder` | check | declared so that GUIs send `go ponder`; the engine ponders whenever asked, whatever its value |
 //! | `Evaluation` | combo `simple`, `model` | the alpha-beta search's static evaluation: units and mobility, or the learned model (`crate::search::Evaluation`) |
 //! | `EvalFile` | string | the model's weights file (`antichess learn train`); empty: the weights built in |
 
@@ -91,6 +92,7 @@ impl Options {
             format!("option name Move Overhead type spin default 50 min 0 max {MAX_OVERHEAD_MS}"),
             "option name Evaluation type combo default simple var simple var model".to_string(),
             "option name EvalFile type string default <empty>".to_string(),
+            "option name Ponder type check default false".to_string(),
         ]
     }
 
@@ -148,7 +150,8 @@ impl Options {
                 };
             }
             "evalfile" => self.eval_file = empty_value(value),
-            // Options GUIs send to every engine; nothing to do.
+            // Options GUIs send to every engine (`Ponder` only says whether the GUI will
+            // send `go ponder`); nothing to do.
             "ponder" | "uci_analysemode" | "uci_chess960" | "multipv" => {}
             _ => return Err(bad("no such option".into())),
         }

@@ -4,8 +4,12 @@
 //! engine checks against the rules.
 //!
 //! Tolerant as GUIs expect: words are separated by any whitespace, a negative clock (some
-//! GUIs send one when a player's time ran out) counts as 0, and `setoption` names may hold
-//! spaces (`setoption name Move Overhead value 30`).
+//! GUIs send one when a player's time ran out) counts as 0, a number too large for 64 bits
+//! counts as the largest (no limit in practice), and `setoption` names may hold spaces
+//! (`setoption name Move Overhead value 30`). A `go` is never refused: what it cannot use
+//! (an unknown word, a parameter without its number) is left out and named in
+//! [`GoParams::ignored`], and the search runs with the rest, so that every `go` is answered
+//! with a `bestmove`.
 
 use crate::UciError;
 
@@ -55,6 +59,42 @@ pub struct GoParams {
     pub ponder: bool,
     /// `searchmoves`: restrict the choice to these moves (UCI text, checked later).
     pub searchmoves: Vec<String>,
+    /// What the line held that could not be used and was left out, each naming it.
+    pub ignored: Vec<UciError>,
+}
+
+/// The parameters of `go` that take a number.
+const NUMBER_KEYS: [&str; 9] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+];
+
+/// Whether `word` starts a parameter of `go`.
+fn is_go_key(word: &str) -> bool {
+    NUMBER_KEYS.contains(&word) || matches!(word, "infinite" | "ponder" | "searchmoves")
+}
+
+/// A count of milliseconds or units: a negative one is 0 (a GUI's clock past zero), one
+/// too large for 64 bits is `u64::MAX` (no limit in practice). `None`: not a whole number.
+fn count(text: &str) -> Option<u64> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(digits) => (true, digits),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if negative {
+        return Some(0);
+    }
+    Some(digits.parse().unwrap_or(u64::MAX))
 }
 
 /// Parses one line of input.
@@ -83,7 +123,7 @@ pub fn parse(line: &str) -> Result<Command, UciError> {
         },
         "setoption" => parse_setoption(rest),
         "position" => parse_position(rest),
-        "go" => parse_go(rest).map(Command::Go),
+        "go" => Ok(Command::Go(parse_go(rest))),
         _ => Err(UciError::UnknownCommand(shorten(first))),
     }
 }
@@ -153,62 +193,61 @@ fn parse_position(words: &[&str]) -> Result<Command, UciError> {
     })
 }
 
-fn parse_go(words: &[&str]) -> Result<GoParams, UciError> {
+fn parse_go(words: &[&str]) -> GoParams {
     let mut go = GoParams::default();
     let mut i = 0;
     while i < words.len() {
         let key = words[i];
         i += 1;
-        // The value after `key`, as a count of milliseconds or units (negative → 0).
-        let mut number = |what: &str| -> Result<u64, UciError> {
-            let Some(text) = words.get(i) else {
-                return Err(bad("go", format!("'{what}' needs a number")));
+        if NUMBER_KEYS.contains(&key) {
+            // The next word, unless it is the next parameter.
+            let text = words.get(i).copied().filter(|w| !is_go_key(w));
+            let Some(text) = text else {
+                go.ignored
+                    .push(bad("go", format!("'{key}' needs a number; it is left out")));
+                continue;
             };
             i += 1;
-            match text.parse::<i64>() {
-                Ok(v) => Ok(v.max(0) as u64),
-                Err(_) => Err(bad(
+            let Some(n) = count(text) else {
+                go.ignored.push(bad(
                     "go",
-                    format!("'{what}' needs a number, got '{}'", shorten(text)),
-                )),
+                    format!(
+                        "'{key}' needs a number, got '{}'; it is left out",
+                        shorten(text)
+                    ),
+                ));
+                continue;
+            };
+            let small = || n.min(u64::from(u32::MAX)) as u32;
+            match key {
+                "wtime" => go.wtime = Some(n),
+                "btime" => go.btime = Some(n),
+                "winc" => go.winc = Some(n),
+                "binc" => go.binc = Some(n),
+                "movestogo" => go.movestogo = Some(small()),
+                "depth" => go.depth = Some(small()),
+                "nodes" => go.nodes = Some(n),
+                "mate" => go.mate = Some(small()),
+                _ => go.movetime = Some(n),
             }
-        };
+            continue;
+        }
         match key {
-            "wtime" => go.wtime = Some(number(key)?),
-            "btime" => go.btime = Some(number(key)?),
-            "winc" => go.winc = Some(number(key)?),
-            "binc" => go.binc = Some(number(key)?),
-            "movestogo" => go.movestogo = Some(number(key)?.min(u64::from(u32::MAX)) as u32),
-            "depth" => go.depth = Some(number(key)?.min(u64::from(u32::MAX)) as u32),
-            "nodes" => go.nodes = Some(number(key)?),
-            "mate" => go.mate = Some(number(key)?.min(u64::from(u32::MAX)) as u32),
-            "movetime" => go.movetime = Some(number(key)?),
             "infinite" => go.infinite = true,
             "ponder" => go.ponder = true,
             "searchmoves" => {
-                const KEYS: [&str; 12] = [
-                    "wtime",
-                    "btime",
-                    "winc",
-                    "binc",
-                    "movestogo",
-                    "depth",
-                    "nodes",
-                    "mate",
-                    "movetime",
-                    "infinite",
-                    "ponder",
-                    "searchmoves",
-                ];
-                while i < words.len() && !KEYS.contains(&words[i]) {
+                while i < words.len() && !is_go_key(words[i]) {
                     go.searchmoves.push(words[i].to_string());
                     i += 1;
                 }
             }
-            other => return Err(bad("go", format!("unknown parameter '{}'", shorten(other)))),
+            other => go.ignored.push(bad(
+                "go",
+                format!("unknown parameter '{}' is left out", shorten(other)),
+            )),
         }
     }
-    Ok(go)
+    go
 }
 
 #[cfg(test)]
@@ -251,9 +290,6 @@ mod tests {
     fn errors_name_the_bad_input() {
         let cases = [
             ("xyzzy 1 2", "unknown command 'xyzzy'"),
-            ("go movetime soon", "'movetime' needs a number, got 'soon'"),
-            ("go movetime", "'movetime' needs a number"),
-            ("go sideways", "unknown parameter 'sideways'"),
             (
                 "position somewhere",
                 "expected 'startpos' or 'fen', got 'somewhere'",
@@ -265,5 +301,79 @@ mod tests {
             let message = parse(line).unwrap_err().to_string();
             assert!(message.contains(expected), "{line}: {message}");
         }
+    }
+
+    /// Issue 63: `go movetime 99999999999999999999999` was refused (an `info string` and
+    /// never a `bestmove`). A number too large is the largest; a `go` with a bad word is
+    /// run without it, the word named.
+    #[test]
+    fn a_go_is_never_refused() {
+        let go = |line: &str| match parse(line) {
+            Ok(Command::Go(go)) => go,
+            other => panic!("{line}: {other:?}"),
+        };
+        let huge = "99999999999999999999999";
+        let all = go(&format!(
+            "go wtime {huge} btime {huge} winc {huge} binc {huge} movestogo {huge} \
+             depth {huge} nodes {huge} mate {huge} movetime {huge}"
+        ));
+        assert_eq!(
+            (
+                all.wtime,
+                all.btime,
+                all.winc,
+                all.binc,
+                all.nodes,
+                all.movetime
+            ),
+            (
+                Some(u64::MAX),
+                Some(u64::MAX),
+                Some(u64::MAX),
+                Some(u64::MAX),
+                Some(u64::MAX),
+                Some(u64::MAX)
+            )
+        );
+        assert_eq!(
+            (all.movestogo, all.depth, all.mate),
+            (Some(u32::MAX), Some(u32::MAX), Some(u32::MAX))
+        );
+        assert!(all.ignored.is_empty(), "{:?}", all.ignored);
+        assert_eq!(go(&format!("go wtime -{huge}")).wtime, Some(0));
+        assert_eq!(go("go movetime +250").movetime, Some(250));
+
+        let cases = [
+            (
+                "go movetime soon",
+                "go: 'movetime' needs a number, got 'soon'; it is left out",
+            ),
+            (
+                "go movetime",
+                "go: 'movetime' needs a number; it is left out",
+            ),
+            (
+                "go sideways",
+                "go: unknown parameter 'sideways' is left out",
+            ),
+            ("go movetime 1.5", "'movetime' needs a number, got '1.5'"),
+        ];
+        for (line, expected) in cases {
+            let go = go(line);
+            assert_eq!(go.movetime, None, "{line}");
+            let message = go
+                .ignored
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>();
+            assert!(
+                message.iter().any(|m| m.contains(expected)),
+                "{line}: {message:?}"
+            );
+        }
+        // A parameter without its number does not swallow the next one.
+        let go = go("go movetime depth 3 nodes");
+        assert_eq!((go.movetime, go.depth, go.nodes), (None, Some(3), None));
+        assert_eq!(go.ignored.len(), 2, "{:?}", go.ignored);
     }
 }

@@ -53,25 +53,38 @@ pub struct Task {
     pub proofs: Arc<Mutex<ProofSet>>,
     pub alpha_beta: Arc<Mutex<AlphaBeta>>,
     pub stop: Arc<AtomicBool>,
+    /// Set while a `go ponder` waits for `ponderhit` (the engine clears it then, and stops
+    /// the search when the `go`'s time, counted from the `ponderhit`, is up).
+    pub pondering: Arc<AtomicBool>,
     pub out: Output,
 }
 
 /// df-pn searches larger than this are not turned into proofs to measure a distance.
 const EXTRACT_MAX_NODES: u64 = 300_000;
 
+/// The largest share of a move's time that `Move Overhead` takes: a quarter. (Taken whole,
+/// the default 50 ms left 1 ms of `go movetime 50`: a depth-1 move.)
+const OVERHEAD_SHARE: u32 = 4;
+
 /// How long to think, from the `go` parameters. `None`: no time limit (infinite, ponder, or
 /// only depth, nodes or mate limits).
+///
+/// The time of the move is `movetime`, or with a clock about 1/(movestogo + 1) of it
+/// (movestogo 30 when not given) plus three quarters of the increment, never more than a
+/// third of the clock. `overhead` is kept back from it, but never more than a quarter of
+/// it; at least 1 ms is left. A time too large to count (`u64::MAX` ms) is simply long: the
+/// search runs until `stop`.
 #[must_use]
 pub fn time_budget(go: &GoParams, turn: Color, overhead: Duration) -> Option<Duration> {
     if go.infinite || go.ponder {
         return None;
     }
+    let less_overhead = |time: Duration| {
+        time.saturating_sub(overhead.min(time / OVERHEAD_SHARE))
+            .max(Duration::from_millis(1))
+    };
     if let Some(ms) = go.movetime {
-        return Some(
-            Duration::from_millis(ms)
-                .saturating_sub(overhead)
-                .max(Duration::from_millis(1)),
-        );
+        return Some(less_overhead(Duration::from_millis(ms)));
     }
     let (time, inc, other) = match turn {
         Color::White => (go.wtime, go.winc, go.btime),
@@ -80,10 +93,9 @@ pub fn time_budget(go: &GoParams, turn: Color, overhead: Duration) -> Option<Dur
     // A GUI that sends only the other side's clock still means a timed game.
     let time = Duration::from_millis(time.or(other)?);
     let inc = Duration::from_millis(inc.unwrap_or(0));
-    let usable = time.saturating_sub(overhead);
     let moves_left = go.movestogo.unwrap_or(30).clamp(1, 60);
-    let target = usable / (moves_left + 1) + inc * 3 / 4;
-    Some(target.min(usable / 3).max(Duration::from_millis(1)))
+    let target = (time / (moves_left + 1)).saturating_add(inc.saturating_mul(3) / 4);
+    Some(less_overhead(target.min(time / 3)))
 }
 
 /// The least time a proof's index is waited for in a timed move (a small file's index is
@@ -108,19 +120,21 @@ pub fn index_wait(go: &GoParams, turn: Color, overhead: Duration) -> Option<Dura
 }
 
 impl Task {
-    /// Chooses a move and prints `bestmove` (after `stop` when searching infinitely).
+    /// Chooses a move and prints `bestmove` (after `stop` when searching infinitely, after
+    /// `stop` or `ponderhit` when pondering).
     pub fn run(self) {
         let start = Instant::now();
         let best = self.choose(start);
-        if self.go.infinite || self.go.ponder {
-            while !self.stop.load(Relaxed) {
-                std::thread::sleep(Duration::from_millis(2));
-            }
+        // `go infinite` waits for `stop`; `go ponder` for `stop` or `ponderhit`.
+        while !self.stop.load(Relaxed) && (self.go.infinite || self.pondering.load(Relaxed)) {
+            std::thread::sleep(Duration::from_millis(2));
         }
         match best {
             Some(m) => self.out.line(&format!("bestmove {}", m.to_uci())),
             None => self.out.line("bestmove 0000"),
         }
+        // The search is over: a timer started by `ponderhit` ends too.
+        self.stop.store(true, Relaxed);
     }
 
     fn info_string(&self, text: &str) {
@@ -173,8 +187,9 @@ impl Task {
 
     fn proof_move(&self, start: Instant, moves: &[Move]) -> Option<Move> {
         let mut proofs = self.proofs.lock().unwrap_or_else(PoisonError::into_inner);
-        let wait_until =
-            index_wait(&self.go, self.pos.turn(), self.move_overhead).map(|w| start + w);
+        // A wait too long to count is no limit.
+        let wait_until = index_wait(&self.go, self.pos.turn(), self.move_overhead)
+            .and_then(|w| start.checked_add(w));
         let patience = || !self.stop.load(Relaxed) && wait_until.is_none_or(|t| Instant::now() < t);
         // A file of another line is waited for only when the move has no time limit.
         let elsewhere = || wait_until.is_none() && patience();
@@ -243,7 +258,8 @@ impl Task {
 
     fn search(&self, start: Instant, mut moves: Vec<Move>) -> Move {
         let budget = time_budget(&self.go, self.pos.turn(), self.move_overhead);
-        let deadline = budget.map(|b| start + b);
+        // A budget too long to count (`go movetime 99999999999999999999`) is no deadline.
+        let deadline = budget.and_then(|b| start.checked_add(b));
         let us = self.pos.turn();
         // df-pn for each side, with a share of the time or of the nodes.
         for (prover, share) in [(us, 4), (us.other(), 10)] {
@@ -355,7 +371,7 @@ impl Task {
         }
         let limits = Limits {
             deadline,
-            nodes: self.go.nodes.map(|n| (n * 5 / 8).max(1)),
+            nodes: self.go.nodes.map(|n| (n / 8 * 5 + n % 8 * 5 / 8).max(1)),
             depth: self.go.depth.or(self.go.mate.map(|m| m.saturating_mul(2))),
             stop: Some(Arc::clone(&self.stop)),
         };
@@ -489,24 +505,60 @@ mod tests {
             ms(time_budget(&go("go depth 4"), Color::White, overhead)),
             None
         );
-        // 1 s + 0.1 s: (1000 - 50) / 31 + 75 = 105 ms.
+        // 1 s + 0.1 s: 1000 / 31 + 75 = 107 ms, less a quarter of it (not 50).
         let clock = go("go wtime 1000 btime 1000 winc 100 binc 100");
-        assert_eq!(ms(time_budget(&clock, Color::Black, overhead)), Some(105));
+        assert_eq!(ms(time_budget(&clock, Color::Black, overhead)), Some(80));
         // Never more than a third of what is left, even with a large increment.
         let short = go("go wtime 200 btime 200 winc 1000 binc 1000");
         assert_eq!(ms(time_budget(&short, Color::White, overhead)), Some(50));
+        // A long clock: the whole overhead.
+        let long = go("go wtime 62000 btime 62000");
+        assert_eq!(ms(time_budget(&long, Color::White, overhead)), Some(1950));
         // No time left: the least.
         let none = go("go wtime 0 btime 0");
         assert_eq!(ms(time_budget(&none, Color::White, overhead)), Some(1));
+        // Times too large to count are long, not errors.
+        let huge = "99999999999999999999999";
+        for line in [
+            format!("go movetime {huge}"),
+            format!("go wtime {huge} btime {huge} winc {huge} binc {huge} movestogo {huge}"),
+        ] {
+            let budget = time_budget(&go(&line), Color::White, overhead).unwrap();
+            assert!(budget > Duration::from_secs(1 << 40), "{line}: {budget:?}");
+            assert!(index_wait(&go(&line), Color::White, overhead).is_some());
+        }
 
         // Waiting for a proof's index: half the budget, at least 50 ms, at most a tenth of
         // the clock; no limit without one.
         let wait = |text: &str| ms(index_wait(&go(text), Color::White, overhead));
         assert_eq!(wait("go movetime 300"), Some(125));
         assert_eq!(wait("go movetime 50"), Some(50));
-        assert_eq!(wait("go wtime 1000 btime 1000 winc 100 binc 100"), Some(52));
+        assert_eq!(wait("go wtime 1000 btime 1000 winc 100 binc 100"), Some(50));
         assert_eq!(wait("go wtime 300 btime 300"), Some(30));
         assert_eq!(wait("go nodes 100"), None);
+        assert_eq!(wait("go ponder movetime 300"), None);
         assert_eq!(wait("go infinite"), None);
+    }
+
+    /// Issue 63: with the default `Move Overhead` of 50 ms, `go movetime 50` left 1 ms
+    /// (a depth-1 move). The overhead takes at most a quarter of the move's time.
+    #[test]
+    fn the_overhead_takes_at_most_a_quarter_of_a_short_move() {
+        let go = |text: &str| match crate::protocol::parse(text).unwrap() {
+            crate::protocol::Command::Go(go) => go,
+            _ => unreachable!(),
+        };
+        let ms = |text: &str, overhead: u64| {
+            time_budget(&go(text), Color::White, Duration::from_millis(overhead))
+                .map(|d| d.as_micros())
+        };
+        assert_eq!(ms("go movetime 50", 50), Some(37_500));
+        assert_eq!(ms("go movetime 100", 50), Some(75_000));
+        assert_eq!(ms("go movetime 1000", 50), Some(950_000));
+        assert_eq!(ms("go movetime 50", 0), Some(50_000));
+        assert_eq!(ms("go movetime 1", 5_000), Some(1_000));
+        // A clock of 3.1 s: 100 ms a move, 25 of them kept back of 50.
+        assert_eq!(ms("go wtime 3100 btime 3100", 50), Some(75_000));
+        assert_eq!(ms("go wtime 3100 btime 3100", 20), Some(80_000));
     }
 }

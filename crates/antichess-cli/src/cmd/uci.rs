@@ -12,7 +12,7 @@ use clap::Args;
 /// one), from tablebases where they cover the position, and searches elsewhere (df-pn for
 /// forced wins of either side, then alpha-beta). Options: UCI_Variant (antichess and
 /// giveaway: international rules; suicide: FICS rules), Rules, Hash, Threads, Tables,
-/// Proofs, Move Overhead, Evaluation, EvalFile. See docs/guide.md, "A UCI engine".
+/// Proofs, Move Overhead, Evaluation, EvalFile, Ponder. See docs/guide.md, "A UCI engine".
 #[derive(Debug, Args)]
 pub struct UciArgs {
     /// First value of the Proofs option: a proof file or a directory of *.proof files

@@ -123,7 +123,7 @@ pub(super) fn run(
         size.warn();
         return Ok(ExitCode::SUCCESS);
     }
-    size.announce("bound tables", &dir, json);
+    size.announce("bound tables", &dir, json, None);
     let progress = BuildProgress::new(json).at(&options).table_lines();
     let report = build_bounds(&pairs, &options, &|e| progress.event(e));
     progress.finish(None);

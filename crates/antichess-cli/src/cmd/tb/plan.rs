@@ -4,7 +4,9 @@
 //! it starts. Both warn on stderr when the build is large (more than [`LARGE_POSITIONS`]
 //! positions to generate) or when its largest table is expected to need more memory than
 //! the machine has available, so that a `--from-book --top 3` of 3.6 × 10^10 positions
-//! does not start without a word.
+//! does not start without a word. When most of the build is tables the ones asked for
+//! depend on (the tables their captures and promotions lead to), a note on stderr says how
+//! many were asked for and how much of the build the others are.
 //!
 //! Estimates: memory per position of the table being built (both sides to move) and file
 //! bytes per position, from measurements (docs/benchmarks.md); positions count both sides
@@ -124,14 +126,18 @@ impl Size {
         )
     }
 
-    /// Before a build: the plan's line on stderr (not with JSON output, which keeps stderr
-    /// quiet), then [`Size::warnings`]. Nothing when every table is present.
-    pub fn announce(&self, noun: &str, dir: &std::path::Path, json: bool) {
+    /// Before a build: the plan's line and `note` (see [`dependencies_note`]) on stderr
+    /// (not with JSON output, which keeps stderr quiet), then [`Size::warnings`]. Nothing
+    /// when every table is present.
+    pub fn announce(&self, noun: &str, dir: &std::path::Path, json: bool, note: Option<String>) {
         if self.to_build == 0 {
             return;
         }
         if !json {
             eprintln!("plan: {}", self.line(noun, dir));
+            if let Some(note) = note {
+                eprintln!("note: {note}");
+            }
         }
         self.warn();
     }
@@ -191,11 +197,54 @@ pub(super) fn announce_exact(
     json: bool,
 ) -> anyhow::Result<()> {
     let tb = Tablebase::open(&options.dir, options.rules)?;
-    let rows = dependencies(targets, options.rules)
+    let rows: Vec<(Material, u64, bool)> = dependencies(targets, options.rules)
         .into_iter()
-        .map(|m| (m, antichess_tb::positions(&m), tb.contains(&m)));
-    Size::of(rows, options.rules.is_royal()).announce("tables", &options.dir, json);
+        .map(|m| (m, antichess_tb::positions(&m), tb.contains(&m)))
+        .collect();
+    let note = dependencies_note(targets, &rows);
+    Size::of(rows, options.rules.is_royal()).announce("tables", &options.dir, json, note);
     Ok(())
+}
+
+/// A note for when the tables to build that were not asked for (dependencies of those that
+/// were) are more positions than those asked for: how many tables were asked for, and how
+/// much of the build the others are. `rows`: the plan (material, positions, present).
+pub(super) fn dependencies_note(
+    asked: &[Material],
+    rows: &[(Material, u64, bool)],
+) -> Option<String> {
+    let to_build = rows.iter().filter(|r| !r.2);
+    let (mut asked_tables, mut asked_positions, mut other_tables, mut other_positions) =
+        (0usize, 0u64, 0usize, 0u64);
+    for (m, positions, _) in to_build {
+        if asked.contains(m) {
+            asked_tables += 1;
+            asked_positions += positions;
+        } else {
+            other_tables += 1;
+            other_positions += positions;
+        }
+    }
+    if other_tables == 0 || other_positions <= asked_positions {
+        return None;
+    }
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("{n} {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    let share = 100.0 * other_positions as f64 / (other_positions + asked_positions) as f64;
+    Some(format!(
+        "{} asked for ({asked_positions} positions to build); the other {other_tables} {} \
+         the tables {} need{} (where captures and promotions lead): {other_positions} \
+         positions, {share:.0}% of the build",
+        plural(asked_tables, "table", "tables"),
+        if other_tables == 1 { "is" } else { "are" },
+        if asked_tables == 1 { "it" } else { "they" },
+        if asked_tables == 1 { "s" } else { "" },
+    ))
 }
 
 /// `tb build --dry-run`: the plan, built nothing.
@@ -243,6 +292,13 @@ pub(super) fn dry_run(
                 );
             }
             println!("{}", size.line("tables", &options.dir));
+            let rows: Vec<_> = plan
+                .iter()
+                .map(|e| (e.material, e.positions, e.present))
+                .collect();
+            if let Some(note) = dependencies_note(targets, &rows) {
+                eprintln!("note: {note}");
+            }
         }
     }
     size.warn();
