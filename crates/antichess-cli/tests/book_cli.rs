@@ -4,8 +4,7 @@
 //! search one leaf at overlapping times; steering and transfer commands; errors that
 //! name the bad input.
 
-mod common;
-use common::{antichess, json, ok, s, text};
+use crate::common::{antichess, json, ok, s, text};
 
 use std::path::Path;
 use std::process::{Command, Stdio};

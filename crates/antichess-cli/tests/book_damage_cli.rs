@@ -7,8 +7,7 @@
 //! and `book check` open read-only (as root, where permissions do not bind, they run as the
 //! user nobody).
 
-mod common;
-use common::{ok, s, text};
+use crate::common::{ok, s, text};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -7,8 +7,7 @@
 //! on SQLite, node for node, with byte-identical proofs; and a `grow` goes on after the
 //! server restarts under it; leases follow the server's clock, not a worker's.
 
-mod common;
-use common::{antichess, json, ok, s, text};
+use crate::common::{antichess, json, ok, s, text};
 
 use antichess_testkit::pg_server;
 
@@ -147,7 +146,7 @@ fn pg_two_processes_one_killed_and_restarted_solve_the_book() {
         return;
     };
     let start = Instant::now();
-    let dir = temp("kill");
+    let dir = temp("pg-kill");
     let url = server.url("grow");
     ok(&["book", "new", &url, "--moves", "e3 Na6"]);
     let killed = spawn_grow(&url, "2");

@@ -2,9 +2,7 @@
 //! without a table, `book tables` lists them, `tb build --from-book` builds the ones met
 //! most, and the book's next searches use them.
 
-mod common;
-
-use common::{antichess, json, ok, s, text};
+use crate::common::{antichess, json, ok, s, text};
 
 /// White king and rook against a black knight: 3 units, searched with the 2-unit tables
 /// only.

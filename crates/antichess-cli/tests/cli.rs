@@ -1,8 +1,7 @@
 //! End-to-end tests of the `antichess` binary: output of perft and moves, and clear errors
 //! with a non-zero exit code for bad input.
 
-mod common;
-use common::antichess;
+use crate::common::antichess;
 
 use std::process::Output;
 

@@ -4,8 +4,7 @@
 //! missing child, a proof of another position and a child of another line are refused
 //! with messages that name them.
 
-mod common;
-use common::{antichess_in as antichess, json_of as json, s, text};
+use crate::common::{antichess_in as antichess, json_of as json, s, text};
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

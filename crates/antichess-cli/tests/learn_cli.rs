@@ -2,8 +2,7 @@
 //! and a small PGN file, and of its refusals: a malformed data set and a weights file of other features give a
 //! message naming the problem and exit code 2, never a panic.
 
-mod common;
-use common::{antichess, json, ok, s, text};
+use crate::common::{antichess, json, ok, s, text};
 
 use std::path::{Path, PathBuf};
 

@@ -2,8 +2,7 @@
 //! stderr what is built, where and how long it took; `proof verify` of a file that is not
 //! a proof says so; `book grow` on a solved book says it is solved and exits at once.
 
-mod common;
-use common::{antichess, s};
+use crate::common::{antichess, s};
 
 use std::process::Output;
 

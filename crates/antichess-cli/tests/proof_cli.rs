@@ -2,8 +2,7 @@
 //! test (a small brute-force prover), with the exit codes 0 (verified), 1 (rejected) and
 //! 2 (usage, I/O, missing tables).
 
-mod common;
-use common::{antichess, text};
+use crate::common::{antichess, text};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

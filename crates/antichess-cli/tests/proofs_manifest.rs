@@ -13,8 +13,7 @@
 //! `e3-Nc6.proof` close over the whole 4-unit set (714 tables, 3.0 × 10^9 positions: about
 //! 7 minutes on this machine's two cores in a release build), which CI builds.
 
-mod common;
-use common::{antichess, json_of as json};
+use crate::common::{antichess, json_of as json};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -2,8 +2,7 @@
 //! code 3, the solved subtrees written beside it), the same command run again resumes that
 //! book instead of starting over, proves the line, and writes a proof that verifies.
 
-mod common;
-use common::{antichess_in as antichess, text};
+use crate::common::{antichess_in as antichess, text};
 
 use std::path::Path;
 use std::process::Output;

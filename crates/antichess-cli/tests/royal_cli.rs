@@ -4,8 +4,7 @@
 //! rule set and that `proof verify` replays under royal-king rules, `tb build`'s limits,
 //! and the shipped first-move proofs of proofs/pritchard/.
 
-mod common;
-use common::{antichess, json_of as json, text};
+use crate::common::{antichess, json_of as json, text};
 
 use antichess_testkit::temp_dir as temp;
 use std::process::Command;

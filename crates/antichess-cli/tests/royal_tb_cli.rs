@@ -4,9 +4,9 @@
 //! proof is one table leaf, no missing table; without tables the same budget does not
 //! settle it) and proves what the table says.
 
-mod common;
+use crate::common;
 
-use common::{json, ok, text};
+use crate::common::{json, ok, text};
 
 fn temp(name: &str) -> std::path::PathBuf {
     antichess_testkit::temp_dir(name)

@@ -4,8 +4,7 @@
 //! node of a seeded position is won at once; subtree proofs seed a new book and join into
 //! the root's proof; seeds of another prover or that do not verify are refused.
 
-mod common;
-use common::{antichess_in as antichess, json_of as json, s, text};
+use crate::common::{antichess_in as antichess, json_of as json, s, text};
 
 use std::path::{Path, PathBuf};
 

@@ -2,8 +2,7 @@
 //! form, proofs written and then checked by `antichess proof verify`, budgets, and errors
 //! that name the bad input. Small tables are built into a temporary directory.
 
-mod common;
-use common::{antichess, json_of as json, text};
+use crate::common::{antichess, json_of as json, text};
 
 use antichess_testkit::temp_dir as temp;
 use std::process::Command;

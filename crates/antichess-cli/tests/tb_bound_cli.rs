@@ -4,9 +4,7 @@
 //! them and rejects it without the one it needs; `prove` probes them beside the complete
 //! sets.
 
-mod common;
-
-use common::{antichess, json, ok, s, text};
+use crate::common::{antichess, json, ok, s, text};
 
 /// White knight on d5 must be taken (1... exd5), leaving the white king against king and
 /// pawn, White to move: a White win that the bound tables of KPk settle.

@@ -4,8 +4,7 @@
 //! written; a deleted file is built again and a truncated one is reported as damaged and
 //! built again; the result is byte-identical to an uninterrupted build.
 
-mod common;
-use common::{antichess, files, s, text};
+use crate::common::{antichess, files, s, text};
 
 use std::collections::BTreeMap;
 use std::process::{Command, Output, Stdio};

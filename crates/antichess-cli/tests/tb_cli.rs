@@ -134,7 +134,7 @@ fn probe_many_fens_from_stdin_builds_missing_tables() {
 
 #[test]
 fn bad_input_is_a_clear_error() {
-    let dir = temp_dir("errors");
+    let dir = temp_dir("tb-errors");
     let d = dir.to_str().unwrap();
     let cases: &[(&[&str], &str)] = &[
         (

@@ -8,8 +8,7 @@
 //! is then deleted or truncated is built again by the next worker; a worker with other
 //! rules is refused.
 
-mod common;
-use common::{files, s, text};
+use crate::common::{files, s, text};
 
 use antichess_testkit::pg_server;
 

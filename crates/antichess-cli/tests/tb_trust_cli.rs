@@ -5,8 +5,7 @@
 //! is given other ones; a symbolic link loop as `--tables` is named; `tb build` and
 //! `tb verify` speak JSON.
 
-mod common;
-use common::antichess;
+use crate::common::antichess;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

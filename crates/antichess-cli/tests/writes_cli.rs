@@ -6,8 +6,7 @@
 //! `--proof` writes nothing; `proof convert` converts only what verifies and reports in
 //! JSON, as `proof minimize` does.
 
-mod common;
-use common::{antichess, s, text};
+use crate::common::{antichess, s, text};
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -3,17 +3,15 @@
 //! reference format's reserved index 0x3fffffff means "no sibling" for no kind of node
 //! (issue 36, item 7).
 
-mod common;
-
 use std::collections::HashMap;
 
+use crate::common::*;
 use antichess_core::{Color, Move, Position, Rules};
 use antichess_proof::{
     encode_compact, encode_reference, ordered_moves, read_reference, verify_compact,
     verify_reference, ByteOrder, LeafOracle, LeafValue, Node, NodeKind, ProofError, ProofStats,
     ProofTree, ReferenceFile, ReferenceOptions, VerifyOptions,
 };
-use common::*;
 
 /// Tables that say the prover wins every position: the crafted proofs below cut every
 /// line they do not need with a tablebase leaf.

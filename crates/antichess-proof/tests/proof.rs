@@ -2,8 +2,7 @@
 //! trips, verification of valid proofs, and rejection of wrong proofs and damaged files
 //! with messages that name the node or the byte offset.
 
-mod common;
-
+use crate::common::*;
 use antichess_core::{Color, Position, Rules};
 use antichess_proof::{
     build_proof, encode_compact, encode_compact_unchecked, encode_reference, index_width,
@@ -11,7 +10,6 @@ use antichess_proof::{
     LeafOracle, NoTablebases, Node, NodeKind, ProofError, ProofTree, ReferenceFile,
     ReferenceOptions, VerifyOptions,
 };
-use common::*;
 
 fn all_proofs() -> Vec<(&'static str, ProofTree)> {
     PROOFS

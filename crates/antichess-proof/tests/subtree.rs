@@ -1,14 +1,12 @@
 //! Subtrees: cutting the proof of a node out of a proof (`subtree_proof`), and joining the
 //! proofs of a node's children back into the node's proof.
 
-mod common;
-
+use crate::common::*;
 use antichess_core::Move;
 use antichess_proof::{
     encode_compact, join_proofs, subtree_proof, verify_compact, ChildProof, NoTablebases,
     ProofError, ProofTree, VerifyOptions,
 };
-use common::*;
 
 fn verified_nodes(tree: &ProofTree) -> u64 {
     let bytes = encode_compact(tree).unwrap();

@@ -24,7 +24,8 @@
 //!   horizon are found exactly.
 //!
 //! `real_tables` (ignored; `LASKER_TB_DIR=<dir with every 4-man table> cargo test -p
-//! antichess-tb --test lasker_ep -- --ignored`) runs both checks on the real KPkp.
+//! antichess-tb --test integration lasker_ep:: -- --ignored`) runs both checks on the real
+//! KPkp.
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -16,9 +16,9 @@
 //! pawns of both colours must have checked en passant positions. With `ANTICHESS_FULL_CHECKS=1`,
 //! every index of every material (38,442,466 positions; about half an hour on two cores).
 //!
-//! Run with `cargo test -p antichess-tb --features oracle --test oracle -- --nocapture`
-//! (add `--release` for the full check; building antichess-tb-sys needs libclang-dev and a
-//! C++ compiler). The oracle directory is taken from ANTICHESS_ORACLE_DIR, else
+//! Run with `cargo test -p antichess-tb --features oracle --test integration oracle:: --
+//! --nocapture` (add `--release` for the full check; building antichess-tb-sys needs
+//! libclang-dev and a C++ compiler). Without the feature this module is empty. The oracle directory is taken from ANTICHESS_ORACLE_DIR, else
 //! ../shared/oracle/an0 next to the repository.
 
 #![cfg(feature = "oracle")]

@@ -44,7 +44,8 @@ pub fn scale() -> usize {
 }
 
 /// `count` times [`scale`]: for example
-/// `ANTICHESS_TEST_SCALE=50 cargo test --release -p antichess-core --test differential_shakmaty`.
+/// `ANTICHESS_TEST_SCALE=50 cargo test --release -p antichess-core --test integration
+/// differential_shakmaty::`.
 pub fn scaled(count: usize) -> usize {
     count * scale()
 }

@@ -8,7 +8,7 @@
 //! The rule is decided by the address bound (what is exposed), not by the peer: these
 //! tests bind 0.0.0.0 and connect from 127.0.0.1.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use antichess_web::{AppState, Limits, Token};
 use serde_json::{json, Value};
 
-use common::{book_copy, fixture, ROOT_MOVES};
+use crate::common::{book_copy, fixture, ROOT_MOVES};
 
 /// A generous bound on every wait (the budgets below are far shorter).
 const PATIENCE: Duration = Duration::from_secs(60);

@@ -3,7 +3,7 @@
 //! it; the search page's endpoints see what another connection (as `book grow` in another
 //! process) writes, while it writes.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
-use common::{book_copy, fixture, state, ROOT_MOVES};
+use crate::common::{book_copy, fixture, state, ROOT_MOVES};
 
 struct Api(axum::Router);
 

@@ -15,7 +15,7 @@
 //! (`cd web && npm ci`) are missing, unless `ANTICHESS_REQUIRE_BROWSER=1` (as in CI), when
 //! that is a failure.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

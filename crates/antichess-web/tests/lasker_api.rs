@@ -2,8 +2,6 @@
 //! `lasker` directory beside the server's antichess tables; the default game stays
 //! antichess; an unknown game or a missing table is a 4xx that names it.
 
-mod common;
-
 use std::sync::Arc;
 
 use antichess_tb::lasker::lasker_build;
@@ -14,7 +12,7 @@ use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
 
-use common::{fixture, state};
+use crate::common::{fixture, state};
 
 async fn get(app: &axum::Router, uri: &str) -> (StatusCode, Value) {
     let res = app
