@@ -33,7 +33,7 @@ use clap::Args;
 use serde_json::json;
 
 use crate::common::args::{default_tables_dir, EvalArgs, PositionArgs, WalkArgs, WalkDefaults};
-use crate::common::book::stop_on_ctrl_c;
+use crate::common::book::{leaf_dir, stop_on_ctrl_c};
 use crate::common::output::{json_number, number, Format};
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::tables::solver_tables_of;
@@ -738,11 +738,6 @@ fn frontier_options(args: &ProveArgs, units: u32, book: &Path) -> ProveOptions {
         leaf_dir: Some(leaf_dir(book)),
         ..ProveOptions::default()
     }
-}
-
-/// Where the book's searches keep the proofs they find and the assembly looks for them.
-pub(crate) fn leaf_dir(book: &Path) -> PathBuf {
-    PathBuf::from(format!("{}.leaves", book.display()))
 }
 
 /// Runs `grow`, writing a progress line to stderr every `every`.
