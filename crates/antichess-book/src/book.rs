@@ -6,12 +6,13 @@ use antichess_core::{Color, Move, Position, Rules, UciMove};
 
 use crate::error::{BookError, Result};
 use crate::nav::{BookView, Reached};
+use crate::node::same_position;
 use crate::node::{Node, NodeId, Status};
 use crate::store::{
     create_store, open_store, open_store_read_only, redact, BookCounts, Integrity, QueueEntry,
     SearchLog, Store,
 };
-use crate::tree::{decide_leaf, propagate_up, recompute, same_position, settle, Changes};
+use crate::tree::{decide_leaf, propagate_up, recompute, settle, Changes};
 
 /// What a book is about.
 #[derive(Debug, Clone, PartialEq, Eq)]

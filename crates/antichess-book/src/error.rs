@@ -149,7 +149,7 @@ impl fmt::Display for BookError {
             BookError::Version { location, found } => write!(
                 f,
                 "{location}: book format version {found} is not supported (this build reads version {})",
-                crate::store::FORMAT_VERSION
+                crate::format::FORMAT_VERSION
             ),
             BookError::Mismatch(m)
             | BookError::Input(m)

@@ -37,10 +37,10 @@ use antichess_core::{Color, Move, Position, Rules};
 use antichess_tb::Tablebase;
 
 use crate::error::{BookError, Result};
+use crate::node::same_position;
 use crate::node::{combine, Node, NodeId, Status, INF};
 use crate::prove::{assemble_node, ProveOptions};
 use crate::seed::seed_bytes;
-use crate::tree::same_position;
 use crate::Book;
 use antichess_proof::encode_compact;
 

@@ -9,13 +9,14 @@
 //! move per prover node, its leaves are re-solved with proof output, and the pieces are
 //! assembled into one proof file that the independent verifier checks.
 //!
-//! Modules: [`node`] (numbers, status, minimax), [`store`] (the storage trait, the
+//! Modules: [`node`] (numbers, status, minimax), `format` (the book format's name and
+//! version), [`store`] (the storage trait, the
 //! shared schema, row mapping and claim rule, and its two implementations,
 //! [`store::sqlite`] and [`store::postgres`]), [`nav`] (navigation over the store: a node
 //! by its line, the line to a node, the pin), [`book`] (opening, steering, checking), [`damage`] (damaged rows: what `book check`
 //! reports and why a worker finds nothing to claim), [`expand`]
 //! (searching a leaf and writing the result), [`select`] (the walk), [`grow`] (workers),
-//! [`prove`] (proof assembly), [`frontier`] (a book's state in one small file, across runs and machines), `queue` (queued lines that go on beyond the book), [`leaves`] (the leaf-proof directory grow writes and prove reads), [`seed`] (verified proofs taken as given), [`subtrees`] (solved
+//! [`prove`] (proof assembly), [`frontier`] (a book's state in one small file, across runs and machines), `queue` (queued lines that go on beyond the book), [`leaves`] (the leaf-proof directory grow writes and prove reads), [`seed`] (verified proofs taken as given; `seed_meta` how a book stores them), [`subtrees`] (solved
 //! subtrees kept as proof files), [`transfer`] (export and import of subtrees), [`tbqueue`] (building tablebases on many
 //! machines through a PostgreSQL queue). The file layout is documented
 //! in `docs/formats/book.md`.
@@ -26,6 +27,7 @@ pub mod book;
 pub mod damage;
 mod error;
 pub mod expand;
+mod format;
 pub mod frontier;
 pub mod grow;
 pub mod hints;
@@ -35,6 +37,7 @@ pub mod node;
 pub mod prove;
 mod queue;
 pub mod seed;
+mod seed_meta;
 pub mod select;
 pub mod store;
 pub mod subtrees;
@@ -49,7 +52,7 @@ pub use expand::{apply, expand_leaf, Applied, Expansion, LeafOutcome, KEEP_FRACT
 pub use grow::{grow, release_dead_claims, worker_id, GrowEnd, GrowOptions, GrowStats};
 pub use hints::Hints;
 pub use nav::{BookView, Reached};
-pub use node::{Node, NodeId, Status, INF};
+pub use node::{same_position, Node, NodeId, Status, INF};
 pub use prove::{
     assemble_proof, prove_node_to_file, prove_to_file, ProveEvent, ProveOptions, ProveReport,
     Verified,
@@ -62,4 +65,4 @@ pub use store::{
 };
 pub use subtrees::{prove_subtrees, SubtreeProof};
 pub use transfer::{copy_book, export, import, CopyReport, ImportReport};
-pub use tree::{same_position, NewChild};
+pub use tree::NewChild;

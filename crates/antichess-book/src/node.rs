@@ -14,6 +14,9 @@
 //!
 //! **Ratio** is disproof / proof (the prover's view): large when the prover is close to a
 //! win. It is `RATIO_WON` for won nodes and 0 for lost ones.
+//!
+//! **Positions** of nodes are compared by their FENs without the clocks
+//! ([`same_position`]): transpositions, seeds and transfers all do.
 
 use antichess_core::{Move, Position, UciMove};
 pub use antichess_pns::INF;
@@ -233,6 +236,15 @@ impl Node {
             .and_then(|m| m.to_move(parent, uci))
             .map_err(|e| BookError::Corrupt(format!("node {}: move {uci}: {e}", self.id)))
     }
+}
+
+/// Whether two FENs describe the same position (board, side to move, castling, en passant;
+/// clocks ignored).
+#[must_use]
+pub fn same_position(a: &str, b: &str) -> bool {
+    a.split_whitespace()
+        .take(4)
+        .eq(b.split_whitespace().take(4))
 }
 
 /// The status that numbers imply (unmarked).

@@ -203,7 +203,7 @@ impl Assembler<'_, '_> {
                 t.status.is_win()
                     && t.same_as.is_none()
                     && t.win_seq.is_some()
-                    && crate::tree::same_position(&t.fen, &node.fen)
+                    && crate::node::same_position(&t.fen, &node.fen)
             })
             .min_by_key(|t| (t.win_seq, t.id));
         let from = node.id;

@@ -1,18 +1,16 @@
 //! Seeds: verified proofs that a book takes as given. A node whose position has a seed
 //! proof (same rules, same prover) is won at once, whether it is in the book when the
-//! seed is added ([`seed_file`]) or created later (by an expansion, through
-//! [`seeded_size`]); proof assembly ([`crate::prove`]) splices the seed proof in where
+//! seed is added ([`seed_file`]) or created later (by an expansion, which looks its position
+//! up in `seed_meta`); proof assembly ([`crate::prove`]) splices the seed proof in where
 //! the book reaches its position, so the book's proof verifies as a whole.
 //!
 //! A seed is verified by the independent verifier (`antichess-proof`, with the tables
 //! given) before it is stored; the assembled proof is verified again, so a seed is never
 //! trusted on its own word.
 //!
-//! Storage: one meta entry per seeded position, named `seed:<Zobrist key, 16 hex digits>`,
-//! whose value is the position's FEN, a newline, and the proof file's bytes (our compact
-//! format) in hexadecimal, and the entry `seeds` (`1`) once there is one. The meta table is common to both stores and every copy of a
-//! book carries it, so seeds need no schema change; a smaller proof of the same position
-//! replaces a larger one.
+//! Storage: one meta entry per seeded position (the layout, the [`Seed`] type and the
+//! lookups are in `seed_meta`, below the tree's changes); a smaller proof of the same
+//! position replaces a larger one.
 
 use std::path::Path;
 
@@ -22,72 +20,14 @@ use antichess_proof::{
 };
 use antichess_tb::Tablebase;
 
+pub use crate::seed_meta::Seed;
+
 use crate::error::{BookError, Result};
-use crate::node::Status;
+use crate::node::{same_position, Status};
+use crate::seed_meta::{is_seed_name, meta_name, SEEDS_FLAG};
 use crate::store::{next_counter, Txn};
-use crate::tree::{propagate_up, same_position, settle, Changes};
+use crate::tree::{propagate_up, settle, Changes};
 use crate::Book;
-
-/// The meta entry that says the book has seeds (so that a book without any reads one
-/// entry per expansion, not one per new node).
-const SEEDS_FLAG: &str = "seeds";
-
-/// Whether the book has seeds.
-pub(crate) fn has_seeds(txn: &mut dyn Txn) -> Result<bool> {
-    Ok(txn.meta(SEEDS_FLAG)?.is_some())
-}
-
-/// The meta entry of a seeded position.
-fn meta_name(key: u64) -> String {
-    format!("seed:{key:016x}")
-}
-
-/// Whether a meta entry is a seed.
-pub(crate) fn is_seed_name(name: &str) -> bool {
-    name.starts_with("seed:")
-}
-
-/// A seed as stored: the position's FEN and the proof file's bytes.
-#[derive(Debug, Clone)]
-pub struct Seed {
-    pub fen: String,
-    pub bytes: Vec<u8>,
-}
-
-impl Seed {
-    fn encode(&self) -> String {
-        let mut out = String::with_capacity(self.fen.len() + 1 + 2 * self.bytes.len());
-        out.push_str(&self.fen);
-        out.push('\n');
-        for b in &self.bytes {
-            out.push_str(&format!("{b:02x}"));
-        }
-        out
-    }
-
-    fn decode(name: &str, value: &str) -> Result<Seed> {
-        let bad = |why: &str| BookError::Corrupt(format!("meta {name}: {why}"));
-        let (fen, hex) = value.split_once('\n').ok_or_else(|| bad("no proof"))?;
-        if hex.len() % 2 != 0 {
-            return Err(bad("odd number of hexadecimal digits"));
-        }
-        let bytes = (0..hex.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16))
-            .collect::<std::result::Result<Vec<u8>, _>>()
-            .map_err(|_| bad("not hexadecimal"))?;
-        Ok(Seed {
-            fen: fen.to_string(),
-            bytes,
-        })
-    }
-
-    /// The proof, decoded (its structure checked; it was verified when it was seeded).
-    pub fn tree(&self) -> Result<ProofTree> {
-        read_compact(&self.bytes[..])
-            .map_err(|e| BookError::Corrupt(format!("the seed proof of {}: {e}", self.fen)))
-    }
-}
 
 /// What seeding one proof did.
 #[derive(Debug, Clone)]
@@ -231,20 +171,6 @@ fn win_node(txn: &mut dyn Txn, node: &mut crate::node::Node, size: u64) -> Resul
     node.size = size.max(1);
     node.win_seq = Some(next_counter(txn, "win_seq")?);
     Ok(())
-}
-
-/// The size of the seed proof of the position with `key` and `fen`, if the book has one:
-/// a node created for it is won at once.
-pub(crate) fn seeded_size(txn: &mut dyn Txn, key: u64, fen: &str) -> Result<Option<u64>> {
-    let name = meta_name(key);
-    let Some(value) = txn.meta(&name)? else {
-        return Ok(None);
-    };
-    let seed = Seed::decode(&name, &value)?;
-    if !same_position(&seed.fen, fen) {
-        return Ok(None);
-    }
-    Ok(Some(seed.tree()?.len() as u64))
 }
 
 /// Every seed of the book.

@@ -23,9 +23,10 @@ use antichess_core::Move;
 
 use crate::book::Book;
 use crate::error::{BookError, Result};
+use crate::node::same_position;
 use crate::node::{Node, NodeId};
 use crate::store::{create_store, next_counter, open_store, redact, remove_store, Location, Store};
-use crate::tree::{propagate_up, recompute, same_position, settle, Changes};
+use crate::tree::{propagate_up, recompute, settle, Changes};
 
 /// Children of every node of a list, by parent id.
 fn children_map(nodes: &[Node]) -> HashMap<NodeId, Vec<&Node>> {

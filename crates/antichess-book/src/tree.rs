@@ -18,7 +18,7 @@
 use antichess_core::{Move, Position};
 
 use crate::error::{BookError, Result};
-use crate::node::{combine, Node, NodeId, Status};
+use crate::node::{combine, same_position, Node, NodeId, Status};
 use crate::store::{next_counter, Txn};
 
 /// Meta counter of `win_seq`.
@@ -35,15 +35,6 @@ pub struct NewChild {
     pub work: u64,
     /// The child's own children (it is expanded at once), or `None` (a leaf).
     pub children: Option<Vec<NewChild>>,
-}
-
-/// Whether two FENs describe the same position (board, side to move, castling, en passant;
-/// clocks ignored).
-#[must_use]
-pub fn same_position(a: &str, b: &str) -> bool {
-    a.split_whitespace()
-        .take(4)
-        .eq(b.split_whitespace().take(4))
 }
 
 /// Nodes that became proven won in this transaction and still have to be shared with
@@ -197,7 +188,7 @@ pub(crate) fn insert_children(
         known.entry(n.key).or_default().push(n);
     }
     // One read for the book's seeds: the lookups per child only when it has some.
-    let seeded = crate::seed::has_seeds(txn)?;
+    let seeded = crate::seed_meta::has_seeds(txn)?;
     insert_level(
         txn, parent, parent_pos, prover, children, changes, &mut known, seeded,
     )
@@ -247,7 +238,7 @@ fn insert_level(
                     node.disproof = antichess_pns::INF;
                     node.size = twin.size;
                 } else if let Some(size) = seeded
-                    .then(|| crate::seed::seeded_size(txn, node.key, &node.fen))
+                    .then(|| crate::seed_meta::seeded_size(txn, node.key, &node.fen))
                     .transpose()?
                     .flatten()
                 {

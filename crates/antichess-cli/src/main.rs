@@ -91,23 +91,8 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {}", describe(&err));
+            eprintln!("error: {}", common::output::describe(&err));
             ExitCode::from(2)
         }
     }
-}
-
-/// The error and its causes, joined by ": ". Some of our error types already write their
-/// source into their own message (so that they read whole when printed alone); a cause whose
-/// text is already there is not repeated.
-pub(crate) fn describe(err: &anyhow::Error) -> String {
-    let mut text = err.to_string();
-    for cause in err.chain().skip(1) {
-        let cause = cause.to_string();
-        if !text.contains(&cause) {
-            text.push_str(": ");
-            text.push_str(&cause);
-        }
-    }
-    text
 }

@@ -5,6 +5,11 @@ use std::fmt;
 
 use crate::{Color, Square};
 
+/// The rule set names that parse ([`crate::Rules::NAMES`]): the error for an unknown one
+/// lists them. Kept here, below the rules (whose parsing returns [`Error`]).
+pub(crate) const RULE_NAMES: &str = "international, fics, joint, vinciperdi, pritchard, \
+     pritchard3, pritchard4 (the others may add +queen-only)";
+
 /// The fields of a FEN string, for error messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FenField {
@@ -159,7 +164,7 @@ impl fmt::Display for Error {
                 write!(
                     f,
                     "unknown rule set \"{name}\" (expected one of: {})",
-                    crate::Rules::NAMES
+                    RULE_NAMES
                 )
             }
             Error::MoveSyntax { token, reason } => write!(f, "invalid move \"{token}\": {reason}"),

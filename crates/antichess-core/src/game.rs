@@ -124,10 +124,4 @@ impl Game {
             })
             .collect()
     }
-
-    /// The moves as PGN movetext: `1. e3 b5 2. Bxb5` (`1... b5` when Black moves first).
-    #[must_use]
-    pub fn pgn_moves(&self) -> String {
-        crate::pgn::format_moves(&self.start, &self.moves)
-    }
 }

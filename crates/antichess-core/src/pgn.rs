@@ -2,7 +2,7 @@
 //! (`12.`, `12...`, glued as in `1.e3`), comments (`{...}`, `;` to end of line), variations
 //! in parentheses, NAGs (`$1`), tag pairs (`[Event "..."]`) and a final result token
 //! (`1-0`, `0-1`, `1/2-1/2`, `*`). Moves may be SAN or UCI. Every error names the token and
-//! its ply.
+//! its ply. Written the other way: [`format_moves`] and [`Game::pgn_moves`].
 
 use crate::{Color, Error, Game, Move, Position};
 
@@ -153,4 +153,12 @@ pub fn format_moves(start: &Position, moves: &[Move]) -> String {
         pos.play_mut(*m);
     }
     out
+}
+
+impl Game {
+    /// The moves as PGN movetext: `1. e3 b5 2. Bxb5` (`1... b5` when Black moves first).
+    #[must_use]
+    pub fn pgn_moves(&self) -> String {
+        format_moves(self.start(), self.moves())
+    }
 }

@@ -11,6 +11,7 @@
 use std::fmt;
 
 use crate::attacks::pawn_attacks;
+use crate::orthodox::{in_check, OrthoPosition};
 use crate::zobrist::{self, en_passant_key, piece_key};
 use crate::{
     Bitboard, Board, ByColor, Color, Error, Move, Outcome, Piece, PositionError, Role, Rules,
@@ -77,7 +78,7 @@ impl Position {
             return Err(PositionError::NoPiecesForSideNotToMove(them).into());
         }
         if rules.is_royal() {
-            crate::royal::validate(&board, setup.turn)?;
+            validate(&board, setup.turn)?;
         }
         let mut ep_square = None;
         if let Some(sq) = setup.ep_square {
@@ -155,8 +156,7 @@ impl Position {
         if let Some(sq) = self.ep_square {
             let capturers = pawn_attacks(self.turn.other(), sq) & self.our(Role::Pawn);
             if capturers.is_empty()
-                || (self.rules.is_royal()
-                    && !crate::royal::en_passant_is_legal(&self.board, self.turn, sq))
+                || (self.rules.is_royal() && !en_passant_is_legal(&self.board, self.turn, sq))
             {
                 self.ep_square = None;
             }
@@ -344,8 +344,7 @@ impl Position {
                 let passed = Square::from_index(((from.index() + to.index()) / 2) as u32);
                 let their_pawns = self.board.pawns() & self.board.by_color(them);
                 if (pawn_attacks(us, passed) & their_pawns).any()
-                    && (!self.rules.is_royal()
-                        || crate::royal::en_passant_is_legal(&self.board, them, passed))
+                    && (!self.rules.is_royal() || en_passant_is_legal(&self.board, them, passed))
                 {
                     self.ep_square = Some(passed);
                     key ^= en_passant_key(passed.file());
@@ -477,6 +476,46 @@ fn check_en_passant(board: &Board, turn: Color, sq: Square) -> Result<(), Positi
         ));
     }
     Ok(())
+}
+
+// The royal rule sets' checks of a board (see [`crate::royal`]), made when a position is
+// built and when a move is made.
+
+/// Whether `color` has only its king left on `board`.
+#[must_use]
+#[inline]
+pub fn is_bare_king(board: &Board, color: Color) -> bool {
+    let ours = board.by_color(color);
+    ours.count() == 1 && (ours & board.kings()).any()
+}
+
+/// Checks a board for the royal rule sets (see [`crate::royal`]); `turn` is the side to
+/// move.
+pub(crate) fn validate(board: &Board, turn: Color) -> Result<(), PositionError> {
+    for color in Color::ALL {
+        let kings = (board.kings() & board.by_color(color)).count();
+        if kings != 1 {
+            return Err(PositionError::KingCount(color, kings));
+        }
+    }
+    let them = turn.other();
+    if in_check(board, them) {
+        return Err(PositionError::OpponentInCheck(them));
+    }
+    if is_bare_king(board, them) {
+        return Err(PositionError::BareKingNotToMove(them));
+    }
+    Ok(())
+}
+
+/// Whether a legal (king-safe) en passant capture onto `ep` exists for `turn`.
+pub(crate) fn en_passant_is_legal(board: &Board, turn: Color, ep: Square) -> bool {
+    let ortho = OrthoPosition::from_parts_unchecked(*board, turn, Some(ep));
+    let capturers =
+        crate::attacks::pawn_attacks(turn.other(), ep) & board.pawns() & board.by_color(turn);
+    Iterator::any(&mut capturers.into_iter(), |from| {
+        ortho.is_safe(Move::en_passant(from, ep))
+    })
 }
 
 impl Default for Position {

@@ -22,49 +22,14 @@
 //!
 //! Only [`Position`]'s entry points branch here (`legal_moves_into`, `count_moves`,
 //! `has_capture`, `no_move_outcome`, SAN): the antichess rule sets' generator is untouched.
+//! The checks of a board that building a position and making a move need (validation, a
+//! legal en passant capture, [`is_bare_king`]) are in `position.rs`, which this module
+//! extends.
+
+pub use crate::position::is_bare_king;
 
 use crate::orthodox::{in_check, OrthoPosition};
-use crate::{
-    Bitboard, Board, Color, Move, MoveList, Outcome, Position, PositionError, PromotionRule, Role,
-    Square,
-};
-
-/// Whether `color` has only its king left on `board`.
-#[must_use]
-#[inline]
-pub fn is_bare_king(board: &Board, color: Color) -> bool {
-    let ours = board.by_color(color);
-    ours.count() == 1 && (ours & board.kings()).any()
-}
-
-/// Checks a board for the royal rule sets (see the module documentation); `turn` is the
-/// side to move.
-pub(crate) fn validate(board: &Board, turn: Color) -> Result<(), PositionError> {
-    for color in Color::ALL {
-        let kings = (board.kings() & board.by_color(color)).count();
-        if kings != 1 {
-            return Err(PositionError::KingCount(color, kings));
-        }
-    }
-    let them = turn.other();
-    if in_check(board, them) {
-        return Err(PositionError::OpponentInCheck(them));
-    }
-    if is_bare_king(board, them) {
-        return Err(PositionError::BareKingNotToMove(them));
-    }
-    Ok(())
-}
-
-/// Whether a legal (king-safe) en passant capture onto `ep` exists for `turn`.
-pub(crate) fn en_passant_is_legal(board: &Board, turn: Color, ep: Square) -> bool {
-    let ortho = OrthoPosition::from_parts_unchecked(*board, turn, Some(ep));
-    let capturers =
-        crate::attacks::pawn_attacks(turn.other(), ep) & board.pawns() & board.by_color(turn);
-    Iterator::any(&mut capturers.into_iter(), |from| {
-        ortho.is_safe(Move::en_passant(from, ep))
-    })
-}
+use crate::{Bitboard, Move, MoveList, Outcome, Position, PromotionRule, Role};
 
 impl Position {
     #[inline]

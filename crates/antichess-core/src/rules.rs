@@ -177,8 +177,7 @@ impl Rules {
     };
 
     /// Names accepted by [`Rules::from_str`], for help texts.
-    pub const NAMES: &'static str = "international, fics, joint, vinciperdi, pritchard, \
-         pritchard3, pritchard4 (the others may add +queen-only)";
+    pub const NAMES: &'static str = crate::error::RULE_NAMES;
 
     /// Whether the king is royal under these rules (see [`RuleSet::is_royal`]).
     #[must_use]

@@ -18,17 +18,19 @@
 //!   draws), labelled by the table (draws are skipped); cost 0.
 
 use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use antichess_core::{Position, Rules};
+use antichess_core::{play_move_text, Color, Position, Rules};
 use antichess_eval::{features, FEATURE_COUNT};
 use antichess_proof::{read_proof_file, NodeKind, ProofTree, ReferenceOptions};
 use antichess_tb::{Material, Tablebase, Wdl};
 use serde::Serialize;
 
-use crate::games::game_rows;
+use crate::games::PgnReader;
 use crate::LearnError;
 
 /// The name of the tables' source.
@@ -490,6 +492,85 @@ fn proof_rows(
         losses,
         games: None,
         games_skipped: None,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The rows of one PGN file, appended to `rows`.
+fn game_rows(
+    path: &Path,
+    name: &str,
+    options: &DatasetOptions,
+    rows: &mut Vec<Row>,
+) -> Result<SourceReport, LearnError> {
+    let start = Instant::now();
+    let display = path.display().to_string();
+    let file = File::open(path).map_err(|e| LearnError::io(format!("reading {display}"), e))?;
+    let mut reader = PgnReader::new(BufReader::with_capacity(1 << 16, file), &display);
+    let source: Arc<str> = Arc::from(name);
+    let mut sample = Sample::new(options.max_rows_per_source);
+    let (mut games, mut skipped, mut plies) = (0u64, 0u64, 0u64);
+    while let Some(game) = reader.next_game()? {
+        games += 1;
+        let error = |message: String| LearnError::Game {
+            path: display.clone(),
+            game: game.number,
+            line: game.line,
+            message,
+        };
+        let rules = game.rules(options.rules).map_err(error)?;
+        let Some(winner) = game.winner().map_err(error)? else {
+            skipped += 1;
+            continue;
+        };
+        let first = match game.tag("FEN") {
+            Some(fen) => Position::from_fen(fen, rules)
+                .map_err(|e| error(format!("FEN tag \"{fen}\": {e}")))?,
+            None => Position::start(rules),
+        };
+        let played = play_move_text(first, &game.movetext).map_err(|e| error(e.to_string()))?;
+        let end = played.position();
+        if !end.has_legal_move() && end.no_move_outcome().winner() != Some(winner) {
+            return Err(error(format!(
+                "the result is {} but the game ends in {} where, under the {} rules, the \
+                 result is {} (is the Variant tag right?)",
+                if winner == Color::White { "1-0" } else { "0-1" },
+                end.fen(),
+                rules,
+                end.no_move_outcome().pgn()
+            )));
+        }
+        let mut pos = first;
+        for (ply, &m) in played.moves().iter().enumerate() {
+            plies += 1;
+            if ply as u64 >= u64::from(options.games_skip_plies) && pos.count_moves() != 1 {
+                sample.offer(sample_hash(pos.key(), options.seed), || {
+                    Row::of(&pos, pos.turn() == winner, 0, source.clone())
+                });
+            }
+            pos.play_mut(m);
+        }
+    }
+    let positions = sample.offered();
+    let (mut wins, mut losses) = (0u64, 0u64);
+    let kept = sample.finish(rows, |row| {
+        if row.label > 0.5 {
+            wins += 1;
+        } else {
+            losses += 1;
+        }
+    });
+    Ok(SourceReport {
+        source: name.to_string(),
+        kind: SourceKind::Games,
+        path: display,
+        nodes: plies,
+        positions,
+        rows: kept,
+        wins,
+        losses,
+        games: Some(games),
+        games_skipped: Some(skipped),
         seconds: start.elapsed().as_secs_f64(),
     })
 }

@@ -8,28 +8,25 @@
 //!   skip it, and anything else is an error. Without the tag, the result token ending the
 //!   movetext is read instead.
 //! - `Variant`: `Antichess` or `Giveaway` is played under the international rules,
-//!   `Suicide` under FICS's; a game without one under [`DatasetOptions::rules`]; any other
-//!   variant is an error.
+//!   `Suicide` under FICS's; a game without one under
+//!   [`crate::dataset::DatasetOptions::rules`]; any other variant is an error.
 //! - `FEN`: the start position (else the standard one).
 //!
-//! Every position of a decided game from ply [`DatasetOptions::games_skip_plies`] on
-//! (plies counted from the game's start position), but not the final one and not one whose
-//! side to move has a single legal move, is a row labelled 1 when its side to move is the
-//! winner. A position that recurs gives a row each time. When a decided game ends where
-//! the side to move has no legal move, the rules must agree with its result (else the
-//! variant is likely wrong, and the file is refused).
+//! Every position of a decided game from ply
+//! [`crate::dataset::DatasetOptions::games_skip_plies`] on (plies counted from the game's
+//! start position), but not the final one and not one whose side to move has a single legal
+//! move, is a row labelled 1 when its side to move is the winner. A position that recurs
+//! gives a row each time. When a decided game ends where the side to move has no legal
+//! move, the rules must agree with its result (else the variant is likely wrong, and the
+//! file is refused). The rows are made in [`crate::dataset`], which reads the games with
+//! this module's [`PgnReader`].
 //!
 //! Every error names the file, the game's number in it (from 1) and the line it starts on.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::sync::Arc;
-use std::time::Instant;
+use std::io::BufRead;
 
-use antichess_core::{play_move_text, Color, Position, Rules};
+use antichess_core::{Color, Rules};
 
-use crate::dataset::{sample_hash, DatasetOptions, Row, Sample, SourceKind, SourceReport};
 use crate::LearnError;
 
 /// One game of a PGN file as read: nothing is checked but the tag pairs' syntax.
@@ -267,91 +264,14 @@ fn parse_tags(line: &str, tags: &mut Vec<(String, String)>) -> Result<(), String
     Ok(())
 }
 
-/// The rows of one PGN file, appended to `rows`.
-pub(crate) fn game_rows(
-    path: &Path,
-    name: &str,
-    options: &DatasetOptions,
-    rows: &mut Vec<Row>,
-) -> Result<SourceReport, LearnError> {
-    let start = Instant::now();
-    let display = path.display().to_string();
-    let file = File::open(path).map_err(|e| LearnError::io(format!("reading {display}"), e))?;
-    let mut reader = PgnReader::new(BufReader::with_capacity(1 << 16, file), &display);
-    let source: Arc<str> = Arc::from(name);
-    let mut sample = Sample::new(options.max_rows_per_source);
-    let (mut games, mut skipped, mut plies) = (0u64, 0u64, 0u64);
-    while let Some(game) = reader.next_game()? {
-        games += 1;
-        let error = |message: String| LearnError::Game {
-            path: display.clone(),
-            game: game.number,
-            line: game.line,
-            message,
-        };
-        let rules = game.rules(options.rules).map_err(error)?;
-        let Some(winner) = game.winner().map_err(error)? else {
-            skipped += 1;
-            continue;
-        };
-        let first = match game.tag("FEN") {
-            Some(fen) => Position::from_fen(fen, rules)
-                .map_err(|e| error(format!("FEN tag \"{fen}\": {e}")))?,
-            None => Position::start(rules),
-        };
-        let played = play_move_text(first, &game.movetext).map_err(|e| error(e.to_string()))?;
-        let end = played.position();
-        if !end.has_legal_move() && end.no_move_outcome().winner() != Some(winner) {
-            return Err(error(format!(
-                "the result is {} but the game ends in {} where, under the {} rules, the \
-                 result is {} (is the Variant tag right?)",
-                if winner == Color::White { "1-0" } else { "0-1" },
-                end.fen(),
-                rules,
-                end.no_move_outcome().pgn()
-            )));
-        }
-        let mut pos = first;
-        for (ply, &m) in played.moves().iter().enumerate() {
-            plies += 1;
-            if ply as u64 >= u64::from(options.games_skip_plies) && pos.count_moves() != 1 {
-                sample.offer(sample_hash(pos.key(), options.seed), || {
-                    Row::of(&pos, pos.turn() == winner, 0, source.clone())
-                });
-            }
-            pos.play_mut(m);
-        }
-    }
-    let positions = sample.offered();
-    let (mut wins, mut losses) = (0u64, 0u64);
-    let kept = sample.finish(rows, |row| {
-        if row.label > 0.5 {
-            wins += 1;
-        } else {
-            losses += 1;
-        }
-    });
-    Ok(SourceReport {
-        source: name.to_string(),
-        kind: SourceKind::Games,
-        path: display,
-        nodes: plies,
-        positions,
-        rows: kept,
-        wins,
-        losses,
-        games: Some(games),
-        games_skipped: Some(skipped),
-        seconds: start.elapsed().as_secs_f64(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::build_dataset;
-    use antichess_core::Game;
-    use std::path::PathBuf;
+    use crate::dataset::{DatasetOptions, Row, SourceKind};
+    use antichess_core::{play_move_text, Game, Position};
+    use std::path::{Path, PathBuf};
+    use std::sync::Arc;
 
     /// A 1-0 game from the standard start, with lichess-style clock comments, a NAG, a
     /// variation and a comment spanning lines whose second line starts with `[`. From ply 4

@@ -4,7 +4,8 @@
 //! minimisation (a pool of proofs, exact searches of small subtrees, and with the `mip`
 //! feature a global choice over the pool as an integer program).
 //!
-//! Modules: `search` and `tt` (the search and its table), `checkpoint`, [`minimize`]
+//! Modules: `search` and `tt` (the search and its table; `worker` its threads, `options`
+//! what the two share), `checkpoint`, [`minimize`]
 //! (extraction and minimisation), [`prove`] (the pipeline from a position to a written,
 //! verified proof, and the JSON report of a solve) and `error` ([`PnsError`]).
 
@@ -13,6 +14,7 @@ mod error;
 pub mod initial;
 pub mod minimize;
 mod missing;
+mod options;
 pub mod prove;
 mod search;
 mod tt;

@@ -37,63 +37,14 @@ use std::time::{Duration, Instant};
 use antichess_core::{Color, Move, Position};
 use antichess_tb::Tablebase;
 
-use crate::initial::InitialNumbers;
 use crate::missing::{MissingTable, MissingTotals};
+pub use crate::options::{MoveNumbers, SearchOptions, INF};
 use crate::tt::TranspositionTable;
 use crate::worker::{Child, Gate};
 pub(crate) use crate::worker::{Shared, Worker};
 
-/// An infinite proof or disproof number: the other side is solved.
-pub const INF: u32 = u32::MAX;
-
 /// How many moves [`Solver::live_root_numbers`] follows down from the root.
 const LIVE_PLIES: usize = 256;
-/// Limits and switches of a search.
-#[derive(Debug, Clone)]
-pub struct SearchOptions {
-    /// The side whose win is to be proved.
-    pub prover: Color,
-    /// Stop after this many positions (nodes) have been evaluated.
-    pub max_nodes: Option<u64>,
-    /// Stop after this much time.
-    pub max_time: Option<Duration>,
-    /// Worker threads (at least 1).
-    pub threads: usize,
-    /// ε of the 1+ε threshold trick.
-    pub epsilon: f64,
-    /// Apply the lone opposite-bishop rule.
-    pub lone_bishop_rule: bool,
-    /// Probe tablebases for positions with at most this many units (0 = never); a
-    /// position whose material has no table is searched on (see
-    /// [`Tablebase::max_units`]).
-    pub tablebase_units: u32,
-    /// Count the positions of every material of at most this many units that no table
-    /// covers (0 = never), reported in [`SearchResult::missing_tables`].
-    pub record_missing_units: u32,
-    /// Set from outside (e.g. on Ctrl-C) to stop the search as if its budget ran out.
-    pub interrupt: Option<Arc<AtomicBool>>,
-    /// How new nodes get their proof and disproof numbers (mobility by default).
-    pub initial: InitialNumbers,
-}
-
-impl SearchOptions {
-    /// Defaults: no limits, one thread, ε = 1/4, the bishop rule on, no tablebases.
-    #[must_use]
-    pub fn new(prover: Color) -> SearchOptions {
-        SearchOptions {
-            prover,
-            max_nodes: None,
-            max_time: None,
-            threads: 1,
-            epsilon: 0.25,
-            lone_bishop_rule: true,
-            tablebase_units: 0,
-            record_missing_units: 0,
-            interrupt: None,
-            initial: InitialNumbers::Mobility,
-        }
-    }
-}
 
 /// The outcome of a search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,16 +66,6 @@ impl SearchStatus {
             SearchStatus::Unknown => "unknown",
         }
     }
-}
-
-/// Numbers of one root move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MoveNumbers {
-    pub mv: Move,
-    pub proof: u32,
-    pub disproof: u32,
-    /// Positions searched below the move (an estimate of its subtree size).
-    pub work: u32,
 }
 
 /// A node's numbers as the table holds them, and those of its moves.

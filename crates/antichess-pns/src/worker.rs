@@ -2,7 +2,8 @@
 //! ([`Shared`]): evaluating new positions (terminal tests, tablebases, repetitions, initial
 //! numbers), expanding a node, choosing the child to search with the 1+ε thresholds, and
 //! the recursive `mid` that stores numbers in the transposition table. The search's
-//! front (options, results, [`crate::search::Solver`]) is in `search.rs`.
+//! front (results, [`crate::search::Solver`]) is in `search.rs`, the options and numbers
+//! both use in `options.rs`.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Condvar, Mutex, PoisonError};
@@ -12,7 +13,7 @@ use antichess_core::{Bitboard, Color, Move, Outcome, Position, Role};
 use antichess_tb::Tablebase;
 
 use crate::missing::{MissingCounter, MissingTotals};
-use crate::search::{MoveNumbers, SearchOptions, INF};
+use crate::options::{MoveNumbers, SearchOptions, INF};
 use crate::tt::{TranspositionTable, TtEntry};
 
 pub(crate) const MAX_FINITE: u32 = u32::MAX - 1;

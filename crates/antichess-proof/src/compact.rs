@@ -21,7 +21,7 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::bits::{index_width, BitError, BitReader, BitWriter};
 use crate::check::{check, At, Decoder, Item, Proof};
-use crate::position_id::{ordered_moves, units};
+use crate::position_id::{check_prolog, ordered_moves, units};
 use crate::stats::ProofStats;
 use crate::tables::{check_record, parse_record, write_records, TableRecord, RECORD_LEN};
 use crate::tree::{NodeKind, ProofCounts, ProofTree};
@@ -273,32 +273,6 @@ impl CompactHeader {
             tables,
         })
     }
-}
-
-/// Checks that `prolog` (if non-empty) leads from the start position to `root`.
-pub(crate) fn check_prolog(root: &Position, prolog: &[Move]) -> Result<(), String> {
-    if prolog.is_empty() {
-        return Ok(());
-    }
-    let mut pos = Position::start(root.rules());
-    for (i, &m) in prolog.iter().enumerate() {
-        if !pos.is_legal(m) {
-            return Err(format!(
-                "prolog move {} ({m}) is not legal in {}",
-                i + 1,
-                pos.fen()
-            ));
-        }
-        pos.play_mut(m);
-    }
-    if !pos.same_position(root) {
-        return Err(format!(
-            "the prolog leads to {}, not to the root {}",
-            pos.fen(),
-            root.fen()
-        ));
-    }
-    Ok(())
 }
 
 fn read_up_to<R: Read>(reader: &mut R, buf: &mut [u8]) -> Result<usize, ProofError> {

@@ -7,12 +7,12 @@ use std::io::{BufReader, Read};
 use std::path::Path;
 
 use crate::compact::{walk_compact, CompactHeader, CompactWalk, COMPACT_MAGIC};
-use crate::oracle::{LeafChecker, LeafOracle, DEFAULT_PLAYOUT_DEPTH};
+use crate::oracle::{compare_tables, LeafChecker, LeafOracle, DEFAULT_PLAYOUT_DEPTH};
 use crate::read_at::{PagedFile, ReadAt};
 use crate::reference::{
     encode_reference, read_reference, walk_reference, ByteOrder, ReferenceFile, ReferenceOptions,
 };
-use crate::tables::{compare_tables, unchecked_tables, TableRecord};
+use crate::tables::{unchecked_tables, TableRecord};
 use crate::walk::{CheckLeaves, CollectNodes, NoChecks, Visitor};
 use crate::{encode_compact, ProofError, ProofStats, ProofTree};
 

@@ -69,7 +69,9 @@ pub use join::{
     common_parent, join_files, join_proofs, ChildProof, IndexedTree, JoinParent, JoinReport,
 };
 pub use loaded::{LoadedProof, ProofHit, ProofSummary};
-pub use oracle::{LeafOracle, LeafValue, NoTablebases, TablebaseOracle, DEFAULT_PLAYOUT_DEPTH};
+pub use oracle::{
+    compare_tables, LeafOracle, LeafValue, NoTablebases, TablebaseOracle, DEFAULT_PLAYOUT_DEPTH,
+};
 pub use position_id::{ordered_moves, units, PositionId};
 pub use read_at::{PagedFile, ReadAt};
 pub use reference::{
@@ -78,8 +80,5 @@ pub use reference::{
 };
 pub use stats::{ProofStats, RootMoveStats};
 pub use subtree::{extract_file, subtree_proof};
-pub use tables::{
-    compare_tables, hex_checksum, tables_used, unchecked_tables, TableCheck, TableRecord,
-    TableStatus,
-};
-pub use tree::{Node, NodeKind, ProofCounts, ProofTree};
+pub use tables::{hex_checksum, unchecked_tables, TableCheck, TableRecord, TableStatus};
+pub use tree::{tables_used, Node, NodeKind, ProofCounts, ProofTree};

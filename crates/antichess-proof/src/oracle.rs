@@ -1,6 +1,7 @@
 //! Leaves of a proof and how they are judged: [`LeafOracle`], the interface through which
 //! the verifier asks tablebases about tablebase leaves (implemented by the tablebase crate;
-//! [`NoTablebases`] here), and the leaf checker shared by both verifiers.
+//! [`NoTablebases`] here), the leaf checker shared by both verifiers, and the comparison of
+//! a proof's recorded tables with the oracle's ([`compare_tables`]).
 //!
 //! A terminal leaf (no legal move) must be a win for the prover by
 //! `Position::no_move_outcome` under the proof's rule set. A tablebase leaf must be a win
@@ -15,7 +16,7 @@ use std::collections::HashSet;
 use antichess_core::{Color, Move, MoveList, Outcome, Position};
 
 use crate::position_id::{units, PositionId};
-use crate::tables::TableRecord;
+use crate::tables::{hex_checksum, TableCheck, TableRecord, TableStatus};
 
 /// Value of a position for the side to move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -218,6 +219,31 @@ impl LeafOracle for TablebaseOracle<'_> {
             .map_err(|e| e.to_string())?
             .map(|t| t.header().checksum))
     }
+}
+
+/// Compares recorded tables with the oracle's tables.
+#[must_use]
+pub fn compare_tables(recorded: &[TableRecord], oracle: &dyn LeafOracle) -> Vec<TableCheck> {
+    recorded
+        .iter()
+        .map(|r| {
+            let (found, status, error) = match oracle.table_checksum(&r.material) {
+                Ok(Some(sum)) if sum == r.checksum => {
+                    (Some(hex_checksum(sum)), TableStatus::Same, None)
+                }
+                Ok(Some(sum)) => (Some(hex_checksum(sum)), TableStatus::Different, None),
+                Ok(None) => (None, TableStatus::Missing, None),
+                Err(e) => (None, TableStatus::Unreadable, Some(e)),
+            };
+            TableCheck {
+                material: r.material.clone(),
+                recorded: hex_checksum(r.checksum),
+                found,
+                status,
+                error,
+            }
+        })
+        .collect()
 }
 
 /// Default depth limit of a tablebase play-out, in plies.

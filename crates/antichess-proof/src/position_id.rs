@@ -1,6 +1,6 @@
 //! Identity of positions for sharing (`PositionId`: the Zobrist key plus an independent
-//! FNV-1a hash of the board), the fixed move order of the compact format, and the SAN move
-//! paths that name nodes in errors.
+//! FNV-1a hash of the board), the fixed move order of the compact format, the SAN move
+//! paths that name nodes in errors, and the check that a prolog leads to its root.
 //!
 //! Two positions are "the same" for a proof when board, side to move and available en
 //! passant capture agree (clocks are ignored). The Zobrist key alone identifies them with a
@@ -73,12 +73,38 @@ pub(crate) fn movetext(start: &Position, moves: &[Move]) -> String {
     pgn::format_moves(start, moves)
 }
 
+/// Checks that `prolog` (if non-empty) leads from the start position to `root`.
+pub(crate) fn check_prolog(root: &Position, prolog: &[Move]) -> Result<(), String> {
+    if prolog.is_empty() {
+        return Ok(());
+    }
+    let mut pos = Position::start(root.rules());
+    for (i, &m) in prolog.iter().enumerate() {
+        if !pos.is_legal(m) {
+            return Err(format!(
+                "prolog move {} ({m}) is not legal in {}",
+                i + 1,
+                pos.fen()
+            ));
+        }
+        pos.play_mut(m);
+    }
+    if !pos.same_position(root) {
+        return Err(format!(
+            "the prolog leads to {}, not to the root {}",
+            pos.fen(),
+            root.fen()
+        ));
+    }
+    Ok(())
+}
+
 /// The label of a node reached by `path` from `root`; with a prolog (moves from the start
 /// position to the root) the prolog is shown first, then `|`, then the path.
 #[must_use]
 pub(crate) fn label(number: u64, root: &Position, prolog: &[Move], path: &[Move]) -> NodeLabel {
     let start = Position::start(root.rules());
-    let prolog_ok = crate::compact::check_prolog(root, prolog).is_ok();
+    let prolog_ok = check_prolog(root, prolog).is_ok();
     let path_text = if prolog.is_empty() || !prolog_ok {
         movetext(root, path)
     } else if path.is_empty() {

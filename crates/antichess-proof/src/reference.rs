@@ -408,7 +408,7 @@ pub fn encode_reference(tree: &ProofTree, byte_order: ByteOrder) -> Result<Vec<u
         )));
     }
     if !tree.prolog().is_empty() {
-        crate::compact::check_prolog(tree.root(), tree.prolog())
+        crate::position_id::check_prolog(tree.root(), tree.prolog())
             .map_err(|why| ProofError::Unsupported(format!("cannot write the prolog: {why}")))?;
     }
     if tree.prolog().len() > usize::from(u16::MAX) {

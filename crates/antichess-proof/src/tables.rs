@@ -1,19 +1,16 @@
 //! The tables a proof relies on: a compact proof file (version 2) records, for every
 //! table material that a probe of one of its tablebase leaves reads, the material and the
 //! table file's checksum ([`TableRecord`]). The verifier still judges the leaves by the
-//! tables it is given; comparing the records with those tables ([`compare_tables`]) tells
-//! the user when they are not the tables the proof was written with.
+//! tables it is given; comparing the records with those tables ([`TableCheck`]) tells
+//! the user when they are not the tables the proof was written with. This module holds
+//! the records, their encoding and the comparison's result; a tree's records are made by
+//! [`crate::tables_used`] (in `tree.rs`) and compared by [`crate::compare_tables`] (in
+//! `oracle.rs`), both above it.
 //!
 //! Materials are named in our notation, canonical orientation (`KRk`); checksums are the
 //! table files' own (the xxh3-64 in their header, docs/formats/tablebase.md).
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
-
-use crate::oracle::LeafOracle;
-use crate::tree::{NodeKind, ProofTree};
-use crate::ProofError;
 
 /// Bytes of one record in the header: the material, zero-padded, then the checksum.
 pub(crate) const RECORD_NAME_LEN: usize = 16;
@@ -104,62 +101,6 @@ impl TableCheck {
 #[must_use]
 pub fn hex_checksum(checksum: u64) -> String {
     format!("{checksum:016x}")
-}
-
-/// The tables a probe of each tablebase leaf of `tree` reads, by the oracle's account,
-/// sorted by material, each once.
-///
-/// # Errors
-/// When a leaf's move is illegal (a malformed tree) or the oracle fails.
-pub fn tables_used(
-    tree: &ProofTree,
-    oracle: &dyn LeafOracle,
-) -> Result<Vec<TableRecord>, ProofError> {
-    let mut found: BTreeMap<String, u64> = BTreeMap::new();
-    let nodes = tree.nodes();
-    tree.for_each_position(|i, pos, _| {
-        if nodes[i].kind == NodeKind::Tablebase {
-            let records = oracle.tables_read(pos).map_err(|message| {
-                ProofError::Unsupported(format!(
-                    "cannot record the tables of tablebase leaf node {i} ({}): {message}",
-                    pos.fen()
-                ))
-            })?;
-            for r in records {
-                found.insert(r.material, r.checksum);
-            }
-        }
-        Ok(())
-    })?;
-    Ok(found
-        .into_iter()
-        .map(|(material, checksum)| TableRecord { material, checksum })
-        .collect())
-}
-
-/// Compares recorded tables with the oracle's tables.
-#[must_use]
-pub fn compare_tables(recorded: &[TableRecord], oracle: &dyn LeafOracle) -> Vec<TableCheck> {
-    recorded
-        .iter()
-        .map(|r| {
-            let (found, status, error) = match oracle.table_checksum(&r.material) {
-                Ok(Some(sum)) if sum == r.checksum => {
-                    (Some(hex_checksum(sum)), TableStatus::Same, None)
-                }
-                Ok(Some(sum)) => (Some(hex_checksum(sum)), TableStatus::Different, None),
-                Ok(None) => (None, TableStatus::Missing, None),
-                Err(e) => (None, TableStatus::Unreadable, Some(e)),
-            };
-            TableCheck {
-                material: r.material.clone(),
-                recorded: hex_checksum(r.checksum),
-                found,
-                status,
-                error,
-            }
-        })
-        .collect()
 }
 
 /// The records as they are, without comparison (for statistics).

@@ -8,7 +8,11 @@
 //! children of an internal node follow it in preorder, each followed by its own subtree.
 //!
 //! The tree is only structurally checked here ([`ProofTree::from_parts`]); whether it is a
-//! proof is the verifier's business, after it was written to a file.
+//! proof is the verifier's business, after it was written to a file. The tables its
+//! tablebase leaves rely on are found here too ([`tables_used`],
+//! [`ProofTree::record_tables`]).
+
+use std::collections::BTreeMap;
 
 use antichess_core::{Color, Move, Position, Rules};
 use serde::Serialize;
@@ -221,7 +225,7 @@ impl ProofTree {
     /// # Errors
     /// When the tree is malformed or the oracle fails.
     pub fn record_tables(&mut self, oracle: &dyn LeafOracle) -> Result<(), ProofError> {
-        let tables = crate::tables::tables_used(self, oracle)?;
+        let tables = tables_used(self, oracle)?;
         self.set_tables(tables);
         Ok(())
     }
@@ -346,4 +350,35 @@ impl ProofTree {
         })?;
         Ok(max)
     }
+}
+
+/// The tables a probe of each tablebase leaf of `tree` reads, by the oracle's account,
+/// sorted by material, each once.
+///
+/// # Errors
+/// When a leaf's move is illegal (a malformed tree) or the oracle fails.
+pub fn tables_used(
+    tree: &ProofTree,
+    oracle: &dyn LeafOracle,
+) -> Result<Vec<TableRecord>, ProofError> {
+    let mut found: BTreeMap<String, u64> = BTreeMap::new();
+    let nodes = tree.nodes();
+    tree.for_each_position(|i, pos, _| {
+        if nodes[i].kind == NodeKind::Tablebase {
+            let records = oracle.tables_read(pos).map_err(|message| {
+                ProofError::Unsupported(format!(
+                    "cannot record the tables of tablebase leaf node {i} ({}): {message}",
+                    pos.fen()
+                ))
+            })?;
+            for r in records {
+                found.insert(r.material, r.checksum);
+            }
+        }
+        Ok(())
+    })?;
+    Ok(found
+        .into_iter()
+        .map(|(material, checksum)| TableRecord { material, checksum })
+        .collect())
 }

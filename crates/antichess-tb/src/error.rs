@@ -2,7 +2,7 @@
 //! corrupt files, what is wrong and where.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Errors of `antichess-tb`.
 #[derive(Debug, Clone)]
@@ -113,5 +113,19 @@ impl TbError {
             path: path.into(),
             reason: reason.into(),
         }
+    }
+}
+
+/// The error for a symbolic link that cannot be followed.
+pub(crate) fn unfollowable_link(path: &Path, e: &std::io::Error) -> TbError {
+    let what = if e.kind() == std::io::ErrorKind::NotFound {
+        "a symbolic link to nothing".to_string()
+    } else {
+        format!("a symbolic link that cannot be followed ({e}; a loop?)")
+    };
+    TbError::Io {
+        path: path.to_path_buf(),
+        kind: e.kind(),
+        message: what,
     }
 }

@@ -31,6 +31,10 @@ pub const EXTENSION: &str = "actb";
 /// (the lead group's placements), so a header naming more is refused first.
 pub const MAX_UNITS: u32 = 6;
 
+/// The WDL code of an index that is not a position (the side not to move in check), in
+/// the tables of the royal rule sets ([`crate::royal`]).
+pub const CODE_NOT_POSITION: u8 = 3;
+
 /// What a table's values are: exact, or bounds from a build that left promotions open.
 ///
 /// A **bound table for colour `c`** (`tb build --bound`) is built as if every move that

@@ -1,4 +1,5 @@
-//! Material signatures: how many pieces of each colour and role a table covers.
+//! Material signatures: how many pieces of each colour and role a table covers, and
+//! which of them have a table under the royal rule sets ([`royal_table_ok`]).
 //!
 //! Text forms: our notation, uppercase for White and lowercase for Black (`KRkb`,
 //! `Kkbn`), and the Syzygy/lichess form with `v` between the sides, both uppercase
@@ -290,6 +291,15 @@ impl Material {
 /// come first.
 pub fn sort_for_building(materials: &mut [Material]) {
     materials.sort_by_key(|m| (m.units(), m.pawns(), m.name()));
+}
+
+/// Whether `material` has a table under a royal rule set: exactly one king per side and
+/// at least one other man per side (a bare king decides the game by the rule).
+#[must_use]
+pub fn royal_table_ok(material: &Material) -> bool {
+    Color::ALL
+        .iter()
+        .all(|&c| material.count(c, Role::King) == 1 && material.side_units(c) > 1)
 }
 
 /// All role-count arrays with `n` units in total.

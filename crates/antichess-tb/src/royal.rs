@@ -1,6 +1,9 @@
 //! Tables for the royal-king rule sets (`pritchard3`, `pritchard4`): which materials have
 //! a table, what they depend on, their retrograde generator, and the probing rules that
-//! [`crate::Tablebase`] applies under these rule sets.
+//! [`crate::Tablebase`] applies under these rule sets. The generator probes the smaller
+//! tables through [`crate::Tablebase`], so what the tablebase needs lives below it: the
+//! probing rules in `tablebase.rs`, [`royal_table_ok`] in [`crate::material`] and
+//! [`CODE_NOT_POSITION`] in [`crate::format`] (both re-exported here).
 //!
 //! Under these rules a side reduced to a bare king has won at once, so a material in
 //! which a side has only its king needs no table (its positions are decided by the rule,
@@ -47,21 +50,21 @@ use antichess_core::royal::is_bare_king;
 use antichess_core::{attacks, Board, Color, Move, Piece, Position, Role, Rules, Square};
 use rayon::prelude::*;
 
+pub use crate::format::CODE_NOT_POSITION;
+pub use crate::material::royal_table_ok;
+
 use crate::format::TableValues;
 use crate::generate::{piece_un_moves, GenStats};
 use crate::index::TableIndex;
 use crate::material::Material;
 use crate::symmetry::{transform_board, transform_square, ALL_TRANSFORMS, PAWN_TRANSFORMS};
 use crate::tablebase::Tablebase;
-use crate::wdl::{Value, Wdl};
+use crate::wdl::Wdl;
 use crate::zeroed::ZeroedArray;
 use crate::TbError;
 
 /// The most units of a royal table this program builds.
 pub const ROYAL_MAX_UNITS: u32 = 4;
-
-/// The WDL code of an index that is not a position (the side not to move in check).
-pub const CODE_NOT_POSITION: u8 = 3;
 
 /// The promotions under the royal rule sets' default promotion rule (no king: it is
 /// royal); [`PromotionRule::QueenOnly`](antichess_core::PromotionRule) keeps the queen.
@@ -72,15 +75,6 @@ fn promotions(rules: Rules) -> &'static [Role] {
         }
         antichess_core::PromotionRule::QueenOnly => &[Role::Queen],
     }
-}
-
-/// Whether `material` has a table under a royal rule set: exactly one king per side and
-/// at least one other man per side (a bare king decides the game by the rule).
-#[must_use]
-pub fn royal_table_ok(material: &Material) -> bool {
-    Color::ALL
-        .iter()
-        .all(|&c| material.count(c, Role::King) == 1 && material.side_units(c) > 1)
 }
 
 /// The royal tables `m`'s captures and promotions lead to, canonical (captures of a
@@ -789,86 +783,4 @@ pub fn royal_generate(
         stats.positions = stats.wins + stats.draws + stats.losses;
         Ok((table, stats))
     })
-}
-
-/// WDL of `pos` under a royal rule set (see [`Tablebase::probe_wdl`]).
-pub(crate) fn probe_wdl(tb: &Tablebase, pos: &Position) -> Result<Option<Wdl>, TbError> {
-    Ok(probe(tb, pos, false)?.map(|v| v.wdl))
-}
-
-/// WDL and DTC of `pos` under a royal rule set; `with_dtc` false leaves DTC 0 where it
-/// costs a block read.
-pub(crate) fn probe(
-    tb: &Tablebase,
-    pos: &Position,
-    with_dtc: bool,
-) -> Result<Option<Value>, TbError> {
-    let board = pos.board();
-    if pos.has_bare_king() {
-        return Ok(Some(Value {
-            wdl: Wdl::Win,
-            dtc: 0,
-        }));
-    }
-    if is_bare_king(board, pos.turn().other()) {
-        // Cannot arise (that side won before its last move); read as already lost.
-        return Ok(Some(Value {
-            wdl: Wdl::Loss,
-            dtc: 0,
-        }));
-    }
-    if pos.ep_square().is_some() {
-        // Not stored: the best of its moves.
-        let (mut win, mut draw, mut loss) = (None::<u16>, false, 0u16);
-        for m in pos.legal_moves() {
-            let Some(after) = probe(tb, &pos.play(m), with_dtc)? else {
-                return Ok(None);
-            };
-            let plies = if pos.is_capture(m) || m.is_promotion() {
-                1
-            } else {
-                after.dtc.saturating_add(1)
-            };
-            match -after.wdl {
-                Wdl::Win => win = Some(win.map_or(plies, |w| w.min(plies))),
-                Wdl::Draw => draw = true,
-                Wdl::Loss => loss = loss.max(plies),
-            }
-        }
-        return Ok(Some(match (win, draw) {
-            (Some(dtc), _) => Value { wdl: Wdl::Win, dtc },
-            (None, true) => Value {
-                wdl: Wdl::Draw,
-                dtc: 0,
-            },
-            (None, false) => Value {
-                wdl: Wdl::Loss,
-                dtc: loss,
-            },
-        }));
-    }
-    let Some((table, swapped)) = tb.table_of(board)? else {
-        return Ok(None);
-    };
-    let (b, side) = if swapped {
-        (board.swap_colors(), pos.turn().other())
-    } else {
-        (*board, pos.turn())
-    };
-    let idx = table.index().encode(&b);
-    if table.wdl_code(side, idx) == CODE_NOT_POSITION {
-        return Err(TbError::Unsupported(format!(
-            "{}: not a position under {} (the side not to move is in check)",
-            pos.fen(),
-            tb.rules()
-        )));
-    }
-    Ok(Some(if with_dtc {
-        table.value(side, idx)?
-    } else {
-        Value {
-            wdl: table.wdl(side, idx),
-            dtc: 0,
-        }
-    }))
 }

@@ -90,7 +90,7 @@ impl Table {
         let file =
             std::fs::File::open(path).map_err(|e| match std::fs::symlink_metadata(path) {
                 Ok(link) if link.file_type().is_symlink() => {
-                    crate::tablebase::unfollowable_link(path, &e)
+                    crate::error::unfollowable_link(path, &e)
                 }
                 _ => TbError::io(path, e),
             })?;

@@ -13,14 +13,19 @@
 //! given only where it is certain (a win for the colour a bound table is for, or the two
 //! bounds agreeing); [`Tablebase::probe_wdl_bounds`] gives the interval and
 //! [`Tablebase::probe_wins`] what a prover needs (wins surely, surely not, unknown).
+//!
+//! Under the royal rule sets (see [`crate::royal`]) the probes follow those rules
+//! (`royal_probe`, after `impl Tablebase`).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use antichess_core::royal::is_bare_king;
 use antichess_core::{Board, Color, Move, Position, Role, Rules};
 
+use crate::error::unfollowable_link;
 use crate::format::{self, TableKind, EXTENSION};
 use crate::material::Material;
 use crate::table::Table;
@@ -132,20 +137,6 @@ pub(crate) fn existing_dir(dir: &Path) -> Result<bool, TbError> {
             _ if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
             _ => Err(TbError::io(dir, e)),
         },
-    }
-}
-
-/// The error for a symbolic link that cannot be followed.
-pub(crate) fn unfollowable_link(path: &Path, e: &std::io::Error) -> TbError {
-    let what = if e.kind() == std::io::ErrorKind::NotFound {
-        "a symbolic link to nothing".to_string()
-    } else {
-        format!("a symbolic link that cannot be followed ({e}; a loop?)")
-    };
-    TbError::Io {
-        path: path.to_path_buf(),
-        kind: e.kind(),
-        message: what,
     }
 }
 
@@ -403,7 +394,7 @@ impl Tablebase {
         while n < 8
             && Material::all_up_to(n + 1)
                 .iter()
-                .all(|m| self.contains(m) || (royal && !crate::royal::royal_table_ok(m)))
+                .all(|m| self.contains(m) || (royal && !crate::material::royal_table_ok(m)))
         {
             n += 1;
         }
@@ -465,7 +456,7 @@ impl Tablebase {
     /// bound tables cover the position, if they do not settle its value).
     pub fn probe_wdl(&self, pos: &Position) -> Result<Option<Wdl>, TbError> {
         if self.rules.is_royal() {
-            return crate::royal::probe_wdl(self, pos);
+            return royal_probe_wdl(self, pos);
         }
         Ok(match self.probe_wdl_bounds(pos)? {
             Some((lo, hi)) if lo == hi => Some(lo),
@@ -479,7 +470,7 @@ impl Tablebase {
     /// if no table covers the position.
     pub fn probe_wdl_bounds(&self, pos: &Position) -> Result<Option<(Wdl, Wdl)>, TbError> {
         if self.rules.is_royal() {
-            return Ok(crate::royal::probe_wdl(self, pos)?.map(|v| (v, v)));
+            return Ok(royal_probe_wdl(self, pos)?.map(|v| (v, v)));
         }
         if pos.us().is_empty() {
             return Ok(Some((Wdl::Win, Wdl::Win)));
@@ -604,7 +595,7 @@ impl Tablebase {
     /// WDL and DTC for the side to move; `Ok(None)` if a needed table is absent.
     pub fn probe(&self, pos: &Position) -> Result<Option<Value>, TbError> {
         if self.rules.is_royal() {
-            return crate::royal::probe(self, pos, true);
+            return royal_probe(self, pos, true);
         }
         if pos.us().is_empty() {
             return Ok(Some(Value {
@@ -718,6 +709,87 @@ impl Tablebase {
         }
         Ok(best.map(|(_, _, m)| m))
     }
+}
+
+// Probing under the royal rule sets (see [`crate::royal`]), where the probes of
+// `Tablebase` branch.
+
+/// WDL of `pos` under a royal rule set (see [`Tablebase::probe_wdl`]).
+fn royal_probe_wdl(tb: &Tablebase, pos: &Position) -> Result<Option<Wdl>, TbError> {
+    Ok(royal_probe(tb, pos, false)?.map(|v| v.wdl))
+}
+
+/// WDL and DTC of `pos` under a royal rule set; `with_dtc` false leaves DTC 0 where it
+/// costs a block read.
+fn royal_probe(tb: &Tablebase, pos: &Position, with_dtc: bool) -> Result<Option<Value>, TbError> {
+    let board = pos.board();
+    if pos.has_bare_king() {
+        return Ok(Some(Value {
+            wdl: Wdl::Win,
+            dtc: 0,
+        }));
+    }
+    if is_bare_king(board, pos.turn().other()) {
+        // Cannot arise (that side won before its last move); read as already lost.
+        return Ok(Some(Value {
+            wdl: Wdl::Loss,
+            dtc: 0,
+        }));
+    }
+    if pos.ep_square().is_some() {
+        // Not stored: the best of its moves.
+        let (mut win, mut draw, mut loss) = (None::<u16>, false, 0u16);
+        for m in pos.legal_moves() {
+            let Some(after) = royal_probe(tb, &pos.play(m), with_dtc)? else {
+                return Ok(None);
+            };
+            let plies = if pos.is_capture(m) || m.is_promotion() {
+                1
+            } else {
+                after.dtc.saturating_add(1)
+            };
+            match -after.wdl {
+                Wdl::Win => win = Some(win.map_or(plies, |w| w.min(plies))),
+                Wdl::Draw => draw = true,
+                Wdl::Loss => loss = loss.max(plies),
+            }
+        }
+        return Ok(Some(match (win, draw) {
+            (Some(dtc), _) => Value { wdl: Wdl::Win, dtc },
+            (None, true) => Value {
+                wdl: Wdl::Draw,
+                dtc: 0,
+            },
+            (None, false) => Value {
+                wdl: Wdl::Loss,
+                dtc: loss,
+            },
+        }));
+    }
+    let Some((table, swapped)) = tb.table_of(board)? else {
+        return Ok(None);
+    };
+    let (b, side) = if swapped {
+        (board.swap_colors(), pos.turn().other())
+    } else {
+        (*board, pos.turn())
+    };
+    let idx = table.index().encode(&b);
+    if table.wdl_code(side, idx) == format::CODE_NOT_POSITION {
+        return Err(TbError::Unsupported(format!(
+            "{}: not a position under {} (the side not to move is in check)",
+            pos.fen(),
+            tb.rules()
+        )));
+    }
+    Ok(Some(if with_dtc {
+        table.value(side, idx)?
+    } else {
+        Value {
+            wdl: table.wdl(side, idx),
+            dtc: 0,
+        }
+    }))
 }
 
 /// The WDL, for `to_move`, of a position left open in a bound build for `c`: the result

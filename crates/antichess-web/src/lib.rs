@@ -15,10 +15,12 @@
 //! [`explore`], [`tables`], [`proofs`], [`books`], [`solve`] (the work behind the handlers),
 //! [`mod@line`] (positions in requests), [`error`] (4xx / 5xx answers), [`assets`] (the front
 //! end's files and their build), [`guard`] (who may write; no file paths in answers; slow
-//! bodies), [`server`] (the accept loop: header timeout, cap on connections).
+//! bodies; `access` holds the token and the write rule it applies), [`server`] (the accept
+//! loop: header timeout, cap on connections).
 
 #![forbid(unsafe_code)]
 
+mod access;
 pub mod assets;
 pub mod books;
 pub mod error;

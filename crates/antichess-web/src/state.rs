@@ -13,9 +13,9 @@ use antichess_book::Location;
 use antichess_core::Rules;
 use antichess_tb::Tablebase;
 
+use crate::access::{Token, WriteRule};
 use crate::books::{display_location, BookHandle};
 use crate::error::{ApiError, ApiResult};
-use crate::guard::{Token, WriteRule};
 use crate::proofs::LoadedProof;
 use crate::server::Limits;
 

@@ -17,31 +17,29 @@
 //! dialects), [`row`] (the one Node ⇄ row mapping, with the rule for stored values that
 //! do not fit), [`claim`] (the one definition of a claimable leaf, in Rust and in SQL).
 //! [`sqlite`] and [`postgres`] only run SQL and move values between their driver and
-//! [`row`]; [`connect`] is how the PostgreSQL store connects and [`tls`] its TLS.
+//! [`row`]; [`connect`] is how the PostgreSQL store connects and [`tls`] its TLS; `open`
+//! picks one of the two for a location ([`open_store`], [`create_store`], [`remove_store`]).
 //!
 //! Times are milliseconds since the Unix epoch (`i64`), read from the worker's clock.
 
 pub mod claim;
 pub(crate) mod connect;
 pub mod integrity;
+mod open;
 pub mod postgres;
 pub(crate) mod row;
 pub(crate) mod schema;
 pub mod sqlite;
 mod tls;
 
+pub use crate::format::{FORMAT_NAME, FORMAT_VERSION};
 pub use integrity::Integrity;
+pub use open::{create_store, open_store, open_store_read_only, remove_store};
 pub use postgres::PostgresStore;
 pub use sqlite::SqliteStore;
 
 use crate::error::{BookError, Result};
 use crate::node::{Node, NodeId};
-
-/// The book format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
-
-/// The value of the `format` meta entry, which identifies a book.
-pub const FORMAT_NAME: &str = "antichess-book";
 
 /// A storage back end. Every operation happens in a transaction.
 pub trait Store: Send {
@@ -283,57 +281,6 @@ pub fn redact(location: &str) -> String {
             &rest[at..]
         ),
         None => location.to_string(),
-    }
-}
-
-/// Opens an existing book's store.
-pub fn open_store(location: &str) -> Result<Box<dyn Store>> {
-    match Location::parse(location) {
-        Location::Sqlite(path) => Ok(Box::new(SqliteStore::open(&path)?)),
-        Location::Postgres(url) => Ok(Box::new(PostgresStore::open(&url)?)),
-    }
-}
-
-/// Opens an existing book's store for reading only: a SQLite file is opened read-only
-/// (so that a book in a read-only file or directory can be shown and checked); a
-/// PostgreSQL store is opened as by [`open_store`] (its read transactions are read-only).
-pub fn open_store_read_only(location: &str) -> Result<Box<dyn Store>> {
-    match Location::parse(location) {
-        Location::Sqlite(path) => Ok(Box::new(SqliteStore::open_read_only(&path)?)),
-        Location::Postgres(url) => Ok(Box::new(PostgresStore::open(&url)?)),
-    }
-}
-
-/// Creates an empty store (schema only) at a location that must not hold a book yet.
-pub fn create_store(location: &str) -> Result<Box<dyn Store>> {
-    match Location::parse(location) {
-        Location::Sqlite(path) => Ok(Box::new(SqliteStore::create(&path)?)),
-        Location::Postgres(url) => Ok(Box::new(PostgresStore::create(&url)?)),
-    }
-}
-
-/// Removes the book at `location` whole: a SQLite file (with its `-wal` and `-shm`
-/// files), or a PostgreSQL book's tables and sequence (the database stays). For tests,
-/// benchmarks and failed copies; nothing asks for confirmation.
-pub fn remove_store(location: &str) -> Result<()> {
-    match Location::parse(location) {
-        Location::Sqlite(path) => {
-            for suffix in ["", "-wal", "-shm"] {
-                let file = format!("{}{suffix}", path.display());
-                match std::fs::remove_file(&file) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(source) => {
-                        return Err(BookError::Io {
-                            context: format!("removing {file}"),
-                            source,
-                        })
-                    }
-                }
-            }
-            Ok(())
-        }
-        Location::Postgres(url) => PostgresStore::remove(&url),
     }
 }
 

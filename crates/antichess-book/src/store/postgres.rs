@@ -31,10 +31,10 @@ use crate::error::{BookError, Result};
 use crate::node::{Node, NodeId};
 use crate::store::claim::{claimable_sql, leased_sql, OPEN_LEAF_SQL};
 use crate::store::connect::{config, connect_error, create_database, missing_database};
-use crate::store::row::{
-    node_from_row, node_row, search_from_row, search_row, Value, NODE_COLUMNS, SEARCH_COLUMNS,
+use crate::store::row::{node_from_row, node_row, search_from_row, search_row, Value};
+use crate::store::schema::{
+    Column, Dialect, Kind, Statements, NODE_COLUMNS, POSTGRES_OBJECTS as OBJECTS, SEARCH_COLUMNS,
 };
-use crate::store::schema::{Column, Dialect, Kind, Statements, POSTGRES_OBJECTS as OBJECTS};
 use crate::store::{
     redact, BookCounts, QueueEntry, SearchLog, Store, Txn, FORMAT_NAME, FORMAT_VERSION,
 };

@@ -1,7 +1,7 @@
-//! The one Node ⇄ row mapping of both stores: the columns of the `nodes` table (and of
-//! the `searches` log), in the order every statement lists them, and how a [`Node`] (a
-//! [`SearchLog`] entry) becomes a row of plain SQL values and back. A store only moves
-//! [`Value`]s between its driver and these functions.
+//! The one Node ⇄ row mapping of both stores: how a [`Node`] (a [`SearchLog`] entry)
+//! becomes a row of plain SQL values, in the order of the schema's columns
+//! ([`NODE_COLUMNS`], [`SEARCH_COLUMNS`]), and back. A store only moves [`Value`]s between
+//! its driver and these functions.
 //!
 //! Where a stored value does not fit its field, the rule is the same on both stores:
 //!
@@ -18,7 +18,7 @@
 
 use crate::error::{BookError, Result};
 use crate::node::{ratio, Node, Status};
-use crate::store::schema::{Column, Kind};
+use crate::store::schema::{Column, NODE_COLUMNS, SEARCH_COLUMNS};
 use crate::store::SearchLog;
 
 /// A value of a column, as both drivers bind and read it.
@@ -29,46 +29,6 @@ pub(crate) enum Value {
     Real(f64),
     Text(String),
 }
-
-/// The `nodes` table: its columns, in the order of every statement on it. The first is
-/// the id; [`node_row`] gives the values in this order.
-pub(crate) const NODE_COLUMNS: [Column; 22] = [
-    Column::id("id"),
-    Column::node_ref("parent"),
-    Column::null("move", Kind::Text),
-    Column::not_null("depth", Kind::Int),
-    Column::not_null("key", Kind::Int),
-    Column::not_null("fen", Kind::Text),
-    Column::not_null("prover_to_move", Kind::Int),
-    Column::not_null("proof", Kind::Int),
-    Column::not_null("disproof", Kind::Int),
-    Column::not_null("leaf_proof", Kind::Int),
-    Column::not_null("leaf_disproof", Kind::Int),
-    Column::not_null("status", Kind::Int),
-    Column::not_null("marked", Kind::Int),
-    Column::not_null("ratio", Kind::Real),
-    Column::not_null("size", Kind::Int),
-    Column::not_null("work", Kind::Int),
-    Column::not_null("searches", Kind::Int),
-    Column::not_null("expanded", Kind::Int),
-    Column::node_ref("same_as"),
-    Column::null("win_seq", Kind::Int),
-    Column::null("claimed_by", Kind::Text),
-    Column::null("lease_until", Kind::Int),
-];
-
-/// The `searches` table (the search log), in the order of [`search_row`].
-pub(crate) const SEARCH_COLUMNS: [Column; 9] = [
-    Column::id("id"),
-    Column::node_ref_not_null("node"),
-    Column::not_null("worker", Kind::Text),
-    Column::not_null("started", Kind::Int),
-    Column::not_null("start_seq", Kind::Int),
-    Column::null("finished", Kind::Int),
-    Column::null("end_seq", Kind::Int),
-    Column::null("nodes", Kind::Int),
-    Column::null("result", Kind::Text),
-];
 
 fn opt_int(v: Option<i64>) -> Value {
     v.map_or(Value::Null, Value::Int)

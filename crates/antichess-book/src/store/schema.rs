@@ -1,7 +1,7 @@
 //! The book's schema, written once for both stores: the tables and their columns (the
-//! `nodes` and `searches` columns are those of [`crate::store::row`], where rows are
-//! mapped), the indexes, and the statements on nodes that both stores run. Every
-//! difference between SQLite and PostgreSQL is in [`Dialect`]:
+//! `nodes` and `searches` columns in the order of every statement, which
+//! [`crate::store::row`] maps rows in), the indexes, and the statements on nodes that both
+//! stores run. Every difference between SQLite and PostgreSQL is in [`Dialect`]:
 //!
 //! | | SQLite | PostgreSQL |
 //! |---|---|---|
@@ -16,8 +16,6 @@
 //! The layout is documented in `docs/formats/book.md`.
 
 use std::sync::LazyLock;
-
-use crate::store::row::{NODE_COLUMNS, SEARCH_COLUMNS};
 
 /// What a column holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,6 +113,47 @@ const QUEUE_COLUMNS: [Column; 3] = [
     Column::id("id"),
     Column::node_ref_not_null("node"),
     Column::not_null("added", Kind::Int),
+];
+
+/// The `nodes` table: its columns, in the order of every statement on it. The first is
+/// the id; [`node_row`](crate::store::row::node_row) gives the values in this order.
+pub(crate) const NODE_COLUMNS: [Column; 22] = [
+    Column::id("id"),
+    Column::node_ref("parent"),
+    Column::null("move", Kind::Text),
+    Column::not_null("depth", Kind::Int),
+    Column::not_null("key", Kind::Int),
+    Column::not_null("fen", Kind::Text),
+    Column::not_null("prover_to_move", Kind::Int),
+    Column::not_null("proof", Kind::Int),
+    Column::not_null("disproof", Kind::Int),
+    Column::not_null("leaf_proof", Kind::Int),
+    Column::not_null("leaf_disproof", Kind::Int),
+    Column::not_null("status", Kind::Int),
+    Column::not_null("marked", Kind::Int),
+    Column::not_null("ratio", Kind::Real),
+    Column::not_null("size", Kind::Int),
+    Column::not_null("work", Kind::Int),
+    Column::not_null("searches", Kind::Int),
+    Column::not_null("expanded", Kind::Int),
+    Column::node_ref("same_as"),
+    Column::null("win_seq", Kind::Int),
+    Column::null("claimed_by", Kind::Text),
+    Column::null("lease_until", Kind::Int),
+];
+
+/// The `searches` table (the search log), in the order of
+/// [`search_row`](crate::store::row::search_row).
+pub(crate) const SEARCH_COLUMNS: [Column; 9] = [
+    Column::id("id"),
+    Column::node_ref_not_null("node"),
+    Column::not_null("worker", Kind::Text),
+    Column::not_null("started", Kind::Int),
+    Column::not_null("start_seq", Kind::Int),
+    Column::null("finished", Kind::Int),
+    Column::null("end_seq", Kind::Int),
+    Column::null("nodes", Kind::Int),
+    Column::null("result", Kind::Text),
 ];
 
 /// The indexes: (name, table, column).

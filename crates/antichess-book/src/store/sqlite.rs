@@ -17,10 +17,8 @@ use rusqlite::{
 use crate::error::{BookError, Result};
 use crate::node::{Node, NodeId};
 use crate::store::claim::{claimable_sql, leased_sql, OPEN_LEAF_SQL};
-use crate::store::row::{
-    node_from_row, node_row, search_from_row, search_row, Value, NODE_COLUMNS, SEARCH_COLUMNS,
-};
-use crate::store::schema::{Dialect, Statements};
+use crate::store::row::{node_from_row, node_row, search_from_row, search_row, Value};
+use crate::store::schema::{Dialect, Statements, NODE_COLUMNS, SEARCH_COLUMNS};
 use crate::store::{BookCounts, QueueEntry, SearchLog, Store, Txn, FORMAT_NAME, FORMAT_VERSION};
 
 const SQLITE: Dialect = Dialect::Sqlite;

@@ -34,7 +34,7 @@ use clap::Args;
 use serde_json::json;
 
 use crate::common::args::{default_tables_dir, EvalArgs, PositionArgs, WalkArgs, WalkDefaults};
-use crate::common::book::stop_on_ctrl_c;
+use crate::common::book::{leaf_dir, stop_on_ctrl_c};
 use crate::common::output::{json_number, number, Format};
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::tables::solver_tables_of;
@@ -773,11 +773,6 @@ fn finish_save(
         .with_context(|| format!("writing the frontier {}", file.display()))?;
     eprintln!("{}", super::book::frontier::saved_line(file, &report));
     Ok(1)
-}
-
-/// Where the book's searches keep the proofs they find and the assembly looks for them.
-pub(crate) fn leaf_dir(book: &Path) -> PathBuf {
-    PathBuf::from(format!("{}.leaves", book.display()))
 }
 
 /// Runs `grow`, writing a progress line to stderr every `every`.

@@ -343,7 +343,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         if args.checkpoint.is_some() && last_save.elapsed() >= args.checkpoint_every {
             end_line();
             if let Err(e) = save(p.nodes, p.elapsed.as_secs_f64()) {
-                eprintln!("warning: {}", crate::describe(&e));
+                eprintln!("warning: {}", crate::common::output::describe(&e));
             }
             last_save = Instant::now();
         }
@@ -421,7 +421,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                 }),
                 Err(e) => serde_json::json!({
                     "path": path.display().to_string(),
-                    "error": crate::describe(e),
+                    "error": crate::common::output::describe(e),
                 }),
             };
         }

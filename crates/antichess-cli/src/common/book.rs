@@ -1,6 +1,8 @@
 //! Helpers of the `book` commands: open a book, find a node by its moves from the root,
-//! write a node's line, and the Ctrl-C flag of the long book jobs.
+//! write a node's line, where a book's searches keep their proofs, and the Ctrl-C flag of
+//! the long book jobs.
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -109,4 +111,9 @@ pub fn stop_on_ctrl_c(message: &'static str) -> Arc<AtomicBool> {
         }
     });
     stop
+}
+
+/// Where the book's searches keep the proofs they find and the assembly looks for them.
+pub fn leaf_dir(book: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.leaves", book.display()))
 }

@@ -1,6 +1,6 @@
 //! Output conventions shared by the commands: the `--format text|json` choice, proof and
-//! disproof numbers (infinity is written `inf` in text and the string `"inf"` in JSON), and
-//! the peak memory figure.
+//! disproof numbers (infinity is written `inf` in text and the string `"inf"` in JSON),
+//! the peak memory figure, and an error with its causes on one line ([`describe`]).
 
 use serde_json::{json, Value};
 
@@ -51,4 +51,19 @@ pub fn parse_format_of_proof_command(s: &str) -> Result<Format, String> {
         )),
         _ => Err(format!("\"{s}\" is not an output format (text or json)")),
     }
+}
+
+/// The error and its causes, joined by ": ". Some of our error types already write their
+/// source into their own message (so that they read whole when printed alone); a cause whose
+/// text is already there is not repeated.
+pub fn describe(err: &anyhow::Error) -> String {
+    let mut text = err.to_string();
+    for cause in err.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text.push_str(": ");
+            text.push_str(&cause);
+        }
+    }
+    text
 }

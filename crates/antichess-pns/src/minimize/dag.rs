@@ -5,7 +5,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::pool::{Child, Kind, ProofPool, TERMINAL};
+use antichess_proof::{PositionId, ProofTree};
+
+use super::pool::{Child, Kind, PoolReport, ProofPool, TERMINAL};
+use crate::error::Result;
 
 /// A switch that would make the proof larger (see [`Dag::near_misses`]).
 #[derive(Debug, Clone)]
@@ -453,5 +456,78 @@ impl Dag {
                 .cmp(&(u128::from(b.excess) * u128::from(a.added.max(1))))
         });
         misses
+    }
+}
+
+// The pool's choice of moves, which works on the DAG: here, so that the pool itself
+// (`pool.rs`) does not use the DAG.
+impl ProofPool {
+    /// The smallest proof the pool can make (see the pool's module documentation), and what the
+    /// search did. `first` is the proof whose choices are the first start (normally the
+    /// one the pool was first filled with); its root must be the pool's root.
+    pub fn optimize(&self, first: &ProofTree) -> Result<(ProofTree, PoolReport)> {
+        let (choice, report) = self.start(first)?;
+        let tree = self.build_choice(&choice, first.prolog().to_vec())?;
+        Ok((tree, report))
+    }
+
+    /// The best choice of moves from the two starts (see the pool's module documentation).
+    pub(crate) fn start(&self, first: &ProofTree) -> Result<(Vec<u32>, PoolReport)> {
+        self.start_from(first, &[])
+    }
+
+    /// [`ProofPool::start`] with more starts: the choices of each of `others` (proofs of
+    /// the pool's root that were added to it; proofs of other positions are skipped), and
+    /// the smallest after local passes wins. `from_first` reports the best of these.
+    pub(crate) fn start_from(
+        &self,
+        first: &ProofTree,
+        others: &[ProofTree],
+    ) -> Result<(Vec<u32>, PoolReport)> {
+        let root = self.root_node()?;
+        let mut report = PoolReport {
+            positions: self.kinds.len() as u64,
+            prover_moves: self
+                .kinds
+                .iter()
+                .map(|k| match k {
+                    Kind::Prover(m) => m.len() as u64,
+                    _ => 0,
+                })
+                .sum(),
+            ..PoolReport::default()
+        };
+        let tree_costs = self.tree_cost_choices(root)?;
+        let mut starts = vec![self.choices_of(first, tree_costs.clone())?];
+        for other in others {
+            if PositionId::of(other.root()) == PositionId::of(&self.root) {
+                starts.push(self.choices_of(other, tree_costs.clone())?);
+            }
+        }
+        let from_proofs = starts.len();
+        starts.push(tree_costs);
+        let mut best: Option<(u64, Vec<u32>)> = None;
+        report.from_first = u64::MAX;
+        for (i, start) in starts.into_iter().enumerate() {
+            let mut dag = Dag::new(self, root, start);
+            report.switches += dag.local_passes(self);
+            let size = dag.size();
+            if i < from_proofs {
+                report.from_first = report.from_first.min(size);
+            } else {
+                report.from_tree_costs = size;
+            }
+            if best.as_ref().is_none_or(|b| size < b.0) {
+                best = Some((size, dag.choice));
+            }
+        }
+        Ok((best.expect("at least two starts").1, report))
+    }
+
+    /// The proof DAG of `choice` (extended to nodes added since with their first moves,
+    /// which keeps the choices acyclic: a new node's first move is from the proof that
+    /// added it).
+    pub(crate) fn dag(&self, choice: Vec<u32>) -> Result<Dag> {
+        Ok(Dag::new(self, self.root_node()?, choice))
     }
 }

@@ -43,8 +43,8 @@
 //! `passes` (the extractor's passes: [`extract_minimized`]), `phases` (the pool's phases:
 //! [`minimize_proof`]), `pool` and `dag` (the union of proofs and a choice over it),
 //! `exact` (smallest proofs of small subtrees), `global` (the integer program), `deadline`
-//! and `options`. The imports go one way: passes → phases → extract, pool, dag, exact,
-//! global → deadline, options.
+//! and `options`. The imports go one way: passes → phases → extract, exact, global,
+//! options → dag → pool, with `deadline` below them all.
 
 mod dag;
 mod deadline;

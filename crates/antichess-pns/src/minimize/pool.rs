@@ -25,14 +25,17 @@
 //! - *anchoring*: before the passes, the positions the proof does not use get the moves
 //!   of Knuth's tree costs with the used positions free, so that a switch brings in the
 //!   new subtree as it would best join the proof, not as the proof that added it was built.
-//! - *kicks* ([`Dag::force`]): a switch that makes the proof larger, followed by passes that
-//!   may more than make up for it (tried on a copy by the minimiser's last phase).
+//! - *kicks* ([`Dag::force`](super::dag::Dag::force)): a switch that makes the proof
+//!   larger, followed by passes that may more than make up for it (tried on a copy by the
+//!   minimiser's last phase).
 //! - *exact alternatives*: the minimiser offers the pool the smallest proof of a prover
-//!   node that ends in the positions the rest of the proof uses ([`Dag::detached`] shows
-//!   them; `exact` finds the proof).
+//!   node that ends in the positions the rest of the proof uses
+//!   ([`Dag::detached`](super::dag::Dag::detached) shows them; `exact` finds the proof).
 //!
 //! The search starts from the given proof's own choices and from the tree-cost choices,
-//! and keeps the smaller result.
+//! and keeps the smaller result. It works on the DAG, so it is in `dag.rs`
+//! ([`ProofPool::optimize`] and the starts), which builds on this module and not the
+//! other way round.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -40,7 +43,6 @@ use std::collections::{BinaryHeap, HashMap};
 use antichess_core::{Color, Move, Position};
 use antichess_proof::{build_with, Expander, NodeKind, PositionId, ProofTree, Step};
 
-use super::dag::Dag;
 use crate::error::{PnsError, Result};
 
 /// A child in the pool: a pool node, or [`TERMINAL`].
@@ -88,7 +90,7 @@ pub(crate) enum View<'p> {
 /// The union of proofs from one root. See the module documentation.
 #[derive(Debug, Clone)]
 pub struct ProofPool {
-    root: Position,
+    pub(super) root: Position,
     prover: Color,
     ids: HashMap<PositionId, u32>,
     pub(super) kinds: Vec<Kind>,
@@ -377,75 +379,6 @@ impl ProofPool {
             .ok_or_else(|| PnsError::invalid("the pool holds no proof of its root"))
     }
 
-    /// The smallest proof the pool can make (see the module documentation), and what the
-    /// search did. `first` is the proof whose choices are the first start (normally the
-    /// one the pool was first filled with); its root must be the pool's root.
-    pub fn optimize(&self, first: &ProofTree) -> Result<(ProofTree, PoolReport)> {
-        let (choice, report) = self.start(first)?;
-        let tree = self.build_choice(&choice, first.prolog().to_vec())?;
-        Ok((tree, report))
-    }
-
-    /// The best choice of moves from the two starts (see the module documentation).
-    pub(crate) fn start(&self, first: &ProofTree) -> Result<(Vec<u32>, PoolReport)> {
-        self.start_from(first, &[])
-    }
-
-    /// [`ProofPool::start`] with more starts: the choices of each of `others` (proofs of
-    /// the pool's root that were added to it; proofs of other positions are skipped), and
-    /// the smallest after local passes wins. `from_first` reports the best of these.
-    pub(crate) fn start_from(
-        &self,
-        first: &ProofTree,
-        others: &[ProofTree],
-    ) -> Result<(Vec<u32>, PoolReport)> {
-        let root = self.root_node()?;
-        let mut report = PoolReport {
-            positions: self.kinds.len() as u64,
-            prover_moves: self
-                .kinds
-                .iter()
-                .map(|k| match k {
-                    Kind::Prover(m) => m.len() as u64,
-                    _ => 0,
-                })
-                .sum(),
-            ..PoolReport::default()
-        };
-        let tree_costs = self.tree_cost_choices(root)?;
-        let mut starts = vec![self.choices_of(first, tree_costs.clone())?];
-        for other in others {
-            if PositionId::of(other.root()) == PositionId::of(&self.root) {
-                starts.push(self.choices_of(other, tree_costs.clone())?);
-            }
-        }
-        let from_proofs = starts.len();
-        starts.push(tree_costs);
-        let mut best: Option<(u64, Vec<u32>)> = None;
-        report.from_first = u64::MAX;
-        for (i, start) in starts.into_iter().enumerate() {
-            let mut dag = Dag::new(self, root, start);
-            report.switches += dag.local_passes(self);
-            let size = dag.size();
-            if i < from_proofs {
-                report.from_first = report.from_first.min(size);
-            } else {
-                report.from_tree_costs = size;
-            }
-            if best.as_ref().is_none_or(|b| size < b.0) {
-                best = Some((size, dag.choice));
-            }
-        }
-        Ok((best.expect("at least two starts").1, report))
-    }
-
-    /// The proof DAG of `choice` (extended to nodes added since with their first moves,
-    /// which keeps the choices acyclic: a new node's first move is from the proof that
-    /// added it).
-    pub(crate) fn dag(&self, choice: Vec<u32>) -> Result<Dag> {
-        Ok(Dag::new(self, self.root_node()?, choice))
-    }
-
     /// Writes the proof that `choice` makes.
     pub(crate) fn build_choice(&self, choice: &[u32], prolog: Vec<Move>) -> Result<ProofTree> {
         let root = self.root_node()?;
@@ -462,7 +395,7 @@ impl ProofPool {
     /// The choices of `tree` (which must be in the pool), as indices into the moves of each
     /// prover node; prover nodes it does not reach keep theirs in `choice` (the tree-cost
     /// choices: the result is acyclic, since no position of the tree leads to another).
-    fn choices_of(&self, tree: &ProofTree, mut choice: Vec<u32>) -> Result<Vec<u32>> {
+    pub(super) fn choices_of(&self, tree: &ProofTree, mut choice: Vec<u32>) -> Result<Vec<u32>> {
         let nodes = tree.nodes();
         let mut result = Ok(());
         tree.for_each_position(|i, pos, _| {
@@ -487,7 +420,7 @@ impl ProofPool {
 
     /// The tree-cost choices: Knuth's algorithm, every position settled in order of the
     /// size of its smallest proof written as a tree.
-    fn tree_cost_choices(&self, root: u32) -> Result<Vec<u32>> {
+    pub(super) fn tree_cost_choices(&self, root: u32) -> Result<Vec<u32>> {
         let (choice, cost) = self.knuth(vec![0; self.kinds.len()], |_| false);
         if cost[root as usize] == u64::MAX {
             return Err(PnsError::invalid(

@@ -173,7 +173,7 @@ pub fn run_save(args: &SaveFrontierArgs) -> anyhow::Result<ExitCode> {
     let leaf_dir = args
         .leaf_dir
         .clone()
-        .unwrap_or_else(|| crate::cmd::prove::leaf_dir(Path::new(&args.book)));
+        .unwrap_or_else(|| crate::common::book::leaf_dir(Path::new(&args.book)));
     let options = ProveOptions {
         hash_bytes: args.hash,
         leaf_nodes: Some(args.leaf_nodes),

@@ -24,7 +24,7 @@ pub struct ExtractArgs {
     pub moves: String,
 
     #[command(flatten)]
-    pub write: super::WriteVerifiedArgs,
+    pub write: super::write::WriteVerifiedArgs,
 }
 
 pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
@@ -41,7 +41,7 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("--moves \"{}\" from the proof's root", args.moves))?;
     let line = game.moves().to_vec();
     let source_nodes = source.len() as u64;
-    let tablebase = super::tables_to_verify(args.write.tables.as_ref(), rules)?;
+    let tablebase = super::write::tables_to_verify(args.write.tables.as_ref(), rules)?;
     let oracle = tablebase.as_ref().map(TablebaseOracle::new);
     let options = args.write.verify_options();
     match extract_file(source, &line, &args.write.output, &oracle, &options) {
@@ -68,7 +68,7 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
         Err(err @ ProofError::Join(_)) => Err(err.into()),
         Err(err) if err.is_rejection() => {
             let message = format!("the extracted proof does not verify (not written): {err}");
-            Ok(super::rejected(json, &message))
+            Ok(super::write::rejected(json, &message))
         }
         Err(err) => Err(err.into()),
     }

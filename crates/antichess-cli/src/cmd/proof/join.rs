@@ -32,7 +32,7 @@ pub struct JoinArgs {
     pub moves: Option<String>,
 
     #[command(flatten)]
-    pub write: super::WriteVerifiedArgs,
+    pub write: super::write::WriteVerifiedArgs,
 }
 
 pub fn run(args: &JoinArgs) -> anyhow::Result<ExitCode> {
@@ -69,7 +69,7 @@ pub fn run(args: &JoinArgs) -> anyhow::Result<ExitCode> {
     } else {
         JoinParent::FromChildren
     };
-    let tablebase = super::tables_to_verify(args.write.tables.as_ref(), rules)?;
+    let tablebase = super::write::tables_to_verify(args.write.tables.as_ref(), rules)?;
     let oracle = tablebase.as_ref().map(TablebaseOracle::new);
     let options = args.write.verify_options();
     match join_files(
@@ -112,7 +112,7 @@ pub fn run(args: &JoinArgs) -> anyhow::Result<ExitCode> {
         Err(err @ ProofError::Join(_)) => Err(err.into()),
         Err(err) if err.is_rejection() => {
             let message = format!("the joined proof does not verify (not written): {err}");
-            Ok(super::rejected(json, &message))
+            Ok(super::write::rejected(json, &message))
         }
         Err(err) => Err(err.into()),
     }

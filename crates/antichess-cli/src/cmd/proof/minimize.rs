@@ -315,7 +315,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
                 ),
                 Some(Err(e)) => format!(
                     "warning: the proof so far was not saved: {}",
-                    crate::describe(&e.into())
+                    crate::common::output::describe(&e.into())
                 ),
             };
             bar.suspend(|| eprintln!("{message}"));
@@ -344,7 +344,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
             }
             Err(e) => bail!(
                 "{}; the output is left as it was",
-                crate::describe(&e.into())
+                crate::common::output::describe(&e.into())
             ),
         };
     }
@@ -382,7 +382,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => bail!(
             "{}; the output is left as it was",
-            crate::describe(&e.into())
+            crate::common::output::describe(&e.into())
         ),
     }
 }

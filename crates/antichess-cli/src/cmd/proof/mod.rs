@@ -26,6 +26,9 @@ mod expand;
 mod extract;
 mod join;
 mod minimize;
+mod write;
+
+use write::{rejected, tables_to_verify};
 
 #[derive(Debug, Subcommand)]
 pub enum ProofCommand {
@@ -173,67 +176,6 @@ fn finish<T>(
         Err(err) if err.is_rejection() => Ok(rejected(json, &err.to_string())),
         Err(err) => Err(err.into()),
     }
-}
-
-/// The options of a command that writes a proof and verifies it (`join`, `extract`).
-#[derive(Debug, Args)]
-pub struct WriteVerifiedArgs {
-    /// The proof to write (our compact format, atomically).
-    #[arg(short, long, value_name = "FILE")]
-    pub output: PathBuf,
-
-    /// Tablebase directory, to verify tablebase leaves (default:
-    /// ~/.cache/antichess/tables/<rules> if it exists).
-    #[arg(long, value_name = "DIR")]
-    pub tables: Option<PathBuf>,
-
-    /// Verify by playing tablebase leaves out instead of trusting the tables.
-    #[arg(long)]
-    pub expand_tablebase_leaves: bool,
-
-    /// Output: text, or one JSON object.
-    #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
-    pub format: OutputFormat,
-}
-
-impl WriteVerifiedArgs {
-    /// The verifier's options.
-    fn verify_options(&self) -> antichess_proof::VerifyOptions {
-        antichess_proof::VerifyOptions {
-            expand_tablebase_leaves: self.expand_tablebase_leaves,
-            ..antichess_proof::VerifyOptions::default()
-        }
-    }
-}
-
-/// Prints why a proof was rejected (in JSON, `{"verified": false, "error": message}`);
-/// the exit code 1.
-fn rejected(json: bool, message: &str) -> ExitCode {
-    if json {
-        println!(
-            "{}",
-            serde_json::json!({ "verified": false, "error": message })
-        );
-    } else {
-        println!("rejected: {message}");
-    }
-    ExitCode::from(1)
-}
-
-/// The tables to verify with: `--tables`, else the default directory of `rules` if it
-/// exists, else none.
-fn tables_to_verify(
-    tables: Option<&PathBuf>,
-    rules: antichess_core::Rules,
-) -> anyhow::Result<Option<antichess_tb::Tablebase>> {
-    let dir = tables
-        .cloned()
-        .unwrap_or_else(|| crate::common::args::default_tables_dir(rules));
-    Ok(if tables.is_some() || dir.is_dir() {
-        Some(antichess_tb::Tablebase::open(&dir, rules)?)
-    } else {
-        None
-    })
 }
 
 /// Total node count from the file's header, for the progress bar.

@@ -10,32 +10,10 @@ use antichess_tb::{
 use anyhow::bail;
 use serde_json::json;
 
+use super::build::{print_report, BoundSide, BuildArgs};
 use super::plan::Size;
-use super::BuildArgs;
 use crate::common::output::Format;
 use crate::common::progress::{bytes_text, BuildProgress};
-
-/// Whose wins a bound table makes sure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum BoundSide {
-    /// White's wins are sure (promotions count against White): what proving a White win
-    /// needs.
-    White,
-    /// Black's wins are sure.
-    Black,
-    /// Both bound tables.
-    Both,
-}
-
-impl BoundSide {
-    pub(super) fn colors(self) -> &'static [Color] {
-        match self {
-            BoundSide::White => &[Color::White],
-            BoundSide::Black => &[Color::Black],
-            BoundSide::Both => &Color::ALL,
-        }
-    }
-}
 
 pub(super) fn run(
     targets: &[Material],
@@ -128,6 +106,6 @@ pub(super) fn run(
     let report = build_bounds(&pairs, &options, &|e| progress.event(e));
     progress.finish(None);
     let report = report?;
-    super::print_report(&report, &dir, rules, json, "bound tables");
+    print_report(&report, &dir, rules, json, "bound tables");
     Ok(ExitCode::SUCCESS)
 }
