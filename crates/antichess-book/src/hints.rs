@@ -19,6 +19,8 @@ use std::collections::HashMap;
 use antichess_core::{Color, Position, Rules};
 
 use crate::error::{BookError, Result};
+use crate::nav::BookView;
+use crate::node::{add, NodeId, INF};
 
 /// Hinted moves by position key.
 #[derive(Debug, Clone, Default)]
@@ -83,6 +85,60 @@ impl Hints {
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
     }
+}
+
+/// The proof number of `start` if the prover plays the hinted move wherever `hints` names
+/// an open one (else the most-proving move, as the book does): the work left on the
+/// record's tree, which the book's own proof number hides while the prover has untried
+/// alternatives with small numbers. Nodes reached twice (transpositions) are counted once
+/// per path, like the book's numbers. Reads one snapshot of the book.
+pub fn hinted_proof(view: &mut BookView<'_>, start: NodeId, hints: &Hints) -> Result<u32> {
+    let mut memo = HashMap::new();
+    hinted(view, start, hints, &mut memo)
+}
+
+fn hinted(
+    view: &mut BookView<'_>,
+    id: NodeId,
+    hints: &Hints,
+    memo: &mut HashMap<NodeId, u32>,
+) -> Result<u32> {
+    if let Some(&p) = memo.get(&id) {
+        return Ok(p);
+    }
+    let node = view
+        .node(id)?
+        .ok_or_else(|| BookError::Corrupt(format!("there is no node {id}")))?;
+    let proof = if !node.is_open() || !node.expanded {
+        node.proof
+    } else {
+        let children = view.children(id)?;
+        let hinted_kid = hints
+            .get(node.key)
+            .filter(|_| node.prover_to_move)
+            .and_then(|uci| {
+                children
+                    .iter()
+                    .find(|k| k.uci.as_deref() == Some(uci) && k.disproof != 0)
+            });
+        if let Some(kid) = hinted_kid {
+            hinted(view, kid.id, hints, memo)?
+        } else if node.prover_to_move {
+            let mut best = INF;
+            for kid in &children {
+                best = best.min(hinted(view, kid.id, hints, memo)?);
+            }
+            best
+        } else {
+            let mut sum = 0;
+            for kid in &children {
+                sum = add(sum, hinted(view, kid.id, hints, memo)?);
+            }
+            sum
+        }
+    };
+    memo.insert(id, proof);
+    Ok(proof)
 }
 
 #[cfg(test)]

@@ -67,7 +67,7 @@ fn the_walk_follows_the_hinted_move() {
         search_nodes: 2_000,
         hash_bytes: 16 << 20,
         max_searches: Some(20),
-        hints: Some(Arc::new(hints)),
+        hints: Some(Arc::new(hints.clone())),
         ..GrowOptions::default()
     };
     let stats = GrowStats::default();
@@ -96,6 +96,13 @@ fn the_walk_follows_the_hinted_move() {
         elsewhere.is_empty() || b4.status.is_decided(),
         "searched beside the hinted move: {elsewhere:?}"
     );
+    // The hinted tree's proof number is b4's (the root's is the least over its moves).
+    let hinted = {
+        let mut view = book.view().unwrap();
+        antichess_book::hints::hinted_proof(&mut view, root.id, &hints).unwrap()
+    };
+    assert_eq!(hinted, b4.proof);
+    assert!(hinted >= root.proof);
     // Without hints the same budget spreads over other moves too.
     let location2 = dir.join("e6-free.book").display().to_string();
     drop(Book::create(&location2, game.position(), Color::White, game.moves()).unwrap());
