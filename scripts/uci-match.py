@@ -22,6 +22,12 @@ Two parts:
             --nodes nodes a move for both sides (Threads 1 and a node limit make
             Fairy-Stockfish's games repeatable), written to one PGN file (-o).
 
+  mates     antichess uci against itself (one process a side) from the openings at
+            --movetime ms a move (issue 63): every `score mate N` with N > 0 it announces
+            is recorded, and the side that announced it must win the game. Prints each
+            game and the announcements that were not kept (lost, drawn or unfinished);
+            exits 1 if any was lost.
+
 Prints the results; --pgn-dir keeps every game as PGN. Example:
 
   scripts/uci-match.py --engine target/release/antichess proved --pgn-dir /tmp/games
@@ -313,6 +319,58 @@ def selfplay(args):
     return True
 
 
+def mates(args):
+    """Self-play: a position announced as mate is never lost."""
+    limit = chess.engine.Limit(time=args.movetime / 1000)
+    announced_games = lost = not_won = 0
+    for i, opening in enumerate(OPENINGS[: args.openings]):
+        engines = {c: chess.engine.SimpleEngine.popen_uci(engine_cmd(args.engine, args.proofs))
+                   for c in (chess.WHITE, chess.BLACK)}
+        board = chess.variant.AntichessBoard()
+        for m in opening.split():
+            board.push_uci(m)
+        first = {}  # side -> (ply, mate N, where it came from) of its first announcement
+        comments = {}
+        while not board.is_game_over(claim_draw=True) and board.ply() < args.max_plies:
+            result = engines[board.turn].play(board, limit, info=chess.engine.INFO_SCORE)
+            score = result.info.get("score")
+            text = [str(score.white())] if score is not None else []
+            if "string" in result.info:
+                text.append(result.info["string"])
+            comments[board.ply()] = " ".join(text)
+            if score is not None and score.relative.is_mate() and score.relative.mate() > 0:
+                first.setdefault(board.turn, (board.ply(), score.relative.mate(), result.info.get("string", "")))
+            board.push(result.move)
+        for e in engines.values():
+            e.quit()
+        winner = outcome_of(board)
+        result_text = board.result(claim_draw=True) if board.is_game_over(claim_draw=True) else "*"
+        notes = []
+        for side, (ply, n, where) in sorted(first.items()):
+            name = "White" if side == chess.WHITE else "Black"
+            if winner == side:
+                notes.append(f"{name} announced mate {n} at ply {ply}, kept")
+                continue
+            kind = "LOST" if winner == (not side) else ("drawn" if result_text != "*" else "unfinished")
+            notes.append(f"{name} announced mate {n} at ply {ply} ({where}): {kind}")
+            lost += kind == "LOST"
+            not_won += 1
+        announced_games += bool(first)
+        print(f"opening {opening}: {result_text} in {board.ply()} plies; " + ("; ".join(notes) or "no mate announced"))
+        headers = {
+            "Event": f"antichess uci self-play, {args.movetime} ms a move",
+            "Date": datetime.date.today().strftime("%Y.%m.%d"),
+            "White": "antichess uci",
+            "Black": "antichess uci",
+            "Variant": "Antichess",
+        }
+        save(args.pgn_dir, f"mates-{i + 1:02d}.pgn", to_pgn(board, comments, headers))
+        sys.stdout.flush()
+    print(f"mates: {args.openings} games, a mate announced in {announced_games}; "
+          f"{not_won} announcements not followed by a win, {lost} of them lost")
+    return lost == 0
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--engine", default="target/release/antichess", help="the antichess binary")
@@ -341,9 +399,12 @@ def main():
     c.add_argument("--random-plies", default="2..8", help="random opening plies, LOW..HIGH")
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("-o", "--output", required=True, help="the PGN file to write")
+    d = sub.add_parser("mates", help="self-play from the openings: a position announced as mate is never lost")
+    d.add_argument("--openings", type=int, default=20)
+    d.add_argument("--movetime", type=int, default=50, help="ms per move")
     args = p.parse_args()
     ENGINE_OPTIONS.extend(args.engine_arg)
-    ok = {"proved": proved, "match": match, "selfplay": selfplay}[args.part](args)
+    ok = {"proved": proved, "match": match, "selfplay": selfplay, "mates": mates}[args.part](args)
     sys.exit(0 if ok else 1)
 
 

@@ -219,6 +219,11 @@ impl Engine {
             }
             Command::UciNewGame => {
                 self.stop_search();
+                // The proofs found in the last game go.
+                self.proofs
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .forget_kept(|_| false);
                 self.alpha_beta
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
@@ -392,6 +397,11 @@ impl Engine {
             }
         }
         let keys = self.game.keys();
+        // A proof found earlier in the game is kept while the game passes through its root.
+        self.proofs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .forget_kept(|root| keys.contains(&root));
         let stop = Arc::new(AtomicBool::new(false));
         let pondering = Arc::new(AtomicBool::new(go.ponder));
         let running_go = go.clone();
@@ -403,6 +413,7 @@ impl Engine {
             searchmoves,
             hash_bytes: self.options.hash_mb << 20,
             threads: self.options.threads,
+            multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
             tablebase: self.tablebase.clone(),
             proofs: Arc::clone(&self.proofs),
@@ -533,6 +544,35 @@ mod tests {
         }
     }
 
+    /// The move of the first `bestmove` line (without its `ponder` move).
+    fn bestmove(out: &str) -> &str {
+        let line = out
+            .lines()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .expect("a bestmove");
+        line.split_whitespace().next().unwrap()
+    }
+
+    /// The `ponder` move of the first `bestmove` line, if it names one.
+    fn ponder(out: &str) -> Option<&str> {
+        let line = out
+            .lines()
+            .find_map(|l| l.strip_prefix("bestmove "))
+            .expect("a bestmove");
+        line.split_whitespace()
+            .skip_while(|w| *w != "ponder")
+            .nth(1)
+    }
+
+    fn after(fen: Option<&str>, moves: &[&str]) -> Position {
+        let start = fen.map_or(Position::start(Rules::INTERNATIONAL), |f| {
+            Position::from_fen(f, Rules::INTERNATIONAL).unwrap()
+        });
+        moves
+            .iter()
+            .fold(start, |p, m| p.play(p.parse_uci(m).unwrap()))
+    }
+
     fn session(input: &str) -> String {
         let buffer = Buffer::default();
         run(input.as_bytes(), buffer.clone()).unwrap();
@@ -579,10 +619,7 @@ mod tests {
             assert!(out.contains(expected), "{expected}: {out}");
         }
         // e2e4 is legal: the position is after 1. e3 e5 (e1e3 is refused), White to move.
-        let best = out
-            .lines()
-            .find_map(|l| l.strip_prefix("bestmove "))
-            .unwrap();
+        let best = bestmove(&out);
         let pos = ["e2e3", "e7e5"]
             .iter()
             .fold(Position::start(Rules::INTERNATIONAL), |p, m| {
@@ -662,10 +699,7 @@ mod tests {
         let out = wait_for(&buffer, "bestmove", 60).expect("a bestmove after ponderhit");
         // 200 ms less the overhead (50), counted from the ponderhit.
         assert!(hit.elapsed() >= Duration::from_millis(140), "{out}");
-        let best = out
-            .lines()
-            .find_map(|l| l.strip_prefix("bestmove "))
-            .unwrap();
+        let best = bestmove(&out);
         let pos = ["e2e3", "b7b6"]
             .iter()
             .fold(Position::start(Rules::INTERNATIONAL), |p, m| {
@@ -729,5 +763,192 @@ mod tests {
             "position fen 8/8/8/8/8/8/8/1N6 b - - 0 1\ngo movetime {huge}\n"
         ));
         assert!(out.ends_with("bestmove 0000\n"), "{out}");
+    }
+
+    /// Issue 63: `bestmove` names the reply the engine expects (`ponder`), from a proof,
+    /// from the search's principal variation; none where nothing is known (the only move).
+    #[test]
+    fn bestmove_names_the_expected_reply_as_the_ponder_move() {
+        // The shipped proof of 1. e3 g6: 2. Qh5, and the proof's longest resistance to it.
+        let out = session("position startpos moves e2e3 g7g6\ngo movetime 2000\n");
+        assert_eq!(bestmove(&out), "d1h5", "{out}");
+        let reply = ponder(&out).unwrap_or_else(|| panic!("no ponder move: {out}"));
+        let pos = after(None, &["e2e3", "g7g6", "d1h5"]);
+        assert!(pos.is_legal(pos.parse_uci(reply).unwrap()), "{out}");
+        let (mut set, _) = ProofSet::load(&default_proofs_path().unwrap(), Rules::INTERNATIONAL);
+        let expected = set.choose(&pos, &[], &|| true, &mut |_| {}).unwrap();
+        assert!(!expected.winning);
+        assert_eq!(reply, expected.mv.to_uci(), "the longest resistance: {out}");
+        assert!(out.contains(&format!("pv d1h5 {reply}\n")), "{out}");
+
+        // The search: the second move of the last principal variation.
+        let out = session(
+            "setoption name Proofs value <empty>\nposition startpos moves e2e3 b7b6\ngo depth 3\n",
+        );
+        let pv = out
+            .lines()
+            .rfind(|l| l.starts_with("info depth"))
+            .and_then(|l| l.split(" pv ").nth(1))
+            .unwrap();
+        let pv: Vec<&str> = pv.split_whitespace().collect();
+        assert!(pv.len() >= 2, "{out}");
+        assert_eq!(
+            (bestmove(&out), ponder(&out)),
+            (pv[0], Some(pv[1])),
+            "{out}"
+        );
+        let pos = after(None, &["e2e3", "b7b6", pv[0]]);
+        assert!(pos.is_legal(pos.parse_uci(pv[1]).unwrap()), "{out}");
+
+        // The only legal move: no reply is known.
+        let out = session(
+            "setoption name Proofs value <empty>\nposition startpos moves e2e3 b7b5\ngo depth 3\n",
+        );
+        assert!(out.contains("bestmove f1b5\n"), "{out}");
+    }
+
+    /// The position after 12... Qxa2 of a game of the engine against itself from 1. e3 g6:
+    /// df-pn proves White's win in a few thousand nodes (mate in 7 by its proof).
+    const PROVED_IN_SEVEN: &str = "rnbqkbnr/pppppp1p/8/3P4/4P3/N3B3/q7/R7 w - - 0 13";
+
+    /// Issue 63: a win df-pn proves is followed on the next moves: its proof is extracted,
+    /// verified and kept, and the next moves come from it even when the search's budget
+    /// could not prove it again; `ucinewgame` forgets it.
+    #[test]
+    fn a_win_the_search_proves_is_kept_for_the_next_moves() {
+        let buffer = Buffer::default();
+        let mut engine = Engine::new(Output::new(buffer.clone()));
+        let fen = PROVED_IN_SEVEN;
+        for line in [
+            "setoption name Proofs value <empty>",
+            &format!("position fen {fen}"),
+            "go nodes 20000",
+        ] {
+            assert!(engine.handle(line));
+        }
+        let out = wait_for(&buffer, "bestmove", 120).expect("a bestmove");
+        assert!(
+            out.contains("verified and kept for the next moves"),
+            "{out}"
+        );
+        let mate = |out: &str| -> u32 {
+            let score = out.split("score mate ").nth(1).expect("a mate score");
+            score.split_whitespace().next().unwrap().parse().unwrap()
+        };
+        let first = mate(&out);
+        let (ours, reply) = (
+            bestmove(&out).to_string(),
+            ponder(&out).expect("a reply").to_string(),
+        );
+        let mut moves = vec![ours, reply];
+        // 40 nodes: 10 for df-pn, which proves nothing this deep; the kept proof answers.
+        for _ in 0..2 {
+            buffer.0.lock().unwrap().clear();
+            assert!(engine.handle(&format!("position fen {fen} moves {}", moves.join(" "))));
+            assert!(engine.handle("go nodes 40"));
+            let out = wait_for(&buffer, "bestmove", 60).expect("a bestmove");
+            assert!(
+                out.contains("info string proof found at move 13: the prover's move"),
+                "{out}"
+            );
+            assert!(mate(&out) < first, "{out}");
+            let pos = after(
+                Some(fen),
+                &moves.iter().map(String::as_str).collect::<Vec<_>>(),
+            );
+            let m = bestmove(&out);
+            assert!(pos.is_legal(pos.parse_uci(m).unwrap()), "{out}");
+            let next = pos.play(pos.parse_uci(m).unwrap());
+            if next.legal_moves().is_empty() {
+                break;
+            }
+            moves.push(m.to_string());
+            moves.push(ponder(&out).expect("a reply").to_string());
+        }
+        // Another game: forgotten (df-pn, whose node limit is checked now and then, may
+        // prove the position again: a proof of its own, found at move 14).
+        buffer.0.lock().unwrap().clear();
+        assert!(engine.handle("ucinewgame"));
+        assert!(engine.handle(&format!(
+            "position fen {fen} moves {} {}",
+            moves[0], moves[1]
+        )));
+        assert!(engine.handle("go nodes 40"));
+        let out = wait_for(&buffer, "bestmove", 60).expect("a bestmove");
+        assert!(!out.contains("proof found at move 13"), "{out}");
+        assert!(!engine.handle("quit"));
+    }
+
+    /// Issue 63: `MultiPV` N gives the N best root moves, each on its own `info multipv K`
+    /// line: a proved win first (`score mate`), then the search's best by score.
+    #[test]
+    fn multipv_reports_the_best_root_moves() {
+        let out = session(
+            "uci\nsetoption name Proofs value <empty>\nsetoption name MultiPV value 3\n\
+             position startpos moves e2e3 b7b6\ngo depth 3\n",
+        );
+        assert!(
+            out.contains("option name MultiPV type spin default 1 min 1 max 256\n"),
+            "{out}"
+        );
+        let last_depth: Vec<&str> = out
+            .lines()
+            .filter(|l| l.starts_with("info depth 3 "))
+            .collect();
+        assert_eq!(last_depth.len(), 3, "{out}");
+        let mut firsts = Vec::new();
+        let mut scores = Vec::new();
+        for (k, line) in last_depth.iter().enumerate() {
+            assert!(
+                line.contains(&format!(" multipv {} score cp ", k + 1)),
+                "{line}"
+            );
+            let score: i32 = line
+                .split("score cp ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            scores.push(score);
+            firsts.push(
+                line.split(" pv ")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap(),
+            );
+        }
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{out}");
+        firsts.dedup();
+        assert_eq!(firsts.len(), 3, "three different moves: {out}");
+        assert_eq!(bestmove(&out), firsts[0], "{out}");
+
+        // A proved win first, then the search's lines.
+        let out = session(&format!(
+            "setoption name Proofs value <empty>\nsetoption name MultiPV value 2\n\
+             position fen {PROVED_IN_SEVEN}\ngo nodes 20000\n"
+        ));
+        let first = out
+            .lines()
+            .find(|l| l.contains(" multipv 1 "))
+            .expect("a first line");
+        assert!(first.contains("score mate "), "{out}");
+        assert!(
+            out.lines().any(|l| l.contains(" multipv 2 score cp ")),
+            "{out}"
+        );
+        assert!(!out.lines().any(|l| l.contains(" multipv 3 ")), "{out}");
+        let win = first
+            .split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap();
+        assert_eq!(bestmove(&out), win, "{out}");
     }
 }

@@ -9,6 +9,7 @@
 //! | `Tables` | string | a directory of tablebase files (`antichess tb build`); empty: none |
 //! | `Proofs` | string | a proof file or a directory of `*.proof` files; empty: none. Default: see `crate::proofs` |
 //! | `Move Overhead` | spin, ms | time kept back from every move for the GUI and the pipe, at most a quarter of the move's time (`crate::think::time_budget`) |
+//! | `MultiPV` | spin | root moves reported, best first, each with its own `info multipv K` line (`crate::think`) |
 //! | `Ponder` | check | declared so that GUIs send `go ponder`; the engine ponders whenever asked, whatever its value |
 //! | `Evaluation` | combo `simple`, `model` | the alpha-beta search's static evaluation: units and mobility, or the learned model (`crate::search::Evaluation`) |
 //! | `EvalFile` | string | the model's weights file (`antichess learn train`); empty: the weights built in |
@@ -33,6 +34,8 @@ pub struct Options {
     /// Proof file or directory (empty: none).
     pub proofs: String,
     pub move_overhead: Duration,
+    /// Root moves reported (`MultiPV`).
+    pub multipv: usize,
     /// The alpha-beta search's static evaluation.
     pub evaluation: EvalKind,
     /// The model's weights file (empty: the built-in weights).
@@ -52,6 +55,9 @@ pub enum EvalKind {
 pub const MAX_HASH_MB: usize = 65_536;
 pub const MAX_THREADS: usize = 256;
 pub const MAX_OVERHEAD_MS: u64 = 5_000;
+/// The most lines `MultiPV` takes: more than any position has legal moves (218 is the most
+/// known in orthodox chess).
+pub const MAX_MULTIPV: usize = 256;
 
 impl Options {
     /// The defaults; `proofs` is the default proofs location (empty if none was found).
@@ -65,6 +71,7 @@ impl Options {
             tables: String::new(),
             proofs,
             move_overhead: Duration::from_millis(50),
+            multipv: 1,
             evaluation: EvalKind::Simple,
             eval_file: String::new(),
         }
@@ -90,6 +97,7 @@ impl Options {
             "option name Tables type string default <empty>".to_string(),
             format!("option name Proofs type string default {}", empty(default_proofs)),
             format!("option name Move Overhead type spin default 50 min 0 max {MAX_OVERHEAD_MS}"),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
             "option name Evaluation type combo default simple var simple var model".to_string(),
             "option name EvalFile type string default <empty>".to_string(),
             "option name Ponder type check default false".to_string(),
@@ -136,6 +144,7 @@ impl Options {
             "move overhead" => {
                 self.move_overhead = Duration::from_millis(number(MAX_OVERHEAD_MS)?);
             }
+            "multipv" => self.multipv = number(MAX_MULTIPV as u64)?.max(1) as usize,
             "tables" => self.tables = empty_value(value),
             "proofs" => self.proofs = empty_value(value),
             "evaluation" => {
@@ -152,7 +161,7 @@ impl Options {
             "evalfile" => self.eval_file = empty_value(value),
             // Options GUIs send to every engine (`Ponder` only says whether the GUI will
             // send `go ponder`); nothing to do.
-            "ponder" | "uci_analysemode" | "uci_chess960" | "multipv" => {}
+            "ponder" | "uci_analysemode" | "uci_chess960" => {}
             _ => return Err(bad("no such option".into())),
         }
         Ok(())
@@ -189,6 +198,10 @@ mod tests {
         assert_eq!(o.evaluation, EvalKind::Model);
         o.set("EvalFile", Some("/tmp/w.json")).unwrap();
         assert_eq!(o.eval_file, "/tmp/w.json");
+        o.set("MultiPV", Some("3")).unwrap();
+        assert_eq!(o.multipv, 3);
+        o.set("multipv", Some("0")).unwrap();
+        assert_eq!(o.multipv, 1, "at least one line");
     }
 
     #[test]
@@ -200,6 +213,7 @@ mod tests {
             ("Threads", "100000", "above the largest value"),
             ("Rules", "chess", "chess"),
             ("Evaluation", "nnue", "unknown evaluation 'nnue'"),
+            ("MultiPV", "257", "257 is above the largest value, 256"),
             ("Colour", "blue", "option 'Colour': no such option"),
         ];
         for (name, value, expected) in cases {

@@ -17,6 +17,12 @@
 //! win. Heights are computed on demand and remembered; a subtree larger than
 //! [`HEIGHT_BUDGET`] positions is not measured (the score is then a `cp` win score).
 //!
+//! **Proofs found in the game.** A win the engine's df-pn search proves is extracted,
+//! verified and kept here ([`ProofSet::keep`]) beside the files, as one whose root the game
+//! passed through, so that the next moves follow it whatever their time; the engine drops
+//! it at `ucinewgame` or when the game no longer passes through its root
+//! ([`ProofSet::forget_kept`]).
+//!
 //! **Default location** ([`default_proofs_path`]): the environment variable
 //! `ANTICHESS_PROOFS`; else `proofs/` in the current directory (running from a checkout);
 //! else the `proofs/` directory of the source tree the binary was built from (its path is
@@ -97,6 +103,8 @@ fn proof_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProofMove {
     pub mv: Move,
+    /// The move the proof plays after `mv` (the expected reply), when it has one.
+    pub reply: Option<Move>,
     /// The proof's file name.
     pub proof: String,
     /// The side to move is the proof's prover (it wins).
@@ -118,6 +126,8 @@ struct Entry {
     /// The proof's root (from the header).
     root: Position,
     state: State,
+    /// Found by the engine in this game ([`ProofSet::keep`]), not read from a file.
+    kept: bool,
 }
 
 #[derive(Debug)]
@@ -353,42 +363,106 @@ impl ProofSet {
                     continue;
                 }
             }
-            let State::Indexed(proof, heights) = &mut self.entries[i].state else {
+            let entry = &mut self.entries[i];
+            let State::Indexed(proof, heights) = &mut entry.state else {
                 continue;
             };
-            let Some(hit) = proof.lookup(pos) else {
-                continue;
-            };
-            let (mv, nodes) = match hit.kind {
-                "prover" => (hit.proof_move?, hit.nodes),
-                "opponent" => {
-                    let best = pos
-                        .legal_moves()
-                        .into_iter()
-                        .filter_map(|m| proof.lookup(&pos.play(m)).map(|h| (h.unfolded, m)))
-                        .max_by_key(|&(size, m)| (size, std::cmp::Reverse(m.bits())));
-                    match best {
-                        Some((_, m)) => (m, hit.nodes),
-                        None => continue,
-                    }
-                }
-                _ => continue,
-            };
-            if !pos.is_legal(mv) {
-                continue;
+            if let Some(hit) = answer(&entry.name, proof, heights, pos) {
+                return Some(hit);
             }
-            let mut budget = HEIGHT_BUDGET;
-            let plies = height(proof, heights, pos, &mut budget);
-            return Some(ProofMove {
-                mv,
-                proof: proof.name.clone(),
-                winning: hit.kind == "prover",
-                nodes,
-                moves_to_end: plies.map(|h| h.div_ceil(2)),
-            });
         }
         None
     }
+
+    /// Keeps a proof the engine found during the game (a df-pn search's, extracted and
+    /// verified) beside the files, named `name`, and gives its move at its root. It is
+    /// asked like a file whose root the game passed through, until [`ProofSet::forget_kept`]
+    /// drops it. At most [`MAX_KEPT`] are kept (the oldest goes first).
+    pub fn keep(&mut self, name: String, proof: LoadedProof) -> Option<ProofMove> {
+        let kept: Vec<usize> = (0..self.entries.len())
+            .filter(|&i| self.entries[i].kept)
+            .collect();
+        if kept.len() >= MAX_KEPT {
+            self.entries.remove(kept[0]);
+        }
+        let root = *proof.root();
+        self.entries.push(Entry {
+            name,
+            path: PathBuf::new(),
+            root,
+            state: State::Indexed(Box::new(proof), HashMap::new()),
+            kept: true,
+        });
+        let entry = self.entries.last_mut()?;
+        let State::Indexed(proof, heights) = &mut entry.state else {
+            return None;
+        };
+        answer(&entry.name, proof, heights, &root)
+    }
+
+    /// Drops the kept proofs whose root `keep_root` refuses (given the root's key); all of
+    /// them with `|_| false` (a new game).
+    pub fn forget_kept(&mut self, keep_root: impl Fn(u64) -> bool) {
+        self.entries.retain(|e| !e.kept || keep_root(e.root.key()));
+    }
+
+    /// Names of the proofs kept from the game's searches.
+    #[must_use]
+    pub fn kept(&self) -> Vec<&str> {
+        self.entries
+            .iter()
+            .filter(|e| e.kept)
+            .map(|e| e.name.as_str())
+            .collect()
+    }
+}
+
+/// The proofs found in a game that are kept at most ([`ProofSet::keep`]).
+pub const MAX_KEPT: usize = 8;
+
+/// What an indexed proof says to play in `pos` (`None`: not one of its positions with a
+/// move to play), with the move it expects next.
+fn answer(
+    name: &str,
+    proof: &LoadedProof,
+    heights: &mut HashMap<PositionId, Option<u32>>,
+    pos: &Position,
+) -> Option<ProofMove> {
+    let hit = proof.lookup(pos)?;
+    if !matches!(hit.kind, "prover" | "opponent") {
+        return None;
+    }
+    let mv = proof_choice(proof, pos)?;
+    let mut budget = HEIGHT_BUDGET;
+    let plies = height(proof, heights, pos, &mut budget);
+    let next = pos.play(mv);
+    let reply = proof_choice(proof, &next).filter(|m| next.is_legal(*m));
+    Some(ProofMove {
+        mv,
+        reply,
+        proof: name.to_string(),
+        winning: hit.kind == "prover",
+        nodes: hit.nodes,
+        moves_to_end: plies.map(|h| h.div_ceil(2)),
+    })
+}
+
+/// The move a proof plays in `pos`: the prover's move, or the opponent's reply with the
+/// largest subtree (the longest resistance); `None` where it has none or it is not legal.
+fn proof_choice(proof: &LoadedProof, pos: &Position) -> Option<Move> {
+    let hit = proof.lookup(pos)?;
+    let mv = match hit.kind {
+        "prover" => hit.proof_move?,
+        "opponent" => {
+            pos.legal_moves()
+                .into_iter()
+                .filter_map(|m| proof.lookup(&pos.play(m)).map(|h| (h.unfolded, m)))
+                .max_by_key(|&(size, m)| (size, std::cmp::Reverse(m.bits())))?
+                .1
+        }
+        _ => return None,
+    };
+    pos.is_legal(mv).then_some(mv)
 }
 
 /// The explorer's wording of a load error, for the engine's options.
@@ -412,6 +486,7 @@ fn open_entry(i: usize, path: &Path, rules: Rules) -> Result<Entry, String> {
             path: path.to_path_buf(),
             root: *proof.root(),
             state: State::Indexed(Box::new(proof), HashMap::new()),
+            kept: false,
         });
     }
     let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
@@ -422,6 +497,7 @@ fn open_entry(i: usize, path: &Path, rules: Rules) -> Result<Entry, String> {
         path: path.to_path_buf(),
         root: header.root,
         state: State::Unread,
+        kept: false,
     })
 }
 

@@ -80,6 +80,17 @@ pub struct Iteration {
     pub elapsed: Duration,
     /// Principal variation (its first move is the best move).
     pub pv: Vec<Move>,
+    /// The best root moves' lines, best first, as many as asked of
+    /// [`AlphaBeta::search_lines`] (and the root has): the first is `score` and `pv`.
+    pub lines: Vec<Line>,
+}
+
+/// One root move's line: its score for the side to move and its principal variation (the
+/// root move first).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    pub score: i32,
+    pub pv: Vec<Move>,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -180,6 +191,25 @@ impl AlphaBeta {
         limits: Limits,
         report: &mut dyn FnMut(&Iteration),
     ) -> Option<Iteration> {
+        self.search_lines(root, game_keys, moves, tablebase, limits, 1, report)
+    }
+
+    /// [`AlphaBeta::search`] for the best `lines` root moves (multi-PV): each iteration
+    /// scores exactly every root move that is among the best `lines` (a move is searched
+    /// with its window's lower bound at the score of the last line so far, so the others
+    /// cost no more than in a one-line search), best first in [`Iteration::lines`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_lines(
+        &mut self,
+        root: &Position,
+        game_keys: &[u64],
+        moves: &[Move],
+        tablebase: Option<&Tablebase>,
+        limits: Limits,
+        lines: usize,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> Option<Iteration> {
+        let lines = lines.max(1);
         let mut root_moves: Vec<Move> = if moves.is_empty() {
             root.legal_moves().to_vec()
         } else {
@@ -208,30 +238,47 @@ impl AlphaBeta {
         for depth in 1..=max_depth {
             self.seldepth = 0;
             if let Some(b) = &best {
-                // The previous best move first.
-                if let Some(i) = root_moves.iter().position(|m| Some(m) == b.pv.first()) {
-                    root_moves[..=i].rotate_right(1);
+                // The previous iteration's lines first, the best first of all.
+                for line in b.lines.iter().rev() {
+                    if let Some(i) = root_moves.iter().position(|m| Some(m) == line.pv.first()) {
+                        root_moves[..=i].rotate_right(1);
+                    }
                 }
             }
-            let (score, pv, complete) = self.root(root, &root_moves, depth, tb, tb_units);
-            let Some(first) = pv.first() else { break };
+            let (top, complete) = self.root(root, &root_moves, depth, tb, tb_units, lines);
+            let Some(first) = top.first() else { break };
+            let score = first.score;
             let iteration = Iteration {
                 depth,
                 seldepth: self.seldepth.max(depth),
                 score,
                 nodes: self.nodes,
                 elapsed: self.start.elapsed(),
-                pv: pv.clone(),
+                pv: first.pv.clone(),
+                lines: top.clone(),
             };
             if complete {
                 report(&iteration);
                 best = Some(iteration);
             } else {
                 // An interrupted iteration counts when it found a better move than the
-                // previous best (searched first, so its score is known).
-                if best.as_ref().is_none_or(|b| b.pv.first() != Some(first)) {
+                // previous best (searched first, so its score is known); the previous
+                // iteration's other lines follow it.
+                let first_move = first.pv.first();
+                if best.as_ref().is_none_or(|b| b.pv.first() != first_move) {
+                    let mut kept = vec![first.clone()];
+                    if let Some(b) = &best {
+                        kept.extend(
+                            b.lines
+                                .iter()
+                                .filter(|l| l.pv.first() != first_move)
+                                .cloned(),
+                        );
+                    }
+                    kept.truncate(lines);
                     best = Some(Iteration {
                         depth: depth - 1,
+                        lines: kept,
                         ..iteration
                     });
                 }
@@ -255,6 +302,10 @@ impl AlphaBeta {
                 nodes: self.nodes,
                 elapsed: self.start.elapsed(),
                 pv: vec![root_moves[0]],
+                lines: vec![Line {
+                    score: 0,
+                    pv: vec![root_moves[0]],
+                }],
             })
         })
     }
@@ -292,7 +343,10 @@ impl AlphaBeta {
         }
     }
 
-    /// One iteration at the root: (score, pv, whether it completed).
+    /// One iteration at the root: the best `lines` root moves' lines, best first, and
+    /// whether it completed. A move is searched with the score of the last line as the
+    /// window's lower bound once there are `lines` of them (with one line, the best so far:
+    /// plain alpha-beta), so a move that enters the lines has an exact score.
     fn root(
         &mut self,
         pos: &Position,
@@ -300,31 +354,42 @@ impl AlphaBeta {
         depth: u32,
         tb: Option<&Tablebase>,
         tb_units: u32,
-    ) -> (i32, Vec<Move>, bool) {
-        let mut alpha = -MATE - 1;
+        lines: usize,
+    ) -> (Vec<Line>, bool) {
         let beta = MATE + 1;
-        let mut best_pv = Vec::new();
+        let mut top: Vec<Line> = Vec::with_capacity(lines + 1);
         self.path.push(pos.key());
         for &m in moves {
+            let alpha = if top.len() < lines {
+                -MATE - 1
+            } else {
+                top[lines - 1].score
+            };
             let child = pos.play(m);
             let score = -self.negamax(&child, depth as i32 - 1, -beta, -alpha, 1, tb, tb_units);
             if self.aborted {
                 break;
             }
             if score > alpha {
-                alpha = score;
-                best_pv.clear();
-                best_pv.push(m);
-                best_pv.extend_from_slice(&self.pv[1]);
+                let mut pv = Vec::with_capacity(1 + self.pv[1].len());
+                pv.push(m);
+                pv.extend_from_slice(&self.pv[1]);
+                let at = top
+                    .iter()
+                    .position(|l| score > l.score)
+                    .unwrap_or(top.len());
+                top.insert(at, Line { score, pv });
+                top.truncate(lines);
             }
         }
         self.path.pop();
-        if let Some(&m) = best_pv.first() {
+        if let Some(best) = top.first() {
             if !self.aborted {
-                self.store(pos.key(), m, depth as i32, alpha, EXACT, 0);
+                self.store(pos.key(), best.pv[0], depth as i32, best.score, EXACT, 0);
             }
         }
-        (alpha, best_pv, !self.aborted)
+        let complete = !self.aborted;
+        (top, complete)
     }
 
     fn repeated(&self, pos: &Position) -> bool {
@@ -666,6 +731,53 @@ mod tests {
         let (san, score) = run(Rules::PRITCHARD4);
         assert_ne!(san, "Ra8#");
         assert!(score > -(MATE - 10), "{san} {score}");
+    }
+
+    /// Issue 63 (MultiPV): each of the best N lines has the score a search of its move
+    /// alone gives (depth 2: no transposition can change a score), best first, and the
+    /// first has the one-line search's score.
+    #[test]
+    fn multi_pv_lines_have_exact_scores_best_first() {
+        let start = Position::start(Rules::INTERNATIONAL);
+        let pos = start.play(start.parse_uci("e2e3").unwrap());
+        let limits = || Limits {
+            depth: Some(2),
+            ..Limits::default()
+        };
+        let all = pos.legal_moves().len();
+        let it = AlphaBeta::new(1 << 20)
+            .search_lines(&pos, &[], &[], None, limits(), 5, &mut |_| {})
+            .unwrap();
+        assert_eq!(it.lines.len(), 5);
+        assert_eq!((it.lines[0].score, &it.lines[0].pv), (it.score, &it.pv));
+        assert!(it.lines.windows(2).all(|w| w[0].score >= w[1].score));
+        for line in &it.lines {
+            let alone = AlphaBeta::new(1 << 20)
+                .search(&pos, &[], &[line.pv[0]], None, limits(), &mut |_| {})
+                .unwrap();
+            assert_eq!(alone.score, line.score, "{}", line.pv[0]);
+        }
+        // The lines are the best: no other move scores more than the last of them.
+        let last = it.lines[4].score;
+        for m in pos.legal_moves() {
+            if it.lines.iter().any(|l| l.pv[0] == m) {
+                continue;
+            }
+            let alone = AlphaBeta::new(1 << 20)
+                .search(&pos, &[], &[m], None, limits(), &mut |_| {})
+                .unwrap();
+            assert!(alone.score <= last, "{m}: {} > {last}", alone.score);
+        }
+        // More lines than moves: every move once.
+        let every = AlphaBeta::new(1 << 20)
+            .search_lines(&pos, &[], &[], None, limits(), 500, &mut |_| {})
+            .unwrap();
+        assert_eq!(every.lines.len(), all);
+        let one = AlphaBeta::new(1 << 20)
+            .search(&pos, &[], &[], None, limits(), &mut |_| {})
+            .unwrap();
+        assert_eq!(one.lines.len(), 1);
+        assert_eq!(one.score, it.score);
     }
 
     #[test]

@@ -13,27 +13,37 @@
 //!    not a distance to mate) or `cp 0`.
 //! 3. **A search** within the time given: df-pn (`antichess-pns`) looks for a forced win of
 //!    the side to move (a quarter of the time), then of the opponent (a tenth); a proved
-//!    win is played (`score mate N`, N measured on the extracted proof when it is small and
-//!    has no tablebase leaf); a proved loss makes the engine play the move that resists
-//!    longest (most work for the prover); root moves the opponent's search proved losing
+//!    win is played. When the search was small (`EXTRACT_MAX_NODES`) its proof is
+//!    extracted and verified, and kept among the proofs (`ProofSet::keep`) so that the
+//!    game's next moves follow it; the move is then the proof's, with `score mate N`, N
+//!    the proof's bound (`cp 20000` when it has tablebase leaves, or was not kept). A
+//!    proved loss makes the engine play the move that resists longest (most work for the prover); root moves the opponent's search proved losing
 //!    are left out of the rest. The alpha-beta search (`crate::search`) then chooses among
 //!    the remaining moves with the rest of the time. Its scores are `cp` only (a game end
 //!    it sees is `cp ±(30000 - plies)`, a table value `cp ±(20000 - plies)`): a mate score
 //!    is kept for what a proof or df-pn proved.
 //!
-//! Every step says where the move came from in an `info string`.
+//! Every step says where the move came from in an `info string`. `bestmove` names the
+//! reply each step expects as its ponder move ([`Choice`]). With `MultiPV` N, N root moves
+//! are reported: a proof's one; the tables' N best; proved wins, then the alpha-beta
+//! search's N best by score ([`AlphaBeta::search_lines`]), then moves proved losing.
 
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use std::path::PathBuf;
+
 use antichess_core::{Color, Move, Outcome, Position};
-use antichess_pns::{extract_proof, SearchOptions, SearchStatus, Solver};
-use antichess_proof::NodeKind;
+use antichess_pns::{extract_proof, SearchOptions, SearchResult, SearchStatus, Solver};
+use antichess_proof::{
+    encode_compact, verify_compact, LeafOracle, LoadedProof, NoTablebases, NodeKind,
+    TablebaseOracle, VerifyOptions,
+};
 use antichess_tb::{Tablebase, Wdl};
 
 use crate::output::Output;
-use crate::proofs::ProofSet;
+use crate::proofs::{ProofMove, ProofSet};
 use crate::protocol::GoParams;
 use crate::search::{AlphaBeta, Limits, TB_WIN};
 
@@ -48,6 +58,8 @@ pub struct Task {
     pub searchmoves: Vec<Move>,
     pub hash_bytes: usize,
     pub threads: usize,
+    /// Root moves to report (`MultiPV`; 1: the best only).
+    pub multipv: usize,
     pub move_overhead: Duration,
     pub tablebase: Option<Arc<Tablebase>>,
     pub proofs: Arc<Mutex<ProofSet>>,
@@ -119,6 +131,32 @@ pub fn index_wait(go: &GoParams, turn: Color, overhead: Duration) -> Option<Dura
     })
 }
 
+/// The move a `go` answers and the reply it expects: `bestmove MOVE ponder REPLY` (the
+/// reply is named only when it is known and legal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Choice {
+    pub mv: Move,
+    /// The opponent's expected reply: the proof's move after `mv` (the prover's, or the
+    /// longest resistance), the table's best, df-pn's most proving or most resistant one,
+    /// or the second move of the alpha-beta search's principal variation.
+    pub ponder: Option<Move>,
+}
+
+impl Choice {
+    fn new(mv: Move, ponder: Option<Move>) -> Choice {
+        Choice { mv, ponder }
+    }
+}
+
+/// Moves as UCI text, separated by spaces.
+fn moves_text(moves: impl IntoIterator<Item = Move>) -> String {
+    moves
+        .into_iter()
+        .map(|m| m.to_uci())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 impl Task {
     /// Chooses a move and prints `bestmove` (after `stop` when searching infinitely, after
     /// `stop` or `ponderhit` when pondering).
@@ -130,7 +168,17 @@ impl Task {
             std::thread::sleep(Duration::from_millis(2));
         }
         match best {
-            Some(m) => self.out.line(&format!("bestmove {}", m.to_uci())),
+            Some(choice) => {
+                let next = self.pos.play(choice.mv);
+                match choice.ponder.filter(|reply| next.is_legal(*reply)) {
+                    Some(reply) => self.out.line(&format!(
+                        "bestmove {} ponder {}",
+                        choice.mv.to_uci(),
+                        reply.to_uci()
+                    )),
+                    None => self.out.line(&format!("bestmove {}", choice.mv.to_uci())),
+                }
+            }
             None => self.out.line("bestmove 0000"),
         }
         // The search is over: a timer started by `ponderhit` ends too.
@@ -139,6 +187,16 @@ impl Task {
 
     fn info_string(&self, text: &str) {
         self.out.line(&format!("info string {text}"));
+    }
+
+    /// `multipv K ` for the `info` line of the K-th root move, when more than one line is
+    /// asked for (nothing with `MultiPV` 1, as before the option existed).
+    fn multipv(&self, k: usize) -> String {
+        if self.multipv > 1 {
+            format!("multipv {k} ")
+        } else {
+            String::new()
+        }
     }
 
     fn root_moves(&self) -> Vec<Move> {
@@ -156,7 +214,7 @@ impl Task {
         }
     }
 
-    fn choose(&self, start: Instant) -> Option<Move> {
+    fn choose(&self, start: Instant) -> Option<Choice> {
         let pos = self.pos;
         let moves = self.root_moves();
         if moves.is_empty() {
@@ -168,24 +226,25 @@ impl Task {
             self.info_string(&format!("no legal move: the game is over ({result})"));
             return None;
         }
-        if let Some(m) = self.proof_move(start, &moves) {
-            return Some(m);
+        if let Some(choice) = self.proof_move(start, &moves) {
+            return Some(choice);
         }
-        if let Some(m) = self.table_move(&moves) {
-            return Some(m);
+        if let Some(choice) = self.table_move(&moves) {
+            return Some(choice);
         }
         if moves.len() == 1 && !self.go.infinite && !self.go.ponder {
             self.out.line(&format!(
-                "info depth 1 score cp 0 nodes 0 time 0 pv {}",
+                "info depth 1 {}score cp 0 nodes 0 time 0 pv {}",
+                self.multipv(1),
                 moves[0].to_uci()
             ));
             self.info_string("search: the only legal move");
-            return Some(moves[0]);
+            return Some(Choice::new(moves[0], None));
         }
         Some(self.search(start, moves))
     }
 
-    fn proof_move(&self, start: Instant, moves: &[Move]) -> Option<Move> {
+    fn proof_move(&self, start: Instant, moves: &[Move]) -> Option<Choice> {
         let mut proofs = self.proofs.lock().unwrap_or_else(PoisonError::into_inner);
         // A wait too long to count is no limit.
         let wait_until = index_wait(&self.go, self.pos.turn(), self.move_overhead)
@@ -200,9 +259,18 @@ impl Task {
             &elsewhere,
             &mut |line| self.info_string(&line),
         )?;
+        drop(proofs);
         if !moves.contains(&hit.mv) {
             return None;
         }
+        self.print_proof_move(&hit, "time 0", "");
+        Some(Choice::new(hit.mv, hit.reply))
+    }
+
+    /// The `info` lines of a proof's move: its score (`mate ±N` with N the proof's
+    /// bound), nodes below, `timing` (`time T` or `nps N time T`) and its line; `what`
+    /// ends the `info string`.
+    fn print_proof_move(&self, hit: &ProofMove, timing: &str, what: &str) {
         let score = match hit.moves_to_end {
             Some(n) if hit.winning => format!("mate {n}"),
             Some(n) => format!("mate -{n}"),
@@ -210,9 +278,10 @@ impl Task {
             None => format!("cp -{TB_WIN}"),
         };
         self.out.line(&format!(
-            "info depth 1 score {score} nodes {} time 0 pv {}",
+            "info depth 1 {}score {score} nodes {} {timing} pv {}",
+            self.multipv(1),
             hit.nodes,
-            hit.mv.to_uci()
+            moves_text(std::iter::once(hit.mv).chain(hit.reply))
         ));
         let role = if hit.winning {
             "the prover's move"
@@ -220,13 +289,12 @@ impl Task {
             "the opponent's longest resistance"
         };
         self.info_string(&format!(
-            "proof {}: {role} ({} nodes below)",
+            "proof {}: {role} ({} nodes below){what}",
             hit.proof, hit.nodes
         ));
-        Some(hit.mv)
     }
 
-    fn table_move(&self, moves: &[Move]) -> Option<Move> {
+    fn table_move(&self, moves: &[Move]) -> Option<Choice> {
         let tb = self.tablebase.as_deref()?;
         // The largest table there is bounds what can be covered (a missing table makes
         // the probe fail, and the search decides).
@@ -235,139 +303,177 @@ impl Task {
             return None;
         }
         let values = tb.probe_moves(&self.pos).ok()?;
-        let best = values.iter().find(|v| moves.contains(&v.mv))?;
-        let plies = best.plies_to_conversion();
-        let (score, what) = match best.wdl_for_mover() {
-            Wdl::Win => (TB_WIN - i32::from(plies), "win"),
-            Wdl::Draw => (0, "draw"),
-            Wdl::Loss => (-(TB_WIN - i32::from(plies)), "loss"),
-        };
-        self.out.line(&format!(
-            "info depth 1 score cp {score} nodes {} time 0 pv {}",
-            values.len(),
-            best.mv.to_uci()
-        ));
+        let mut best = None;
+        // Best first: with `MultiPV` N, the N best moves by the table.
+        for (k, value) in values
+            .iter()
+            .filter(|v| moves.contains(&v.mv))
+            .take(self.multipv.max(1))
+            .enumerate()
+        {
+            let plies = value.plies_to_conversion();
+            let (score, what) = match value.wdl_for_mover() {
+                Wdl::Win => (TB_WIN - i32::from(plies), "win"),
+                Wdl::Draw => (0, "draw"),
+                Wdl::Loss => (-(TB_WIN - i32::from(plies)), "loss"),
+            };
+            // The reply the table prefers, where it covers the position after the move.
+            let next = self.pos.play(value.mv);
+            let reply = tb
+                .probe_moves(&next)
+                .ok()
+                .and_then(|replies| replies.first().map(|r| r.mv));
+            self.out.line(&format!(
+                "info depth 1 {}score cp {score} nodes {} time 0 pv {}",
+                self.multipv(k + 1),
+                values.len(),
+                moves_text(std::iter::once(value.mv).chain(reply))
+            ));
+            if k == 0 {
+                best = Some((Choice::new(value.mv, reply), what, plies));
+            }
+        }
+        let (choice, what, plies) = best?;
         let distance = if what == "draw" {
             String::new()
         } else {
             format!(", {plies} plies to conversion")
         };
         self.info_string(&format!("tablebase: {what}{distance}"));
-        Some(best.mv)
+        Some(choice)
     }
 
-    fn search(&self, start: Instant, mut moves: Vec<Move>) -> Move {
+    /// A df-pn search for `prover` with a share of the time or of the nodes; `None` (said
+    /// in an `info string`) when its table cannot be had.
+    fn df_pn(
+        &self,
+        prover: Color,
+        share: u32,
+        budget: Option<Duration>,
+        start: Instant,
+    ) -> Option<(Solver<'_>, SearchOptions, SearchResult)> {
+        let mut options = SearchOptions::new(prover);
+        options.threads = self.threads.max(1);
+        options.interrupt = Some(Arc::clone(&self.stop));
+        options.tablebase_units = self
+            .tablebase
+            .as_deref()
+            .map_or(0, Tablebase::complete_units);
+        // A share of the budget, within what is left of it (waiting for a proof's index
+        // may have used some).
+        options.max_time = budget.map(|b| {
+            (b / share)
+                .min(b.saturating_sub(start.elapsed()))
+                .max(Duration::from_millis(1))
+        });
+        options.max_nodes = match (self.go.nodes, self.go.depth, budget) {
+            (Some(n), _, _) => Some((n / u64::from(share)).max(1)),
+            (None, Some(d), None) => Some(5_000 * u64::from(d.min(20))),
+            (None, None, None) => Some(500_000),
+            _ => None,
+        };
+        let solver = match Solver::try_new(
+            (self.hash_bytes / 2).max(1 << 20),
+            self.tablebase.as_deref(),
+        ) {
+            Ok(s) => s,
+            Err(e) => {
+                self.info_string(&format!("df-pn skipped: {e}"));
+                return None;
+            }
+        };
+        let result = solver.search(&self.pos, &options, &mut |_| {});
+        let side = if prover == self.pos.turn() {
+            "us"
+        } else {
+            "the opponent"
+        };
+        self.out.line(&format!(
+            "info string df-pn for {side}: {} in {} nodes, {} ms",
+            result.status.name(),
+            result.nodes,
+            result.elapsed.as_millis()
+        ));
+        Some((solver, options, result))
+    }
+
+    fn search(&self, start: Instant, mut moves: Vec<Move>) -> Choice {
         let budget = time_budget(&self.go, self.pos.turn(), self.move_overhead);
         // A budget too long to count (`go movetime 99999999999999999999`) is no deadline.
         let deadline = budget.and_then(|b| start.checked_add(b));
         let us = self.pos.turn();
+        // With `MultiPV` above 1, the lines of proved wins come first (`win`, `lines`
+        // printed), those of moves proved losing last (`lost`).
+        let mut win: Option<Choice> = None;
+        let mut lines = 0;
+        let mut lost: Vec<Move> = Vec::new();
         // df-pn for each side, with a share of the time or of the nodes.
         for (prover, share) in [(us, 4), (us.other(), 10)] {
-            if self.stop.load(Relaxed) {
+            if self.stop.load(Relaxed) || win.is_some() {
                 break;
             }
-            let mut options = SearchOptions::new(prover);
-            options.threads = self.threads.max(1);
-            options.interrupt = Some(Arc::clone(&self.stop));
-            options.tablebase_units = self
-                .tablebase
-                .as_deref()
-                .map_or(0, Tablebase::complete_units);
-            // A share of the budget, within what is left of it (waiting for a proof's index
-            // may have used some).
-            options.max_time = budget.map(|b| {
-                (b / share)
-                    .min(b.saturating_sub(start.elapsed()))
-                    .max(Duration::from_millis(1))
-            });
-            options.max_nodes = match (self.go.nodes, self.go.depth, budget) {
-                (Some(n), _, _) => Some((n / share as u64).max(1)),
-                (None, Some(d), None) => Some(5_000 * u64::from(d.min(20))),
-                (None, None, None) => Some(500_000),
-                _ => None,
+            let Some((solver, options, result)) = self.df_pn(prover, share, budget, start) else {
+                break;
             };
-            let solver = match Solver::try_new(
-                (self.hash_bytes / 2).max(1 << 20),
-                self.tablebase.as_deref(),
-            ) {
-                Ok(s) => s,
-                Err(e) => {
-                    self.info_string(&format!("df-pn skipped: {e}"));
-                    break;
-                }
-            };
-            let result = solver.search(&self.pos, &options, &mut |_| {});
-            let nps = nps(result.nodes, result.elapsed);
-            let side = if prover == us { "us" } else { "the opponent" };
-            self.out.line(&format!(
-                "info string df-pn for {side}: {} in {} nodes, {} ms",
-                result.status.name(),
-                result.nodes,
-                result.elapsed.as_millis()
-            ));
             if result.status != SearchStatus::Proved {
                 if prover != us {
                     // Root moves after which the opponent's win is proved.
-                    let lost: Vec<Move> = result
+                    let proved_losing: Vec<Move> = result
                         .moves
                         .iter()
                         .filter(|n| n.proof == 0)
                         .map(|n| n.mv)
                         .collect();
-                    if !lost.is_empty() && lost.len() < moves.len() {
-                        moves.retain(|m| !lost.contains(m));
+                    if !proved_losing.is_empty() && proved_losing.len() < moves.len() {
+                        moves.retain(|m| !proved_losing.contains(m));
                         self.info_string(&format!(
                             "df-pn: {} moves proved losing left out",
-                            lost.len()
+                            proved_losing.len()
                         ));
+                        lost = proved_losing;
                     }
                 }
                 continue;
             }
-            let distance = if result.nodes <= EXTRACT_MAX_NODES {
-                extract_proof(&solver, &self.pos, &[], &options)
-                    .ok()
-                    .and_then(|(tree, _)| tree_height(tree.nodes()))
-            } else {
-                None
+            if prover != us {
+                if let Some(choice) = self.proved_loss(&solver, &options, &result, &moves, start) {
+                    return choice;
+                }
+                continue;
+            }
+            let Some(choice) = self.proved_win(&solver, &options, &result, &moves, start) else {
+                continue;
             };
-            let (m, score) = if prover == us {
-                let m = result
-                    .moves
-                    .iter()
-                    .filter(|n| n.proof == 0 && moves.contains(&n.mv))
-                    .min_by_key(|n| n.work)
-                    .map(|n| n.mv);
-                let score = distance.map_or(format!("cp {TB_WIN}"), |h| {
-                    format!("mate {}", h.div_ceil(2))
-                });
-                (m, score)
-            } else {
-                let m = result
-                    .moves
-                    .iter()
-                    .filter(|n| moves.contains(&n.mv))
-                    .max_by_key(|n| n.work)
-                    .map(|n| n.mv);
-                let score = distance.map_or(format!("cp -{TB_WIN}"), |h| {
-                    format!("mate -{}", h.div_ceil(2))
-                });
-                (m, score)
-            };
-            let Some(m) = m else { continue };
-            self.out.line(&format!(
-                "info depth 1 score {score} nodes {} nps {nps} time {} pv {}",
-                result.nodes,
-                start.elapsed().as_millis(),
-                m.to_uci()
-            ));
-            let what = if prover == us {
-                "a forced win, proved by df-pn"
-            } else {
-                "a forced loss, proved by df-pn: the longest resistance"
-            };
-            self.info_string(what);
-            return m;
+            if self.multipv <= 1 {
+                return choice;
+            }
+            // The other lines: root moves df-pn proved winning too, then the search's.
+            moves.retain(|m| *m != choice.mv);
+            lines = 1;
+            for n in &result.moves {
+                if lines >= self.multipv || n.proof != 0 || !moves.contains(&n.mv) {
+                    continue;
+                }
+                lines += 1;
+                let reply = solver
+                    .main_line(&self.pos.play(n.mv), us, 1)
+                    .first()
+                    .copied();
+                self.out.line(&format!(
+                    "info depth 1 multipv {lines} score cp {TB_WIN} nodes {} time {} pv {}",
+                    result.nodes,
+                    start.elapsed().as_millis(),
+                    moves_text(std::iter::once(n.mv).chain(reply))
+                ));
+                moves.retain(|m| *m != n.mv);
+            }
+            win = Some(choice);
+        }
+        let searched = self.multipv.max(1).saturating_sub(lines);
+        if moves.is_empty() || searched == 0 {
+            if let Some(choice) = win {
+                return choice;
+            }
         }
         let limits = Limits {
             deadline,
@@ -380,37 +486,193 @@ impl Task {
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         let out = &self.out;
-        let result = ab.search(
+        let result = ab.search_lines(
             &self.pos,
             &self.game_keys,
             &moves,
             self.tablebase.as_deref(),
             limits,
+            searched,
             &mut |it| {
-                out.line(&format!(
-                    "info depth {} seldepth {} score cp {} nodes {} nps {} time {} pv {}",
-                    it.depth,
-                    it.seldepth,
-                    it.score,
-                    it.nodes,
-                    nps(it.nodes, it.elapsed),
-                    start.elapsed().as_millis(),
-                    it.pv
-                        .iter()
-                        .map(|m| m.to_uci())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                ));
+                for (k, line) in it.lines.iter().enumerate() {
+                    out.line(&format!(
+                        "info depth {} seldepth {} {}score cp {} nodes {} nps {} time {} pv {}",
+                        it.depth,
+                        it.seldepth,
+                        self.multipv(lines + k + 1),
+                        line.score,
+                        it.nodes,
+                        nps(it.nodes, it.elapsed),
+                        start.elapsed().as_millis(),
+                        moves_text(line.pv.iter().copied())
+                    ));
+                }
             },
         );
+        drop(ab);
+        if self.multipv > 1 {
+            // The moves proved losing, last.
+            let shown = lines + result.as_ref().map_or(0, |it| it.lines.len());
+            for (k, m) in lost
+                .iter()
+                .enumerate()
+                .take(self.multipv.saturating_sub(shown))
+            {
+                self.out.line(&format!(
+                    "info depth 1 multipv {} score cp -{TB_WIN} nodes 0 time {} pv {}",
+                    shown + k + 1,
+                    start.elapsed().as_millis(),
+                    m.to_uci()
+                ));
+            }
+        }
+        if let Some(choice) = win {
+            return choice;
+        }
         let Some(it) = result else {
-            return moves[0];
+            return Choice::new(moves[0], None);
         };
         self.info_string(&format!(
             "alpha-beta search: depth {}, {} nodes",
             it.depth, it.nodes
         ));
-        it.pv.first().copied().unwrap_or(moves[0])
+        let best = it.pv.first().copied().unwrap_or(moves[0]);
+        Choice::new(best, it.pv.get(1).copied())
+    }
+
+    /// Our win, proved by df-pn. Its proof, when the search was small enough
+    /// ([`EXTRACT_MAX_NODES`]), is extracted, verified, and kept for the game's next moves
+    /// (`ProofSet::keep`): its move is played with `score mate N`, N the proof's bound.
+    /// Otherwise the proved move of least work, with `score cp 20000`.
+    fn proved_win(
+        &self,
+        solver: &Solver<'_>,
+        options: &SearchOptions,
+        result: &SearchResult,
+        moves: &[Move],
+        start: Instant,
+    ) -> Option<Choice> {
+        let timing = format!(
+            "nps {} time {}",
+            nps(result.nodes, result.elapsed),
+            start.elapsed().as_millis()
+        );
+        if result.nodes <= EXTRACT_MAX_NODES {
+            match self.keep_proof(solver, options) {
+                Ok((hit, nodes)) if moves.contains(&hit.mv) => {
+                    self.print_proof_move(
+                        &hit,
+                        &timing,
+                        &format!(
+                            "; a forced win, proved by df-pn: its proof of {nodes} nodes verified and kept for the next moves"
+                        ),
+                    );
+                    return Some(Choice::new(hit.mv, hit.reply));
+                }
+                Ok(_) => {}
+                Err(e) => self.info_string(&format!("df-pn's proof is not kept: {e}")),
+            }
+        }
+        let m = result
+            .moves
+            .iter()
+            .filter(|n| n.proof == 0 && moves.contains(&n.mv))
+            .min_by_key(|n| n.work)
+            .map(|n| n.mv)?;
+        let reply = solver
+            .main_line(&self.pos.play(m), options.prover, 1)
+            .first()
+            .copied();
+        self.out.line(&format!(
+            "info depth 1 {}score cp {TB_WIN} nodes {} {timing} pv {}",
+            self.multipv(1),
+            result.nodes,
+            moves_text(std::iter::once(m).chain(reply))
+        ));
+        self.info_string("a forced win, proved by df-pn");
+        Some(Choice::new(m, reply))
+    }
+
+    /// Extracts the proof df-pn found of our win, verifies it, and keeps it among the
+    /// proofs; its move here and its size.
+    fn keep_proof(
+        &self,
+        solver: &Solver<'_>,
+        options: &SearchOptions,
+    ) -> Result<(ProofMove, usize), String> {
+        let (tree, _) = extract_proof(solver, &self.pos, &[], options)
+            .map_err(|e| format!("extracting it failed: {e}"))?;
+        let bytes = encode_compact(&tree).map_err(|e| format!("encoding it failed: {e}"))?;
+        let check = |oracle: &dyn LeafOracle| {
+            verify_compact(
+                bytes.as_slice(),
+                Some(bytes.len() as u64),
+                oracle,
+                &VerifyOptions::default(),
+                &mut |_| {},
+            )
+        };
+        let verdict = match self.tablebase.as_deref() {
+            Some(tb) => check(&TablebaseOracle::new(tb)),
+            None => check(&NoTablebases),
+        };
+        verdict.map_err(|e| format!("it did not verify: {e}"))?;
+        let nodes = tree.len();
+        let side = match self.pos.turn() {
+            Color::White => "",
+            Color::Black => "...",
+        };
+        let name = format!("found at move {}{side}", self.pos.fullmoves());
+        let proof = LoadedProof::from_tree(0, name.clone(), PathBuf::new(), tree)?;
+        let hit = self
+            .proofs
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .keep(name, proof)
+            .ok_or("its root has no move")?;
+        Ok((hit, nodes))
+    }
+
+    /// The opponent's win, proved by df-pn: the move that resists longest (most work for
+    /// the prover), with `score mate -N` when the proof is small enough to measure.
+    fn proved_loss(
+        &self,
+        solver: &Solver<'_>,
+        options: &SearchOptions,
+        result: &SearchResult,
+        moves: &[Move],
+        start: Instant,
+    ) -> Option<Choice> {
+        let m = result
+            .moves
+            .iter()
+            .filter(|n| moves.contains(&n.mv))
+            .max_by_key(|n| n.work)
+            .map(|n| n.mv)?;
+        let distance = if result.nodes <= EXTRACT_MAX_NODES {
+            extract_proof(solver, &self.pos, &[], options)
+                .ok()
+                .and_then(|(tree, _)| tree_height(tree.nodes()))
+        } else {
+            None
+        };
+        let score = distance.map_or(format!("cp -{TB_WIN}"), |h| {
+            format!("mate -{}", h.div_ceil(2))
+        });
+        let reply = solver
+            .main_line(&self.pos.play(m), options.prover, 1)
+            .first()
+            .copied();
+        self.out.line(&format!(
+            "info depth 1 {}score {score} nodes {} nps {} time {} pv {}",
+            self.multipv(1),
+            result.nodes,
+            nps(result.nodes, result.elapsed),
+            start.elapsed().as_millis(),
+            moves_text(std::iter::once(m).chain(reply))
+        ));
+        self.info_string("a forced loss, proved by df-pn: the longest resistance");
+        Some(Choice::new(m, reply))
     }
 }
 

@@ -1,5 +1,6 @@
 """A full game from the proved line 1. e3 g6: the engine (White) follows its proof and
-wins against a random mover; every engine move comes from the proof, with a mate score."""
+wins against a random mover; every engine move comes from the proof, with a mate score, and
+names the proof's reply as its ponder move."""
 
 import random
 
@@ -10,6 +11,7 @@ import chess.variant
 from uci_common import check, engine, random_move, usage
 
 binary, proofs = usage()
+ponders = 0
 for seed in (1, 2):
     rng = random.Random(seed)
     board = chess.variant.AntichessBoard()
@@ -26,10 +28,16 @@ for seed in (1, 2):
                 check(score is not None and score.white().is_mate() and score.white().mate() > 0,
                       f"no proved mate score at {board.fen()}: {result.info}")
                 board.push(result.move)
+                # The proof's expected reply is named as the ponder move (issue 63).
+                if not board.is_game_over():
+                    check(result.ponder is not None and result.ponder in board.legal_moves,
+                          f"no legal ponder move after {result.move}: {result.ponder}")
+                    ponders += 1
             else:
                 board.push(random_move(board, rng))
     outcome = board.outcome()
     check(outcome is not None and outcome.winner == chess.WHITE,
           f"seed {seed}: not won: {board.result()} after {board.ply()} plies, {board.fen()}")
     print(f"seed {seed}: White won in {board.ply()} plies")
+check(ponders > 10, f"only {ponders} ponder moves")
 print("all checks passed")
