@@ -197,9 +197,9 @@ function bookCells(b: BookNode | null): HTMLElement[] {
   const statusClass = b.status.includes('win') ? 'win' : b.status.includes('loss') ? 'loss' : 'unknown';
   return [
     el('td', { class: 'num' }, `${num(b.proof)} / ${num(b.disproof)}`),
-    el('td', { class: 'num' }, ratio(b.ratio)),
+    el('td', { class: 'num wide' }, ratio(b.ratio)),
     el('td', {}, el('span', { class: `cat ${statusClass}` }, b.status), b.claimed_by ? el('span', { title: `searched by ${b.claimed_by}` }, ' ⚙') : null),
-    el('td', { class: 'num' }, count(b.size)),
+    el('td', { class: 'num wide' }, count(b.size)),
   ];
 }
 
@@ -214,7 +214,7 @@ function renderMoves(data: Explore): void {
     el('th', {}, 'Tablebase'),
     hasProofs ? el('th', {}, 'Proof') : null,
     ...(hasBook
-      ? [el('th', { class: 'num' }, 'Proof / disproof'), el('th', { class: 'num' }, 'Ratio'), el('th', {}, 'Status'), el('th', { class: 'num' }, 'Subtree')]
+      ? [el('th', { class: 'num' }, 'Proof / disproof'), el('th', { class: 'num wide' }, 'Ratio'), el('th', {}, 'Status'), el('th', { class: 'num wide' }, 'Subtree')]
       : []),
   );
   // Moves in no proof and no book fold away where some move is in one (otherwise there is

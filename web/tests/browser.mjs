@@ -14,7 +14,8 @@
 // depth, moves grouped by value, a mate played by orthodox rules) and back; it checks the layout (at 1400×1000 the line
 // and the Solve box beside the board and above the fold, readable coordinates, moves in no
 // proof and no book folded away, the PGN box and its export; no horizontal scroll on any
-// page at 800 px wide) and saves a screenshot of each page in OUTDIR (and in $DOCS_DIR
+// page at 800 px wide, nor on the explorer at 390 px, whose move list then fits, proof /
+// disproof column included, and whose board keeps its coordinates) and saves a screenshot of each page in OUTDIR (and in $DOCS_DIR
 // too when that is set). Exits 1 with a message on the first failed check.
 import { chromium } from 'playwright-core';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -124,6 +125,33 @@ async function noHorizontalScroll(name) {
   const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
   if (scroll > width) await page.screenshot({ path: join(outDir, `${name}-800.png`), fullPage: true });
   check(scroll <= width, `no horizontal scroll on the ${name} page at 800 px (content ${scroll} px wide)`);
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  await page.waitForTimeout(300);
+}
+
+/** The explorer on a 390 px phone (issue 63): no sideways scroll, the move list's proof /
+ *  disproof column whole inside its card (the list scrolled sideways within it), and the
+ *  files' letters on the board. A screenshot in OUTDIR/explorer-390.png. */
+async function phoneLayout() {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  const r = await page.evaluate(() => {
+    const th = [...document.querySelectorAll('#moves thead th')].find((t) => t.textContent.startsWith('Proof / disproof'));
+    const box = document.querySelector('#moves').parentElement.getBoundingClientRect();
+    const board = document.querySelector('cg-board').getBoundingClientRect();
+    const files = [...document.querySelectorAll('.cg-wrap coords.files coord')].map((c) => c.getBoundingClientRect());
+    return {
+      scroll: document.documentElement.scrollWidth,
+      width: window.innerWidth,
+      column: th ? Math.round(th.getBoundingClientRect().right) : null,
+      box: Math.round(box.right),
+      files: files.length === 8 && files.every((b) => b.left >= board.left - 0.5 && b.right <= board.right + 0.5),
+    };
+  });
+  await page.screenshot({ path: join(outDir, 'explorer-390.png'), fullPage: true });
+  check(r.scroll <= r.width, `no horizontal scroll on the explorer at 390 px (content ${r.scroll} px wide)`);
+  check(r.column !== null && r.column <= r.box, `the proof / disproof column is whole at 390 px (its right edge at ${r.column} px, the list's at ${r.box})`);
+  check(r.files, "the files' letters are on the board at 390 px");
   await page.setViewportSize({ width: 1400, height: 1000 });
   await page.waitForTimeout(300);
 }
@@ -264,6 +292,7 @@ try {
   check(JSON.stringify(await boardPieces()) === JSON.stringify(fenPieces(shownFen)), 'the board shows the position of the FEN');
   await page.screenshot({ path: join(outDir, 'explorer.png'), fullPage: true });
   await noHorizontalScroll('explorer');
+  await phoneLayout();
 
   // With several books loaded the summary offers them; a choice reloads the position with
   // that book's numbers and goes into the URL, and choosing the first book again returns.
