@@ -776,7 +776,14 @@ mod tests {
         let pos = after(None, &["e2e3", "g7g6", "d1h5"]);
         assert!(pos.is_legal(pos.parse_uci(reply).unwrap()), "{out}");
         let (mut set, _) = ProofSet::load(&default_proofs_path().unwrap(), Rules::INTERNATIONAL);
-        let expected = set.choose(&pos, &[], &|| true, &mut |_| {}).unwrap();
+        // The game's path through the proof's root: e3-g6 is asked first (no other file is
+        // indexed, the ten million nodes of e3-Nc6 among them).
+        let path: Vec<u64> = [&[][..], &["e2e3"], &["e2e3", "g7g6"]]
+            .iter()
+            .map(|moves| after(None, moves).key())
+            .collect();
+        let expected = set.choose(&pos, &path, &|| true, &mut |_| {}).unwrap();
+        assert_eq!(set.indexed(), ["e3-g6.proof"]);
         assert!(!expected.winning);
         assert_eq!(reply, expected.mv.to_uci(), "the longest resistance: {out}");
         assert!(out.contains(&format!("pv d1h5 {reply}\n")), "{out}");
