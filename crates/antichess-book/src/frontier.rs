@@ -542,6 +542,16 @@ fn parse(path: &Path) -> Result<Parsed> {
     })
 }
 
+/// The header and the proofs of the frontier file at `path` (every node is read and its
+/// move checked, as when loading; the proofs are not verified).
+///
+/// # Errors
+/// The file cannot be read, is not a frontier file, or is damaged.
+pub fn read_proofs(path: &Path) -> Result<(FrontierHeader, Vec<Vec<u8>>)> {
+    let Parsed { header, proofs, .. } = parse(path)?;
+    Ok((header, proofs))
+}
+
 /// Builds a new book at `location` from the frontier file at `path`, then seeds it with the
 /// file's proofs, each verified with `tablebase` (a proof that does not verify leaves its
 /// nodes open and is reported).

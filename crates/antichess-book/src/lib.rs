@@ -29,6 +29,7 @@ mod error;
 pub mod expand;
 mod format;
 pub mod frontier;
+pub mod frontier_tables;
 pub mod grow;
 pub mod hints;
 pub mod leaves;

@@ -187,3 +187,101 @@ fn bound_tables_build_probe_verify_and_back_a_proof() {
         text(&rejected)
     );
 }
+
+/// `tb build --from-frontier`: the tables a shipped frontier's proofs rest on (1. e3 e6's,
+/// whose tablebase leaves include 5-unit bound tables for White), in the order that lets
+/// the most proof nodes verify first; `--top` takes the first of them; the plan is of
+/// bound tables for the frontier's prover. A frontier of another rule set is refused by
+/// name, and `--top` alone is refused.
+#[test]
+fn from_frontier_plans_the_tables_its_proofs_rest_on() {
+    use crate::common::antichess_in;
+    let dir = antichess_testkit::temp_dir("tb-from-frontier");
+    let tables = dir.join("tables");
+    let frontier = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../proofs/partial/e3-e6.frontier");
+    let plan = |extra: &[&str]| {
+        let mut args = vec!["tb", "build", "--from-frontier", s(&frontier), "--dry-run"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--format", "json", "--tables", s(&tables)]);
+        let out = antichess_in(&args, &tables);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        let account: serde_json::Value =
+            serde_json::from_str(String::from_utf8_lossy(&out.stderr).trim()).unwrap();
+        let plan: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (account, plan)
+    };
+    let (account, all) = plan(&[]);
+    assert_eq!(account["prover"], "white", "{account}");
+    assert_eq!(account["rules"], "international", "{account}");
+    let needing = account["needing_nodes"].as_u64().unwrap();
+    assert!(account["needing"].as_u64().unwrap() > 0, "{account}");
+    let order = account["tables"].as_array().unwrap();
+    assert!(!order.is_empty());
+    // The running total of nodes won back grows to every node that needs such a table.
+    let whole: Vec<u64> = order
+        .iter()
+        .map(|t| t["whole_nodes"].as_u64().unwrap())
+        .collect();
+    assert!(whole.windows(2).all(|w| w[0] <= w[1]), "{whole:?}");
+    assert_eq!(*whole.last().unwrap(), needing);
+    assert!(
+        order.iter().all(|t| t["units"].as_u64().unwrap() >= 5),
+        "{account}"
+    );
+    let kinds: Vec<&str> = all["plan"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["kind"].as_str())
+        .collect();
+    assert!(kinds.iter().all(|k| k.starts_with("bound")), "{kinds:?}");
+
+    let (_, top) = plan(&["--top", "1"]);
+    assert!(top["to_build"].as_u64().unwrap() < all["to_build"].as_u64().unwrap());
+    let first = order[0]["material"].as_str().unwrap();
+    assert!(
+        top["plan"].as_array().unwrap().iter().any(|r| {
+            let m: antichess_tb::Material = r["material"].as_str().unwrap().parse().unwrap();
+            let f: antichess_tb::Material = first.parse().unwrap();
+            m.canonical().0 == f.canonical().0
+        }),
+        "{top}"
+    );
+
+    let out = antichess_in(
+        &[
+            "tb",
+            "build",
+            "--from-frontier",
+            s(&frontier),
+            "--rules",
+            "fics",
+            "--dry-run",
+            "--tables",
+            s(&tables),
+        ],
+        &tables,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("under the rules international"),
+        "{}",
+        text(&out)
+    );
+    let out = antichess_in(
+        &[
+            "tb",
+            "build",
+            "--units",
+            "2",
+            "--top",
+            "3",
+            "--tables",
+            s(&tables),
+        ],
+        &tables,
+    );
+    assert_ne!(out.status.code(), Some(0));
+    assert!(text(&out).contains("--top goes with"), "{}", text(&out));
+}

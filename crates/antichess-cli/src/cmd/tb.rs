@@ -154,10 +154,17 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
             args.dry_run,
         );
     }
+    if args.top.is_some() && args.from_book.is_none() && args.from_frontier.is_none() {
+        bail!("--top goes with --from-book or --from-frontier");
+    }
+    if let Some(path) = &args.from_frontier {
+        let (targets, side) = frontier_targets(path, args)?;
+        return bound::run(&targets, side, args);
+    }
     let targets = match &args.from_book {
         Some(book) => crate::common::book::missing_materials(
             book,
-            args.top,
+            args.top.unwrap_or(10),
             args.units.unwrap_or(FROM_BOOK_UNITS),
             args.tables.rules,
         )?,
@@ -208,6 +215,62 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     let report = report?;
     print_report(&report, &dir, args.tables.rules, json, "tables");
     Ok(ExitCode::SUCCESS)
+}
+
+/// The materials `tb build --from-frontier` builds (the first --top of the frontier's
+/// order), and for which side: --bound, else the frontier's prover. Says on stderr what
+/// the frontier needs and what the build wins back.
+fn frontier_targets(
+    path: &std::path::Path,
+    args: &BuildArgs,
+) -> anyhow::Result<(Vec<Material>, BoundSide)> {
+    let found = antichess_book::frontier_tables::frontier_tables(path, 4)?;
+    if found.rules != args.tables.rules {
+        bail!(
+            "{} is a book under the rules {}, the tables asked for are {}: give --rules {}",
+            path.display(),
+            found.rules,
+            args.tables.rules,
+            found.rules
+        );
+    }
+    let chosen = &found.tables[..args.top.unwrap_or(usize::MAX).min(found.tables.len())];
+    let side = args.bound.unwrap_or(match found.prover {
+        antichess_core::Color::White => BoundSide::White,
+        antichess_core::Color::Black => BoundSide::Black,
+    });
+    let won_back = chosen.last().map_or(0, |t| t.whole_nodes);
+    if args.format == Format::Json && args.dry_run {
+        // The plan's JSON follows on standard output; the frontier's account goes first.
+        eprintln!("{}", serde_json::to_string(&found)?);
+    } else {
+        eprintln!(
+            "{}: {} of its {} proofs ({} of {} nodes) have tablebase leaves of more than 4 \
+             units, on {} materials; the {} built here let {} of those nodes verify ({:.1}%)",
+            path.display(),
+            found.needing,
+            found.proofs,
+            found.needing_nodes,
+            found.nodes,
+            found.tables.len(),
+            chosen.len(),
+            won_back,
+            100.0 * won_back as f64 / found.needing_nodes.max(1) as f64,
+        );
+    }
+    if chosen.is_empty() {
+        bail!(
+            "{}: no proof of this frontier has a tablebase leaf of more than 4 units: the \
+             4-unit set is all it needs (`tb build --units 4`)",
+            path.display()
+        );
+    }
+    let targets = chosen
+        .iter()
+        .map(|t| t.material.parse::<Material>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok((targets, side))
 }
 
 /// Every material a probe of `pos` may need: its own, or those its captures lead to when

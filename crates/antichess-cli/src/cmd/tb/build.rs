@@ -53,9 +53,20 @@ pub struct BuildArgs {
     #[arg(long, value_name = "BOOK", conflicts_with = "signatures")]
     pub from_book: Option<String>,
 
-    /// With --from-book: how many of its materials, most met first.
-    #[arg(long, value_name = "N", default_value_t = 10, requires = "from_book")]
-    pub top: usize,
+    /// Build the tables that the proofs of a frontier file (`proofs/partial/<line>.frontier`)
+    /// rest on: the materials of more than 4 units at their tablebase leaves, as bound
+    /// tables for the frontier's prover (unless --bound says otherwise), in the order that
+    /// lets the most proof nodes verify first (with --top, the first N of that order). Build
+    /// the 4-unit set first (`tb build --units 4`). Without these tables, loading the
+    /// frontier (`prove --frontier`) leaves the subtrees that need them open, to be searched
+    /// again.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["signatures", "from_book", "units"])]
+    pub from_frontier: Option<std::path::PathBuf>,
+
+    /// With --from-book: how many of its materials, most met first (default 10). With
+    /// --from-frontier: how many of its materials, in its order (default all).
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
 
     /// Build as one worker of the PostgreSQL queue at this URL (workers on any host share
     /// it and a tables directory): claim a table whose dependencies are done, build it,
