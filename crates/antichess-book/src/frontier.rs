@@ -39,7 +39,7 @@ use antichess_tb::Tablebase;
 use crate::error::{BookError, Result};
 use crate::node::same_position;
 use crate::node::{combine, Node, NodeId, Status, INF};
-use crate::prove::{assemble_node, ProveOptions};
+use crate::prove::{assemble_node, AssembleOptions};
 use crate::seed::seed_bytes;
 use crate::Book;
 use antichess_proof::encode_compact;
@@ -117,7 +117,7 @@ pub enum FrontierEvent {
 pub fn save_frontier(
     book: &mut Book,
     tablebase: Option<&Tablebase>,
-    options: &ProveOptions,
+    options: &AssembleOptions,
     path: &Path,
     progress: &mut dyn FnMut(FrontierEvent),
 ) -> Result<SaveReport> {

@@ -20,6 +20,13 @@ use crate::error::{BookError, Result};
 use crate::expand::{Expansion, LeafOutcome};
 use crate::tree::NewChild;
 
+/// Where the searches of the book at `book` keep the proofs they find and the assembly
+/// looks for them: `<book>.leaves`.
+#[must_use]
+pub fn leaf_dir(book: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.leaves", book.display()))
+}
+
 /// The file of the leaf at `pos` in `dir`, for proofs that probe tables up to `units`.
 #[must_use]
 pub fn leaf_path(dir: &Path, pos: &Position, units: u32) -> PathBuf {

@@ -16,7 +16,7 @@
 //! by its line, the line to a node, the pin), [`book`] (opening, steering, checking), [`damage`] (damaged rows: what `book check`
 //! reports and why a worker finds nothing to claim), [`expand`]
 //! (searching a leaf and writing the result), [`select`] (the walk), [`grow`] (workers),
-//! [`prove`] (proof assembly), [`frontier`] (a book's state in one small file, across runs and machines), `queue` (queued lines that go on beyond the book), [`leaves`] (the leaf-proof directory grow writes and prove reads), [`seed`] (verified proofs taken as given; `seed_meta` how a book stores them), [`subtrees`] (solved
+//! [`prove`] (proof assembly), [`prove_line`] (the `prove` job: a line's book grown in a cache until solved, then its proof written), [`frontier`] (a book's state in one small file, across runs and machines), `queue` (queued lines that go on beyond the book), [`leaves`] (the leaf-proof directory grow writes and prove reads), [`seed`] (verified proofs taken as given; `seed_meta` how a book stores them), [`subtrees`] (solved
 //! subtrees kept as proof files), [`transfer`] (export and import of subtrees), [`tbqueue`] (building tablebases on many
 //! machines through a PostgreSQL queue). The file layout is documented
 //! in `docs/formats/book.md`.
@@ -36,6 +36,7 @@ pub mod leaves;
 pub mod nav;
 pub mod node;
 pub mod prove;
+pub mod prove_line;
 mod queue;
 pub mod seed;
 mod seed_meta;
@@ -55,8 +56,11 @@ pub use hints::Hints;
 pub use nav::{BookView, Reached};
 pub use node::{same_position, Node, NodeId, Status, INF};
 pub use prove::{
-    assemble_proof, prove_node_to_file, prove_to_file, ProveEvent, ProveOptions, ProveReport,
+    assemble_proof, prove_node_to_file, prove_to_file, AssembleOptions, ProveEvent, ProveReport,
     Verified,
+};
+pub use prove_line::{
+    prove_line, ProveLineEvent, ProveLineOptions, ProveLineOutcome, ProveLineReport,
 };
 pub use seed::{seed_bytes, seed_file, seeds, Seed, SeedReport};
 pub use select::{Effort, Rng, Selection};

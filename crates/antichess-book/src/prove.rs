@@ -18,15 +18,15 @@
 //! trees are followed to their targets).
 //!
 //! Re-solving the leaves is the long part of a large book's proof. With a leaf directory
-//! ([`ProveOptions::leaf_dir`], see [`crate::leaves`]) each leaf's proof is saved there as
+//! ([`AssembleOptions::leaf_dir`], see [`crate::leaves`]) each leaf's proof is saved there as
 //! it is found (and `book grow` may have saved it there when it proved the leaf) and read
 //! back instead of searched again, so a prove that was stopped (Ctrl-C: the
-//! [`ProveOptions::stop`] flag interrupts the search under way) or killed resumes where it
+//! [`AssembleOptions::stop`] flag interrupts the search under way) or killed resumes where it
 //! was. A saved proof is used only if its root is the leaf's position with the same
 //! prover and rules; anything else there is searched again and overwritten. Saved proofs
 //! need no trust: the assembled file goes through the verifier like any other.
 //!
-//! With several threads ([`ProveOptions::threads`]) a first pass of the builder walks the
+//! With several threads ([`AssembleOptions::threads`]) a first pass of the builder walks the
 //! pruned book only, treating its leaves as won, to list them; the threads re-solve them
 //! (each with a solver of its own), and the assembly then takes their proofs.
 
@@ -52,7 +52,7 @@ use crate::Book;
 
 /// How to re-solve the leaves.
 #[derive(Debug, Clone)]
-pub struct ProveOptions {
+pub struct AssembleOptions {
     /// The solver's transposition table, in bytes (one solver serves every leaf).
     pub hash_bytes: usize,
     /// Node budget of one leaf's re-solve (`None`: no limit).
@@ -78,9 +78,9 @@ pub struct ProveOptions {
     pub threads: usize,
 }
 
-impl Default for ProveOptions {
-    fn default() -> ProveOptions {
-        ProveOptions {
+impl Default for AssembleOptions {
+    fn default() -> AssembleOptions {
+        AssembleOptions {
             hash_bytes: 1 << 30,
             leaf_nodes: None,
             tablebase_units: 0,
@@ -141,7 +141,7 @@ enum Handle {
 struct Assembler<'b, 't> {
     book: &'b mut Book,
     solver: Solver<'t>,
-    options: ProveOptions,
+    options: AssembleOptions,
     trees: Vec<IndexedTree>,
     /// Leaf trees by book node.
     solved: HashMap<NodeId, usize>,
@@ -432,7 +432,7 @@ enum LeafFailure {
 /// Where the proof of the leaf at `pos` is saved, if leaves are saved.
 /// The saved proof of the leaf at `pos`, if there is a readable one of this position,
 /// prover and rule set.
-fn saved_leaf(options: &ProveOptions, prover: Color, pos: &Position) -> Option<ProofTree> {
+fn saved_leaf(options: &AssembleOptions, prover: Color, pos: &Position) -> Option<ProofTree> {
     let dir = options.leaf_dir.as_ref()?;
     crate::leaves::saved(dir, options.tablebase_units, prover, pos)
 }
@@ -443,7 +443,7 @@ fn solve_one(
     pos: &Position,
     id: NodeId,
     prover: Color,
-    options: &ProveOptions,
+    options: &AssembleOptions,
 ) -> std::result::Result<SolvedLeaf, LeafFailure> {
     let stopped = || options.stop.as_ref().is_some_and(|s| s.load(Relaxed));
     if stopped() {
@@ -501,7 +501,7 @@ fn solve_one(
 }
 
 /// The error of a prove stopped after `done` leaves.
-fn interrupted(options: &ProveOptions, done: usize) -> BookError {
+fn interrupted(options: &AssembleOptions, done: usize) -> BookError {
     BookError::Interrupted(match (&options.leaf_dir, done) {
         (_, 0) => "interrupted before any leaf was re-solved".to_string(),
         (Some(d), _) => format!(
@@ -527,7 +527,7 @@ fn solve_in_parallel(
     leaves: Vec<(Node, Position)>,
     tablebase: Option<&Tablebase>,
     prover: Color,
-    options: &ProveOptions,
+    options: &AssembleOptions,
     progress: &mut dyn FnMut(ProveEvent),
 ) -> Result<Parallel> {
     let mut done = Parallel::default();
@@ -609,7 +609,7 @@ fn solve_in_parallel(
 pub fn assemble_proof(
     book: &mut Book,
     tablebase: Option<&Tablebase>,
-    options: &ProveOptions,
+    options: &AssembleOptions,
     progress: &mut dyn FnMut(ProveEvent),
 ) -> Result<(ProofTree, ProveReport)> {
     let (tree, solver, mut report) = assemble(book, None, tablebase, options, progress)?;
@@ -638,7 +638,7 @@ pub fn assemble_node(
     book: &mut Book,
     node: Option<NodeId>,
     tablebase: Option<&Tablebase>,
-    options: &ProveOptions,
+    options: &AssembleOptions,
     progress: &mut dyn FnMut(ProveEvent),
 ) -> Result<(ProofTree, ProveReport)> {
     let (tree, _, report) = assemble(book, node, tablebase, options, progress)?;
@@ -648,7 +648,7 @@ pub fn assemble_node(
 /// The pipeline's options for the assembled proof of a book whose prover is `prover`.
 fn pipeline_options(
     prover: Color,
-    options: &ProveOptions,
+    options: &AssembleOptions,
     output: ProofOutput,
 ) -> antichess_pns::ProveOptions {
     let mut search = SearchOptions::new(prover);
@@ -676,7 +676,7 @@ fn finish(
     solver: &Solver<'_>,
     tree: ProofTree,
     prover: Color,
-    options: &ProveOptions,
+    options: &AssembleOptions,
     output: ProofOutput,
     progress: &mut dyn FnMut(ProveEvent),
 ) -> Result<antichess_pns::ProofOutcome> {
@@ -698,7 +698,7 @@ fn assemble<'t>(
     book: &mut Book,
     start_node: Option<NodeId>,
     tablebase: Option<&'t Tablebase>,
-    options: &ProveOptions,
+    options: &AssembleOptions,
     progress: &mut dyn FnMut(ProveEvent),
 ) -> Result<(ProofTree, Solver<'t>, ProveReport)> {
     let start = Instant::now();
@@ -830,7 +830,7 @@ pub struct Verified {
 pub fn prove_to_file(
     book: &mut Book,
     tablebase: Option<&Tablebase>,
-    options: &ProveOptions,
+    options: &AssembleOptions,
     path: &Path,
     progress: &mut dyn FnMut(ProveEvent),
 ) -> Result<(ProveReport, Verified)> {
@@ -844,7 +844,7 @@ pub fn prove_node_to_file(
     book: &mut Book,
     node: Option<NodeId>,
     tablebase: Option<&Tablebase>,
-    options: &ProveOptions,
+    options: &AssembleOptions,
     path: &Path,
     progress: &mut dyn FnMut(ProveEvent),
 ) -> Result<(ProveReport, Verified)> {

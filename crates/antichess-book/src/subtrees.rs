@@ -17,7 +17,7 @@ use antichess_tb::Tablebase;
 
 use crate::error::{BookError, Result};
 use crate::node::NodeId;
-use crate::prove::{prove_node_to_file, ProveEvent, ProveOptions, ProveReport, Verified};
+use crate::prove::{prove_node_to_file, AssembleOptions, ProveEvent, ProveReport, Verified};
 use crate::Book;
 
 /// One solved subtree: its proof written, or why it could not be assembled.
@@ -80,7 +80,7 @@ fn file_name(book: &Book, line: &[antichess_core::Move]) -> String {
 pub fn prove_subtrees(
     book: &mut Book,
     tablebase: Option<&Tablebase>,
-    options: &ProveOptions,
+    options: &AssembleOptions,
     dir: &Path,
     max_depth: u32,
     progress: &mut dyn FnMut(ProveEvent),

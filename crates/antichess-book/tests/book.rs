@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use antichess_book::{
-    apply, export, grow, import, open_store, prove_to_file, Applied, Book, BookError, Expansion,
-    GrowEnd, GrowOptions, GrowStats, LeafOutcome, NewChild, ProveEvent, ProveOptions, Selection,
-    Status, INF,
+    apply, export, grow, import, open_store, prove_to_file, Applied, AssembleOptions, Book,
+    BookError, Expansion, GrowEnd, GrowOptions, GrowStats, LeafOutcome, NewChild, ProveEvent,
+    Selection, Status, INF,
 };
 use antichess_core::{play_move_text, Color, Move, Position, Rules};
 use antichess_testkit::temp_dir as temp;
@@ -88,9 +88,9 @@ fn grows_until_solved_then_proves_and_verifies() {
     let (report, verified) = prove_to_file(
         &mut book,
         None,
-        &ProveOptions {
+        &AssembleOptions {
             hash_bytes: 32 << 20,
-            ..ProveOptions::default()
+            ..AssembleOptions::default()
         },
         &proof,
         &mut |_| {},
@@ -104,11 +104,11 @@ fn grows_until_solved_then_proves_and_verifies() {
     let (small, verified) = prove_to_file(
         &mut book,
         None,
-        &ProveOptions {
+        &AssembleOptions {
             hash_bytes: 32 << 20,
             // (A budget in positions searched, not time: the same run on every machine.)
             minimize_work: Some(200_000),
-            ..ProveOptions::default()
+            ..AssembleOptions::default()
         },
         &dir.join("small.proof"),
         &mut |_| {},
@@ -132,11 +132,11 @@ fn grows_until_solved_then_proves_and_verifies() {
     let (stopped, verified) = prove_to_file(
         &mut book,
         None,
-        &ProveOptions {
+        &AssembleOptions {
             hash_bytes: 32 << 20,
             minimize: Some(std::time::Duration::from_secs(7200)),
             stop: Some(stop.clone()),
-            ..ProveOptions::default()
+            ..AssembleOptions::default()
         },
         &dir.join("stopped.proof"),
         &mut |e| {
@@ -213,10 +213,10 @@ fn grow_keeps_the_leaf_proofs_prove_needs() {
     let (report, verified) = prove_to_file(
         &mut book,
         None,
-        &ProveOptions {
+        &AssembleOptions {
             hash_bytes: 32 << 20,
             leaf_dir: Some(kept.clone()),
-            ..ProveOptions::default()
+            ..AssembleOptions::default()
         },
         &dir.join("kept.proof"),
         &mut |_| {},
@@ -238,11 +238,11 @@ fn grow_keeps_the_leaf_proofs_prove_needs() {
 fn resumable_prove(book: &mut Book, dir: &std::path::Path, leaves: u64) {
     assert!(leaves >= 2, "the test needs a book with several leaves");
     let leaf_dir = dir.join("leaves");
-    let options = |stop: &Arc<AtomicBool>| ProveOptions {
+    let options = |stop: &Arc<AtomicBool>| AssembleOptions {
         hash_bytes: 32 << 20,
         stop: Some(stop.clone()),
         leaf_dir: Some(leaf_dir.clone()),
-        ..ProveOptions::default()
+        ..AssembleOptions::default()
     };
     let saved = || std::fs::read_dir(&leaf_dir).map_or(0, Iterator::count);
     let proof = dir.join("resumed.proof");
@@ -285,11 +285,11 @@ fn resumable_prove(book: &mut Book, dir: &std::path::Path, leaves: u64) {
     assert!(again.search_nodes > 0, "{again:?}");
     assert_eq!(saved() as u64, leaves);
     // Two threads: every saved leaf read back; with none saved, all searched, and valid.
-    let two = |leaf_dir: Option<std::path::PathBuf>| ProveOptions {
+    let two = |leaf_dir: Option<std::path::PathBuf>| AssembleOptions {
         hash_bytes: 32 << 20,
         threads: 2,
         leaf_dir,
-        ..ProveOptions::default()
+        ..AssembleOptions::default()
     };
     let (reread, verified) = prove_to_file(
         book,
@@ -314,7 +314,7 @@ fn resumable_prove(book: &mut Book, dir: &std::path::Path, leaves: u64) {
         (threads.leaves, threads.leaves_reused, told),
         (leaves, 0, leaves)
     );
-    let stopped = ProveOptions {
+    let stopped = AssembleOptions {
         stop: Some(Arc::new(AtomicBool::new(true))),
         ..two(None)
     };
@@ -705,9 +705,9 @@ fn export_grow_import_then_prove() {
     let (_, verified) = prove_to_file(
         &mut book,
         None,
-        &ProveOptions {
+        &AssembleOptions {
             hash_bytes: 32 << 20,
-            ..ProveOptions::default()
+            ..AssembleOptions::default()
         },
         &dir.join("main.proof"),
         &mut |_| {},
@@ -778,11 +778,11 @@ fn a_frontier_carries_a_book_to_a_new_one_that_goes_on() {
     let old_root = book.root().unwrap();
     assert!(!old_root.status.is_decided(), "{old_root:?}");
     let file = dir.join("na6.frontier");
-    let prove = ProveOptions {
+    let prove = AssembleOptions {
         hash_bytes: 32 << 20,
         leaf_nodes: Some(1_000_000),
         leaf_dir: Some(kept.clone()),
-        ..ProveOptions::default()
+        ..AssembleOptions::default()
     };
     let saved = save_frontier(&mut book, None, &prove, &file, &mut |_| {}).unwrap();
     eprintln!("{saved:?}");
@@ -871,10 +871,10 @@ fn a_frontier_carries_a_book_to_a_new_one_that_goes_on() {
     let (_, verified) = prove_to_file(
         &mut new,
         None,
-        &ProveOptions {
+        &AssembleOptions {
             hash_bytes: 32 << 20,
             leaf_dir: Some(dir.join("kept2")),
-            ..ProveOptions::default()
+            ..AssembleOptions::default()
         },
         &dir.join("loaded.proof"),
         &mut |_| {},

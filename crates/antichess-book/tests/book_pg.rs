@@ -765,7 +765,7 @@ fn pg_seeds_win_new_nodes_and_are_spliced_into_the_proof() {
     let (report, verified) = antichess_book::prove_to_file(
         &mut book,
         None,
-        &antichess_book::ProveOptions {
+        &antichess_book::AssembleOptions {
             hash_bytes: 16 << 20,
             ..Default::default()
         },

@@ -7,8 +7,10 @@
 //! Modules: `search` and `tt` (the search and its table; `worker` its threads, `options`
 //! what the two share), `checkpoint`, [`minimize`]
 //! (extraction and minimisation), [`prove`] (the pipeline from a position to a written,
-//! verified proof, and the JSON report of a solve) and `error` ([`PnsError`]).
+//! verified proof, the JSON report of a solve, and [`prove::resume`]: the same with a
+//! checkpoint), [`bench`] (the solve benchmark's job) and `error` ([`PnsError`]).
 
+pub mod bench;
 mod checkpoint;
 mod error;
 pub mod initial;

@@ -1,28 +1,27 @@
 //! `antichess solve`: prove or disprove a win by proof-number search, optionally writing
-//! and verifying the proof.
+//! and verifying the proof. The job is the pns crate's prove pipeline with its checkpoint
+//! ([`antichess_pns::prove::resume::prove_resumable`]); this file parses the arguments
+//! into its options and prints its events and result.
 
-use std::cell::Cell;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use antichess_core::{Color, Move};
-use antichess_pns::{
-    load_checkpoint, read_checkpoint_info, remove_stale_checkpoint_temps, save_checkpoint,
-    CheckpointInfo, SearchOptions, SearchStatus, Solver, INF,
-};
+use antichess_pns::prove::resume::{prove_resumable, Checkpointing, ResumeEvent, Resumed};
+use antichess_pns::{ProveEvent, SearchOptions, SearchStatus, SolveReport, Solved, Solver, INF};
 use antichess_tb::Tablebase;
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::Args;
 
 use crate::common::args::{EvalArgs, PositionArgs};
 use crate::common::output::{number, peak_memory, Format};
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::report::minimize_summary;
-use crate::common::solving::{minimize_options, solve_position, Solved};
+use crate::common::solving::{describe_error, minimize_options, prove_options, verdict};
 use crate::common::tables::solver_tables;
 
 /// Prove that one side wins by proof-number search (df-pn). A draw counts as a failure for
@@ -126,8 +125,8 @@ pub struct SolveArgs {
 const MISSING_TABLE_UNITS: u32 = 6;
 
 fn print_text(s: &Solved) {
-    let r = &s.result;
-    println!("position: {} ({} rules)", s.pos.fen(), s.pos.rules());
+    let r = &s.search;
+    println!("position: {} ({} rules)", s.root.fen(), s.root.rules());
     let verdict = match r.status {
         SearchStatus::Proved => format!("proved: {} wins", s.prover),
         SearchStatus::Disproved => format!("disproved: {} cannot force a win", s.prover),
@@ -159,33 +158,11 @@ fn print_text(s: &Solved) {
         s.hash_bytes >> 20,
         100.0 * s.tt_usage
     );
-    if !r.moves.is_empty() {
-        println!("moves ({} to move):", s.pos.turn());
-        let mut moves = r.moves.clone();
-        if s.pos.turn() == s.prover {
-            moves.sort_by_key(|m| (m.proof, std::cmp::Reverse(m.disproof)));
-        } else {
-            moves.sort_by_key(|m| (m.disproof, std::cmp::Reverse(m.proof)));
-        }
-        println!(
-            "  {:<8} {:<6} {:>10} {:>10} {:>12}",
-            "move", "uci", "proof", "disproof", "work"
-        );
-        for m in &moves {
-            println!(
-                "  {:<8} {:<6} {:>10} {:>10} {:>12}",
-                s.pos.san(m.mv),
-                m.mv.to_string(),
-                number(m.proof),
-                number(m.disproof),
-                m.work
-            );
-        }
-    }
+    print_moves(s);
     if !s.main_line.is_empty() {
         println!(
             "main line: {}",
-            antichess_core::pgn::format_moves(&s.pos, &s.main_line)
+            antichess_core::pgn::format_moves(&s.root, &s.main_line)
         );
     }
     if !r.missing_tables.is_empty() {
@@ -209,22 +186,55 @@ fn print_text(s: &Solved) {
         println!("peak memory: {:.0} MB", peak as f64 / 1e6);
     }
     if let Some(p) = &s.proof {
+        print_proof(p);
+    }
+}
+
+/// The root's moves with their numbers, best first for the side to move.
+fn print_moves(s: &Solved) {
+    let r = &s.search;
+    if !r.moves.is_empty() {
+        println!("moves ({} to move):", s.root.turn());
+        let mut moves = r.moves.clone();
+        if s.root.turn() == s.prover {
+            moves.sort_by_key(|m| (m.proof, std::cmp::Reverse(m.disproof)));
+        } else {
+            moves.sort_by_key(|m| (m.disproof, std::cmp::Reverse(m.proof)));
+        }
         println!(
-            "proof: {} ({} nodes, {} tablebase leaves, {} bytes = {:.2} bytes/node, written in {:.1} s)",
-            p.path.display(),
-            p.nodes,
-            p.tablebase_leaves,
-            p.bytes,
-            p.bytes as f64 / p.nodes.max(1) as f64,
-            p.seconds
+            "  {:<8} {:<6} {:>10} {:>10} {:>12}",
+            "move", "uci", "proof", "disproof", "work"
         );
-        if let Some(m) = &p.minimized {
-            println!("{}", minimize_summary(m));
+        for m in &moves {
+            println!(
+                "  {:<8} {:<6} {:>10} {:>10} {:>12}",
+                s.root.san(m.mv),
+                m.mv.to_string(),
+                number(m.proof),
+                number(m.disproof),
+                m.work
+            );
         }
-        match &p.verified {
-            Ok(()) => println!("verified: the proof is valid"),
-            Err(e) => println!("verification FAILED: {e}"),
-        }
+    }
+}
+
+/// The written proof: where, how large, minimised, verified.
+fn print_proof(p: &antichess_pns::ProofOutcome) {
+    println!(
+        "proof: {} ({} nodes, {} tablebase leaves, {} bytes = {:.2} bytes/node, written in {:.1} s)",
+        p.path.clone().unwrap_or_default().display(),
+        p.counts.total,
+        p.counts.tablebase,
+        p.bytes,
+        p.bytes as f64 / p.counts.total.max(1) as f64,
+        p.elapsed.as_secs_f64()
+    );
+    if let Some(m) = &p.minimized {
+        println!("{}", minimize_summary(m));
+    }
+    match &verdict(p) {
+        Ok(()) => println!("verified: the proof is valid"),
+        Err(e) => println!("verification FAILED: {e}"),
     }
 }
 
@@ -240,6 +250,91 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         );
     }
     let tablebase = solver_tables(&args.tables, pos.rules(), args.tb_units, json)?;
+    let interrupt = interrupt_on_ctrl_c();
+    let options = search_options(args, &pos, tablebase.as_ref(), &interrupt)?;
+    // Outputs that may not be replaced (a symbolic link, a directory, a device, a FIFO)
+    // are refused before the search, not after it.
+    for path in [&args.proof, &args.checkpoint].into_iter().flatten() {
+        antichess_io::check_target(path)?;
+    }
+    let solver = Solver::try_new(args.hash, tablebase.as_ref())?;
+    // The file records the moves from the standard start position, when that is where
+    // the game began.
+    let prolog: &[Move] = if args.position.fen.is_none() {
+        game.moves()
+    } else {
+        &[]
+    };
+    // Ctrl-C during the minimisation ends it with the smallest proof so far.
+    let minimize = minimize_options(args.minimize, args.minimize_nodes).map(|mut minimize| {
+        minimize.stop = Some(Arc::clone(&interrupt));
+        minimize
+    });
+    let max_time = options.max_time;
+    let prove = prove_options(
+        options,
+        prolog,
+        args.proof.as_deref(),
+        minimize,
+        args.save_every,
+    );
+    let checkpoint = args.checkpoint.clone().map(|path| Checkpointing {
+        path,
+        every: args.checkpoint_every,
+    });
+    let mut printer = Printer::new(json);
+    let Resumed { solved, saved } =
+        prove_resumable(&solver, &pos, &prove, checkpoint.as_ref(), &mut |e| {
+            printer.event(e)
+        })?;
+    printer.end_line();
+    // (Interrupted after the search ended, in the proof's minimisation: nothing to resume.)
+    if interrupt.load(Ordering::Relaxed)
+        && solved.search.status == SearchStatus::Unknown
+        && args.checkpoint.is_none()
+        && !json
+    {
+        eprintln!("interrupted; with --checkpoint FILE a search can be resumed later");
+    }
+    // The result is printed even when the final checkpoint cannot be saved; the error
+    // follows it (and the exit code says so).
+    print_result(args, &solved, saved.as_ref(), max_time)?;
+    if let Some(Err(e)) = saved {
+        return Err(anyhow::Error::new(e)
+            .context("the result above was found, but the final checkpoint was not saved"));
+    }
+    let failed = solved.proof.as_ref().is_some_and(|p| !p.verified());
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// A flag that Ctrl-C raises: it stops the search as if its budget ran out (the numbers
+/// are printed and the checkpoint saved), or the proof's minimisation as if its time were
+/// up (the proof is written); a second Ctrl-C exits at once.
+fn interrupt_on_ctrl_c() -> Arc<AtomicBool> {
+    let interrupt = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&interrupt);
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+        eprintln!(
+            "\ninterrupted: stopping the search or the proof's minimisation (Ctrl-C again to quit at once)"
+        );
+    });
+    interrupt
+}
+
+/// The search's options from the arguments.
+fn search_options(
+    args: &SolveArgs,
+    pos: &antichess_core::Position,
+    tablebase: Option<&Tablebase>,
+    interrupt: &Arc<AtomicBool>,
+) -> anyhow::Result<SearchOptions> {
     let mut options = SearchOptions::new(args.prover.unwrap_or(pos.turn()));
     options.max_nodes = args.nodes;
     options.max_time = args.time;
@@ -250,103 +345,126 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     }
     options.epsilon = args.epsilon;
     options.initial = args.eval.initial_numbers()?;
-    options.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::max_units);
+    options.tablebase_units = tablebase.map_or(0, Tablebase::max_units);
     options.record_missing_units = MISSING_TABLE_UNITS;
-    // Ctrl-C stops the search as if its budget ran out (the numbers are printed and the
-    // checkpoint saved), or the proof's minimisation as if its time were up (the proof is
-    // written); a second Ctrl-C exits at once.
-    let interrupt = Arc::new(AtomicBool::new(false));
-    {
-        let flag = Arc::clone(&interrupt);
-        let _ = ctrlc::set_handler(move || {
-            if flag.swap(true, Ordering::Relaxed) {
-                std::process::exit(130);
-            }
-            eprintln!(
-                "\ninterrupted: stopping the search or the proof's minimisation (Ctrl-C again to quit at once)"
-            );
-        });
-    }
-    options.interrupt = Some(Arc::clone(&interrupt));
-    // Outputs that may not be replaced (a symbolic link, a directory, a device, a FIFO)
-    // are refused before the search, not after it.
-    for path in [&args.proof, &args.checkpoint].into_iter().flatten() {
-        antichess_io::check_target(path)?;
-    }
-    if let Some(path) = &args.checkpoint {
-        // Temporary files of saves killed midway (by earlier runs now gone).
-        let removed = remove_stale_checkpoint_temps(path)?;
-        if !removed.is_empty() && !json {
-            eprintln!(
-                "removed {} temporary file(s) left by an interrupted save of {}",
-                removed.len(),
-                path.display()
-            );
-        }
-    }
-    let solver = Solver::try_new(args.hash, tablebase.as_ref())?;
-    let prover = options.prover;
-    let (prior_nodes, prior_seconds) = match &args.checkpoint {
-        Some(path) if path.exists() => {
-            let header = read_checkpoint_info(path)?;
-            header
-                .matches(&pos, prover)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            let started = Instant::now();
-            let info = load_checkpoint(solver.table(), path)?;
-            if !json {
-                eprintln!(
-                    "resuming from {}: {} entries, {} nodes and {:.0} s searched before (loaded in {:.1} s)",
-                    path.display(),
-                    info.entries,
-                    info.nodes,
-                    info.seconds,
-                    started.elapsed().as_secs_f64()
-                );
-            }
-            (info.nodes, info.seconds)
-        }
-        _ => (0, 0.0),
+    options.interrupt = Some(Arc::clone(interrupt));
+    Ok(options)
+}
+
+/// Prints the result: text, or the JSON report with the checkpoint's save.
+fn print_result(
+    args: &SolveArgs,
+    solved: &Solved,
+    saved: Option<&antichess_pns::Result<u64>>,
+    max_time: Option<Duration>,
+) -> anyhow::Result<()> {
+    // `--proof` with no proof to write (disproved, or unknown): say so.
+    let not_written = match (&args.proof, &solved.proof) {
+        (Some(_), None) => Some(format!("the result is {}", solved.search.status.name())),
+        _ => None,
     };
-    // The entries saved (`None`: no checkpoint).
-    let save = |nodes: u64, seconds: f64| -> anyhow::Result<Option<u64>> {
-        if let Some(path) = &args.checkpoint {
-            let info = CheckpointInfo::for_search(
-                &pos,
-                prover,
-                prior_nodes + nodes,
-                prior_seconds + seconds,
-            );
-            let started = Instant::now();
-            let entries = save_checkpoint(solver.table(), &info, path)?;
-            if !json {
-                eprintln!(
-                    "checkpoint saved to {} ({entries} entries in {:.1} s)",
-                    path.display(),
-                    started.elapsed().as_secs_f64()
-                );
-            }
-            return Ok(Some(entries));
+    if args.format == Format::Text {
+        print_text(solved);
+        if let (Some(path), Some(reason)) = (&args.proof, &not_written) {
+            println!("no proof written to {}: {reason}", path.display());
         }
-        Ok(None)
-    };
-    let mut last_save = Instant::now();
-    let tty = std::io::stderr().is_terminal();
-    // Whether the progress line is open (written with '\r', no newline yet).
-    let line_open = Cell::new(false);
-    let end_line = || {
-        if line_open.replace(false) {
+        return Ok(());
+    }
+    let mut value = serde_json::to_value(SolveReport::new(solved, max_time))?;
+    if let Some(reason) = &not_written {
+        value["proof_not_written"] = reason.clone().into();
+    }
+    if let (Some(path), Some(saved)) = (&args.checkpoint, saved) {
+        value["checkpoint"] = match saved {
+            Ok(entries) => serde_json::json!({
+                "path": path.display().to_string(),
+                "entries": entries,
+            }),
+            Err(e) => serde_json::json!({
+                "path": path.display().to_string(),
+                "error": describe_error(e),
+            }),
+        };
+    }
+    println!("{}", serde_json::to_string(&value)?);
+    Ok(())
+}
+
+/// The progress line on stderr (rewritten in place on a terminal) and the job's messages.
+struct Printer {
+    json: bool,
+    tty: bool,
+    /// Whether the progress line is open (written with '\r', no newline yet).
+    line_open: bool,
+}
+
+impl Printer {
+    fn new(json: bool) -> Printer {
+        Printer {
+            json,
+            tty: std::io::stderr().is_terminal(),
+            line_open: false,
+        }
+    }
+
+    fn end_line(&mut self) {
+        if std::mem::take(&mut self.line_open) {
             eprintln!();
         }
-    };
-    let mut progress = |p: antichess_pns::Progress| {
-        if args.checkpoint.is_some() && last_save.elapsed() >= args.checkpoint_every {
-            end_line();
-            if let Err(e) = save(p.nodes, p.elapsed.as_secs_f64()) {
-                eprintln!("warning: {}", crate::common::output::describe(&e));
-            }
-            last_save = Instant::now();
+    }
+
+    /// A message line (after the progress line, if open).
+    fn message(&mut self, text: &str) {
+        self.end_line();
+        eprintln!("{text}");
+    }
+
+    fn event(&mut self, event: ResumeEvent<'_>) {
+        match event {
+            ResumeEvent::TempsRemoved { path, count } if !self.json => self.message(&format!(
+                "removed {count} temporary file(s) left by an interrupted save of {}",
+                path.display()
+            )),
+            ResumeEvent::Resumed {
+                path,
+                entries,
+                nodes,
+                seconds,
+                load_seconds,
+            } if !self.json => self.message(&format!(
+                "resuming from {}: {entries} entries, {nodes} nodes and {seconds:.0} s searched before (loaded in {load_seconds:.1} s)",
+                path.display()
+            )),
+            ResumeEvent::Saved {
+                path,
+                entries,
+                seconds,
+            } if !self.json => self.message(&format!(
+                "checkpoint saved to {} ({entries} entries in {seconds:.1} s)",
+                path.display()
+            )),
+            ResumeEvent::NotSaved(e) => self.message(&format!("warning: {}", describe_error(e))),
+            ResumeEvent::Prove(e) => self.prove_event(e),
+            _ => {}
         }
+    }
+
+    fn prove_event(&mut self, event: ProveEvent<'_>) {
+        match event {
+            ProveEvent::Search(p) => self.progress(&p),
+            ProveEvent::Minimizing(_) => {}
+            ProveEvent::Saved { nodes, path } => self.message(&format!(
+                "saved the proof so far ({nodes} nodes) to {}",
+                path.display()
+            )),
+            ProveEvent::NotSaved(e) => self.message(&format!(
+                "warning: the proof so far was not saved: {}",
+                describe_error(e)
+            )),
+        }
+    }
+
+    fn progress(&mut self, p: &antichess_pns::Progress) {
         let line = format!(
             "{:>6.1}s  proof {:>10}  disproof {:>10}  nodes {:>12}  {:>9.0} nodes/s  hash {:>3.0}% used",
             p.elapsed.as_secs_f64(),
@@ -356,87 +474,11 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
             p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9),
             100.0 * p.tt_usage
         );
-        if tty {
+        if self.tty {
             eprint!("\r{line}");
-            line_open.set(true);
+            self.line_open = true;
         } else {
             eprintln!("{line}");
         }
-    };
-    // The file records the moves from the standard start position, when that is where
-    // the game began.
-    let prolog: &[Move] = if args.position.fen.is_none() {
-        game.moves()
-    } else {
-        &[]
-    };
-    let solved = solve_position(
-        &solver,
-        &pos,
-        prolog,
-        &options,
-        args.proof.as_deref(),
-        minimize_options(args.minimize, args.minimize_nodes)
-            .map(|mut minimize| {
-                // Ctrl-C during the minimisation ends it with the smallest proof so far.
-                minimize.stop = Some(Arc::clone(&interrupt));
-                minimize
-            })
-            .as_ref(),
-        args.save_every,
-        &mut |message| {
-            end_line();
-            eprintln!("{message}");
-        },
-        &mut progress,
-    )
-    .context("solving")?;
-    end_line();
-    // The result is printed even when the final checkpoint cannot be saved; the error
-    // follows it (and the exit code says so).
-    let saved = save(solved.result.nodes, solved.result.elapsed.as_secs_f64());
-    // (Interrupted after the search ended, in the proof's minimisation: nothing to resume.)
-    if interrupt.load(Ordering::Relaxed)
-        && solved.result.status == SearchStatus::Unknown
-        && args.checkpoint.is_none()
-        && !json
-    {
-        eprintln!("interrupted; with --checkpoint FILE a search can be resumed later");
     }
-    // `--proof` with no proof to write (disproved, or unknown): say so.
-    let not_written = match (&args.proof, &solved.proof) {
-        (Some(_), None) => Some(format!("the result is {}", solved.result.status.name())),
-        _ => None,
-    };
-    if json {
-        let mut value = serde_json::to_value(&solved.report)?;
-        if let Some(reason) = &not_written {
-            value["proof_not_written"] = reason.clone().into();
-        }
-        if let Some(path) = &args.checkpoint {
-            value["checkpoint"] = match &saved {
-                Ok(entries) => serde_json::json!({
-                    "path": path.display().to_string(),
-                    "entries": entries,
-                }),
-                Err(e) => serde_json::json!({
-                    "path": path.display().to_string(),
-                    "error": crate::common::output::describe(e),
-                }),
-            };
-        }
-        println!("{}", serde_json::to_string(&value)?);
-    } else {
-        print_text(&solved);
-        if let (Some(path), Some(reason)) = (&args.proof, &not_written) {
-            println!("no proof written to {}: {reason}", path.display());
-        }
-    }
-    saved.context("the result above was found, but the final checkpoint was not saved")?;
-    let failed = solved.proof.as_ref().is_some_and(|p| p.verified.is_err());
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
 }

@@ -50,6 +50,7 @@ mod dag;
 mod deadline;
 mod exact;
 pub(crate) mod extract;
+pub mod file;
 mod global;
 mod options;
 mod passes;

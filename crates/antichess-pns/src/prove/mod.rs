@@ -9,11 +9,16 @@
 //! second half for a proof given as a tree (a book's assembled proof): minimisation with
 //! [`crate::minimize_proof`], the saver, the write and the verification.
 //!
+//! [`resume::prove_resumable`] runs [`prove_position`] with the search's state kept in a
+//! checkpoint file, so that a long search can be stopped and resumed (`solve
+//! --checkpoint`).
+//!
 //! The CLI's `solve`, the web app's `/api/solve` and `book prove` all go through here, and
 //! [`SolveReport`] is the JSON both `solve --format json` and `/api/solve` answer with.
 //! What the caller sees as it goes comes through one callback, as [`ProveEvent`]s.
 
 mod report;
+pub mod resume;
 mod saver;
 
 use std::path::{Path, PathBuf};

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use antichess_book::{
-    grow, prove_to_file, Book, GrowEnd, GrowOptions, GrowStats, ProveOptions, Selection,
+    grow, prove_to_file, AssembleOptions, Book, GrowEnd, GrowOptions, GrowStats, Selection,
 };
 use antichess_core::{play_move_text, Color, Position, Rules};
 use anyhow::Context;
@@ -127,11 +127,11 @@ pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
                     let (report, verified) = prove_to_file(
                         &mut book,
                         tablebase.as_ref(),
-                        &ProveOptions {
+                        &AssembleOptions {
                             hash_bytes: 256 << 20,
                             tablebase_units: units,
                             threads: workers.max(1),
-                            ..ProveOptions::default()
+                            ..AssembleOptions::default()
                         },
                         &dir.join("p.proof"),
                         &mut |_| {},

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use antichess_book::frontier::{
     load_frontier, save_frontier, FrontierEvent, LoadReport, SaveReport,
 };
-use antichess_book::{redact, Book, ProveOptions};
+use antichess_book::{redact, AssembleOptions, Book};
 use clap::Args;
 use serde_json::json;
 
@@ -93,7 +93,7 @@ fn progress(terminal: bool) -> impl FnMut(FrontierEvent) {
 pub fn save(
     book: &mut Book,
     tablebase: Option<&antichess_tb::Tablebase>,
-    options: &ProveOptions,
+    options: &AssembleOptions,
     path: &Path,
 ) -> anyhow::Result<SaveReport> {
     let mut progress = progress(std::io::stderr().is_terminal());
@@ -174,14 +174,14 @@ pub fn run_save(args: &SaveFrontierArgs) -> anyhow::Result<ExitCode> {
         .leaf_dir
         .clone()
         .unwrap_or_else(|| crate::common::book::leaf_dir(Path::new(&args.book)));
-    let options = ProveOptions {
+    let options = AssembleOptions {
         hash_bytes: args.hash,
         leaf_nodes: Some(args.leaf_nodes),
         tablebase_units: tablebase
             .as_ref()
             .map_or(0, antichess_tb::Tablebase::max_units),
         leaf_dir: Some(leaf_dir),
-        ..ProveOptions::default()
+        ..AssembleOptions::default()
     };
     let report = save(&mut book, tablebase.as_ref(), &options, &args.output)?;
     if json_out {

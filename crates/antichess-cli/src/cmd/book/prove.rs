@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use antichess_book::{prove_subtrees, prove_to_file, redact, ProveEvent, ProveOptions};
+use antichess_book::{prove_subtrees, prove_to_file, redact, AssembleOptions, ProveEvent};
 use anyhow::{bail, Context};
 use clap::Args;
 use serde_json::json;
@@ -111,7 +111,7 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         }
         PathBuf::from(name)
     });
-    let options = ProveOptions {
+    let options = AssembleOptions {
         hash_bytes: args.hash,
         leaf_nodes: args.leaf_nodes,
         tablebase_units: tablebase

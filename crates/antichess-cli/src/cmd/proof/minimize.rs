@@ -4,20 +4,20 @@
 //! makes the whole proof (with shared positions) smallest; with `--global` (the `mip`
 //! feature) it also chooses over the whole pool at once as an integer program. The result
 //! is verified. Ctrl-C ends the minimisation early with the smallest proof found so far.
+//! The job is the pns crate's ([`antichess_pns::minimize::file::minimize_file`]); this file
+//! parses the arguments into its options and prints its events and report.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use antichess_pns::prove::{write_verified, ProofSaver};
-use antichess_pns::{minimize_proof, MinimizeOptions, SearchOptions, Solver, GLOBAL_CHOICE};
-use antichess_proof::{
-    read_proof_file, verify_file, Format, LeafOracle, TablebaseOracle, VerifyOptions,
+use antichess_pns::minimize::file::{
+    minimize_file, MinimizeFileEvent, MinimizeFileOptions, MinimizeFileReport, MinimizeInput,
 };
-use antichess_tb::Tablebase;
-use anyhow::{bail, Context};
+use antichess_pns::{MinimizeOptions, GLOBAL_CHOICE};
+use anyhow::bail;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -174,82 +174,85 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     let reference = args.reference.options()?;
     // An output that may not be replaced is refused before the work.
     antichess_io::check_target(&args.output)?;
-    let tree = read_proof_file(&args.input, args.proof_format.map(Into::into), &reference)
-        .with_context(|| format!("reading {}", args.input.display()))?;
-    if tree.is_empty() {
-        bail!("{}: the proof has no nodes", args.input.display());
-    }
-    let tablebase: Option<Tablebase> =
-        solver_tables(&args.tables, tree.rules(), args.tb_units, false)?;
-    let oracle: &dyn LeafOracle = &tablebase.as_ref().map(TablebaseOracle::new);
-    // The pool takes every proof it is given as valid: check the input first.
-    let verify = VerifyOptions {
-        reference: reference.clone(),
-        ..VerifyOptions::default()
+    let format = args.proof_format.map(Into::into);
+    let input = MinimizeInput::read(&args.input, format, &reference)?;
+    let tablebase = solver_tables(&args.tables, input.rules(), args.tb_units, false)?;
+    let minimize = minimize_options(args);
+    let bar = progress_bar(minimize.time, args.global);
+    let stop = stop_on_ctrl_c(&bar);
+    let mut minimize = minimize;
+    minimize.stop = Some(Arc::clone(&stop));
+    let options = MinimizeFileOptions {
+        output: args.output.clone(),
+        merge: args.merge.clone(),
+        hash_bytes: args.hash,
+        tablebase,
+        minimize,
+        save_every: args.save_every,
     };
-    if let Err(e) = verify_file(
-        &args.input,
-        args.proof_format.map(Into::into),
-        oracle,
-        &verify,
-        &mut |_| {},
-    ) {
-        bail!("{} is not a valid proof: {e}", args.input.display());
-    }
-    let mut others = Vec::with_capacity(args.merge.len());
-    for path in &args.merge {
-        let other = read_proof_file(path, None, &reference)
-            .with_context(|| format!("reading {}", path.display()))?;
-        if other.prover() != tree.prover() || other.rules() != tree.rules() {
-            bail!(
-                "{} proves a win for {} under {} rules, {} for {} under {}: they cannot be merged",
-                path.display(),
-                other.prover(),
-                other.rules(),
-                args.input.display(),
-                tree.prover(),
-                tree.rules()
+    let started = Instant::now();
+    let mut report = minimize_file(&input, &options, &mut |e| {
+        print_event(args, &options.minimize, &bar, started, e);
+    })?;
+    bar.finish_and_clear();
+    let write_error = report.write_error.take();
+    if args.json || args.format == OutputFormat::Json {
+        if write_error.is_none() {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::to_value(&report)?)?
             );
         }
-        if let Err(e) = verify_file(path, None, oracle, &verify, &mut |_| {}) {
-            bail!("{} is not a valid proof: {e}", path.display());
+    } else {
+        if stop.load(Ordering::Relaxed) {
+            println!(
+                "interrupted after {:.1} s: the proof below is the smallest found so far",
+                report.seconds
+            );
         }
-        others.push(other);
+        println!("{}", summary(&report));
+        if write_error.is_none() {
+            println!("wrote {} (verified)", args.output.display());
+        }
     }
-    let mut search = SearchOptions::new(tree.prover());
-    search.tablebase_units = tablebase.as_ref().map_or(0, Tablebase::max_units);
-    let solver = Solver::try_new(args.hash, tablebase.as_ref())?;
-    // With a work budget and no --time, no time limit.
+    if let Some(e) = write_error {
+        bail!(
+            "{}; the output is left as it was",
+            crate::common::output::describe(&e.into())
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The minimiser's options from the arguments (with no --time and a work budget, no time
+/// limit).
+fn minimize_options(args: &MinimizeArgs) -> MinimizeOptions {
     let time = match (args.time, args.work.nodes) {
         (Some(time), _) => time,
         (None, Some(_)) => Duration::MAX,
         (None, None) => Duration::from_secs(300),
     };
-    let before = tree.len();
-    eprintln!(
-        "{}: {} nodes{}; minimising for {}{}",
-        args.input.display(),
-        before,
-        if others.is_empty() {
-            String::new()
-        } else {
-            let sizes: Vec<String> = others.iter().map(|t| t.len().to_string()).collect();
-            format!(" (merged: {})", sizes.join(", "))
-        },
-        budget_text(time, args.work.nodes),
-        if global {
-            format!(
-                ", then a global phase of at most {}",
-                budget_text(args.global.unwrap_or(Duration::MAX), args.work.global_nodes)
-            )
-        } else {
-            String::new()
-        }
-    );
+    let mut options = MinimizeOptions::new(time);
+    options.work = args.work.nodes;
+    options.top_work = args.work.nodes.map(|n| n / 16);
+    options.top_nodes = args.top_nodes;
+    options.top_min_budget = args.top_budget.unwrap_or(0);
+    options.top_time = args.top_time.unwrap_or(options.top_time);
+    options.exact_nodes = args.exact_nodes.unwrap_or(options.exact_nodes);
+    options.exact_max_subtree = args.exact_max.unwrap_or(options.exact_max_subtree);
+    options.global_time = args.global;
+    options.global_work = args.work.global_nodes;
+    options.global_mip_nodes = args.work.global_mip_nodes;
+    options.global_slack = args.global_slack.unwrap_or(options.global_slack);
+    options
+}
+
+/// The progress bar over the time budget (`time`, then the global phase's).
+fn progress_bar(time: Duration, global: Option<Duration>) -> ProgressBar {
     let total = if time == Duration::MAX {
         Duration::ZERO
     } else {
-        time + args.global.unwrap_or_default()
+        time + global.unwrap_or_default()
     };
     let bar = ProgressBar::new(total.as_secs().max(1));
     bar.set_style(
@@ -257,49 +260,40 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
             .expect("valid template")
             .progress_chars("=> "),
     );
-    // Ctrl-C ends the minimisation as if its time were up: the smallest proof found so far
-    // is verified and written. A second Ctrl-C quits at once (nothing written).
+    bar
+}
+
+/// A flag that Ctrl-C raises: the minimisation ends as if its time were up, and the
+/// smallest proof found so far is verified and written. A second Ctrl-C quits at once
+/// (nothing written).
+fn stop_on_ctrl_c(bar: &ProgressBar) -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
-    {
-        let flag = Arc::clone(&stop);
-        let bar = bar.clone();
-        let _ = ctrlc::set_handler(move || {
-            if flag.swap(true, Ordering::Relaxed) {
-                std::process::exit(130);
-            }
-            bar.suspend(|| {
-                eprintln!(
-                    "\ninterrupted: finishing with the smallest proof found so far (Ctrl-C again to quit at once)"
-                );
-            });
+    let flag = Arc::clone(&stop);
+    let bar = bar.clone();
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+        bar.suspend(|| {
+            eprintln!(
+                "\ninterrupted: finishing with the smallest proof found so far (Ctrl-C again to quit at once)"
+            );
         });
-    }
-    let started = std::time::Instant::now();
-    // The input is the proof to beat: the first save comes after --save-every.
-    let mut saver = ProofSaver::new(&args.output, oracle, tree.prolog(), args.save_every);
-    saver.saved(before as u64);
-    let (out, report) = minimize_proof(
-        &solver,
-        &tree,
-        &others,
-        &search,
-        &{
-            let mut options = MinimizeOptions::new(time);
-            options.work = args.work.nodes;
-            options.top_work = args.work.nodes.map(|n| n / 16);
-            options.top_nodes = args.top_nodes;
-            options.top_min_budget = args.top_budget.unwrap_or(0);
-            options.top_time = args.top_time.unwrap_or(options.top_time);
-            options.exact_nodes = args.exact_nodes.unwrap_or(options.exact_nodes);
-            options.exact_max_subtree = args.exact_max.unwrap_or(options.exact_max_subtree);
-            options.global_time = args.global;
-            options.global_work = args.work.global_nodes;
-            options.global_mip_nodes = args.work.global_mip_nodes;
-            options.global_slack = args.global_slack.unwrap_or(options.global_slack);
-            options.stop = Some(Arc::clone(&stop));
-            options
-        },
-        &mut |p| {
+    });
+    stop
+}
+
+/// Prints an event of the job: the start line, the bar's progress, the saves.
+fn print_event(
+    args: &MinimizeArgs,
+    minimize: &MinimizeOptions,
+    bar: &ProgressBar,
+    started: Instant,
+    event: MinimizeFileEvent<'_>,
+) {
+    let message = match event {
+        MinimizeFileEvent::Started { nodes, merged } => start_line(args, minimize, nodes, &merged),
+        MinimizeFileEvent::Progress(p) => {
             bar.set_position(started.elapsed().as_secs());
             if let Some(r) = p.report {
                 bar.set_message(format!(
@@ -307,84 +301,78 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
                     p.size, r.positions, r.searched, r.proved
                 ));
             }
-            let message = match saver.offer(p) {
-                None => return,
-                Some(Ok(nodes)) => format!(
-                    "saved the proof so far ({nodes} nodes) to {}",
-                    args.output.display()
-                ),
-                Some(Err(e)) => format!(
-                    "warning: the proof so far was not saved: {}",
-                    crate::common::output::describe(&e.into())
-                ),
-            };
-            bar.suspend(|| eprintln!("{message}"));
-        },
-    )
-    .map_err(|e| anyhow::anyhow!("minimising {}: {e}", args.input.display()))?;
-    bar.finish_and_clear();
-    let written = write_verified(&out, &args.output, oracle);
-    if args.json || args.format == OutputFormat::Json {
-        return match written {
-            Ok(_) => {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&serde_json::json!({
-                        "input": args.input.display().to_string(),
-                        "output": args.output.display().to_string(),
-                        "format": Format::Compact.name(),
-                        "nodes_before": before,
-                        "nodes_after": out.len(),
-                        "seconds": started.elapsed().as_secs_f64(),
-                        "interrupted": stop.load(Ordering::Relaxed),
-                        "verified": true,
-                    }))?
-                );
-                Ok(ExitCode::SUCCESS)
-            }
-            Err(e) => bail!(
-                "{}; the output is left as it was",
-                crate::common::output::describe(&e.into())
-            ),
-        };
-    }
-    if stop.load(Ordering::Relaxed) {
-        println!(
-            "interrupted after {:.1} s: the proof below is the smallest found so far",
-            started.elapsed().as_secs_f64()
-        );
-    }
-    println!(
-        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} kicks, {} alternatives minimised on their own, {} exact searches in {:.1} s with {} positions found {} smaller{}{}; pool of {} positions)",
-        before,
-        out.len(),
-        started.elapsed().as_secs_f64(),
-        report.explored,
-        report.searched,
-        report.search_nodes,
-        report.proved,
-        report.switches,
-        report.near_misses,
-        report.kicks,
-        report.top_minimized,
-        report.exact_searched,
-        report.exact_millis as f64 / 1000.0,
-        report.exact_nodes,
-        report.exact_found,
-        gave_up(&report),
-        global_summary(&report),
-        report.positions
-    );
-    match written {
-        Ok(_) => {
-            println!("wrote {} (verified)", args.output.display());
-            Ok(ExitCode::SUCCESS)
+            return;
         }
-        Err(e) => bail!(
-            "{}; the output is left as it was",
-            crate::common::output::describe(&e.into())
+        MinimizeFileEvent::Saved { nodes } => format!(
+            "saved the proof so far ({nodes} nodes) to {}",
+            args.output.display()
         ),
-    }
+        MinimizeFileEvent::NotSaved(e) => format!(
+            "warning: the proof so far was not saved: {}",
+            crate::common::solving::describe_error(e)
+        ),
+    };
+    bar.suspend(|| eprintln!("{message}"));
+}
+
+/// What is minimised, for how long.
+fn start_line(
+    args: &MinimizeArgs,
+    minimize: &MinimizeOptions,
+    nodes: usize,
+    merged: &[usize],
+) -> String {
+    let global = minimize.global_time.is_some()
+        || minimize.global_work.is_some()
+        || minimize.global_mip_nodes.is_some();
+    format!(
+        "{}: {nodes} nodes{}; minimising for {}{}",
+        args.input.display(),
+        if merged.is_empty() {
+            String::new()
+        } else {
+            let sizes: Vec<String> = merged.iter().map(ToString::to_string).collect();
+            format!(" (merged: {})", sizes.join(", "))
+        },
+        budget_text(minimize.time, minimize.work),
+        if global {
+            format!(
+                ", then a global phase of at most {}",
+                budget_text(
+                    minimize.global_time.unwrap_or(Duration::MAX),
+                    minimize.global_work
+                )
+            )
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// The line of figures of a minimisation.
+fn summary(report: &MinimizeFileReport) -> String {
+    let pool = &report.pool;
+    format!(
+        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} kicks, {} alternatives minimised on their own, {} exact searches in {:.1} s with {} positions found {} smaller{}{}; pool of {} positions)",
+        report.nodes_before,
+        report.nodes_after,
+        report.seconds,
+        pool.explored,
+        pool.searched,
+        pool.search_nodes,
+        pool.proved,
+        pool.switches,
+        pool.near_misses,
+        pool.kicks,
+        pool.top_minimized,
+        pool.exact_searched,
+        pool.exact_millis as f64 / 1000.0,
+        pool.exact_nodes,
+        pool.exact_found,
+        gave_up(pool),
+        global_summary(pool),
+        pool.positions
+    )
 }
 
 /// "30 s", "2000000 positions", "30 s or 2000000 positions".
