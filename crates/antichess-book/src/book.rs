@@ -33,6 +33,8 @@ pub struct BookMeta {
 /// An open book.
 pub struct Book {
     store: Box<dyn Store>,
+    /// The location as the user gave it (for reports: [`Book::shown`]).
+    given: String,
     meta: BookMeta,
     root: Position,
     root_id: NodeId,
@@ -169,6 +171,7 @@ impl Book {
         drop(txn);
         Ok(Book {
             store,
+            given: location.to_string(),
             meta: BookMeta {
                 rules,
                 prover,
@@ -189,6 +192,20 @@ impl Book {
     #[must_use]
     pub fn location(&self) -> &str {
         self.store.location()
+    }
+
+    /// The location as it was given to open the book, as it may be shown (a PostgreSQL
+    /// URL's password replaced by `***`): what the reports name the book by.
+    #[must_use]
+    pub fn shown(&self) -> String {
+        redact(&self.given)
+    }
+
+    /// The location as it was given to open the book (with a password, if any): to open
+    /// it again.
+    #[must_use]
+    pub fn given_location(&self) -> &str {
+        &self.given
     }
 
     #[must_use]

@@ -639,6 +639,23 @@ pub fn grow(
     stop: &Arc<AtomicBool>,
     stats: &GrowStats,
 ) -> Result<GrowEnd> {
+    check_options(options)?;
+    let mut book = crate::Book::open(location)?;
+    let ready = prepare(&mut book)?;
+    drop(book);
+    run_workers(location, &ready, tablebase, options, stop, stats)
+}
+
+/// What the workers need of the book, read by [`prepare`].
+#[derive(Debug, Clone)]
+pub(crate) struct Prepared {
+    rules: antichess_core::Rules,
+    prover: antichess_core::Color,
+    root: antichess_core::Position,
+}
+
+/// Refuses options no worker can run with.
+pub(crate) fn check_options(options: &GrowOptions) -> Result<()> {
     if options.lease > MAX_LEASE {
         return Err(BookError::Input(format!(
             "a lease of {} days is longer than the longest a worker takes ({} days)",
@@ -646,13 +663,37 @@ pub fn grow(
             MAX_LEASE.as_secs() / 86_400
         )));
     }
-    let book = crate::Book::open_for_writing(location)?;
-    let meta = book.meta().clone();
-    let root = *book.root_position();
-    drop(book);
-    let mut store = open_store(location)?;
-    release_dead_claims(&mut *store)?;
-    drop(store);
+    Ok(())
+}
+
+/// Before the workers start: the store's quick integrity check (a damaged book is
+/// refused, as [`crate::Book::open_for_writing`] does), and the claims of dead processes
+/// of this host released.
+pub(crate) fn prepare(book: &mut crate::Book) -> Result<Prepared> {
+    let integrity = book.integrity(true)?;
+    if !integrity.problems.is_empty() {
+        return Err(BookError::Damaged {
+            location: crate::store::redact(book.given_location()),
+            problems: integrity.problems,
+        });
+    }
+    release_dead_claims(book.store())?;
+    Ok(Prepared {
+        rules: book.meta().rules,
+        prover: book.meta().prover,
+        root: *book.root_position(),
+    })
+}
+
+/// Runs the workers on the book at `location` (see [`grow`]).
+pub(crate) fn run_workers(
+    location: &str,
+    ready: &Prepared,
+    tablebase: Option<&Tablebase>,
+    options: &GrowOptions,
+    stop: &Arc<AtomicBool>,
+    stats: &GrowStats,
+) -> Result<GrowEnd> {
     let run = Run {
         location,
         tablebase,
@@ -662,9 +703,9 @@ pub fn grow(
         claims: AtomicU64::new(0),
         stats,
         start: Instant::now(),
-        rules: meta.rules,
-        prover: meta.prover,
-        root,
+        rules: ready.rules,
+        prover: ready.prover,
+        root: ready.root,
     };
     let workers = options.workers.max(1);
     let results: Vec<Result<GrowEnd>> = std::thread::scope(|scope| {
