@@ -2,7 +2,9 @@
 //! on one), reports what happens through one event callback where it runs long, and
 //! returns one serializable report that the CLI and the web print as text or JSON.
 //! [`show`] (a node and its children; the check), [`steer`] (queue, pin, mark),
-//! [`grow`] (workers with a progress monitor). This module holds what they share: a
+//! [`grow`] (workers with a progress monitor), [`transfer`] (export, import, copy), [`prove`] (the
+//! proof file of a solved book, and of its solved subtrees), [`seed`] (seed, new),
+//! [`tables`] (the materials met without a table). This module holds what they share: a
 //! proof or disproof number and a ratio in JSON, a node's line as text.
 
 use serde::Serializer;
@@ -12,8 +14,12 @@ use crate::node::{Node, NodeId, INF};
 use crate::Book;
 
 pub mod grow;
+pub mod prove;
+pub mod seed;
 pub mod show;
 pub mod steer;
+pub mod tables;
+pub mod transfer;
 
 /// A proof or disproof number in JSON: an integer, or the string `"inf"` for infinity.
 ///
