@@ -4,7 +4,8 @@
 //! [`show`] (a node and its children; the check), [`steer`] (queue, pin, mark),
 //! [`grow`] (workers with a progress monitor), [`transfer`] (export, import, copy), [`prove`] (the
 //! proof file of a solved book, and of its solved subtrees), [`seed`] (seed, new),
-//! [`tables`] (the materials met without a table). This module holds what they share: a
+//! [`tables`] (the materials met without a table), [`bench`] (`bench book`),
+//! [`frontier`] (the reports of save-frontier and load-frontier). This module holds what they share: a
 //! proof or disproof number and a ratio in JSON, a node's line as text.
 
 use serde::Serializer;
@@ -13,6 +14,8 @@ use crate::error::Result;
 use crate::node::{Node, NodeId, INF};
 use crate::Book;
 
+pub mod bench;
+pub mod frontier;
 pub mod grow;
 pub mod prove;
 pub mod seed;

@@ -75,3 +75,12 @@ pub fn print_json<T: serde::Serialize>(report: &T) -> anyhow::Result<()> {
     println!("{}", serde_json::to_value(report)?);
     Ok(())
 }
+
+/// [`print_json`], indented.
+pub fn print_json_pretty<T: serde::Serialize>(report: &T) -> anyhow::Result<()> {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&serde_json::to_value(report)?)?
+    );
+    Ok(())
+}
