@@ -281,10 +281,10 @@ fn claim_next(
         now,
         excluded: &mut excluded,
     };
-    match claimer.from_queue(queue)? {
+    match claimer.claim_queued(queue)? {
         FromQueue::Claimed(c) => Ok(c),
         FromQueue::Again => claim_next(store, worker, options, rng),
-        FromQueue::Nothing => claimer.from_walk(pin, root.id),
+        FromQueue::Nothing => claimer.claim_walked(pin, root.id),
     }
 }
 
@@ -320,7 +320,7 @@ impl Claimer<'_> {
     }
 
     /// Claims a queued leaf, or a leaf below a queued node.
-    fn from_queue(&mut self, queue: Vec<crate::store::QueueEntry>) -> Result<FromQueue> {
+    fn claim_queued(&mut self, queue: Vec<crate::store::QueueEntry>) -> Result<FromQueue> {
         for entry in queue {
             let node = self.store.read()?.node(entry.node)?;
             let Some(node) = node.filter(|n| n.is_open()) else {
@@ -359,7 +359,7 @@ impl Claimer<'_> {
     }
 
     /// Claims a leaf the walk from the pin, else from the root, reaches.
-    fn from_walk(&mut self, pin: Option<NodeId>, root: NodeId) -> Result<Claimed> {
+    fn claim_walked(&mut self, pin: Option<NodeId>, root: NodeId) -> Result<Claimed> {
         let mut starts = Vec::new();
         if let Some(p) = pin {
             // A pin cut off from the root (a cycle of parents) would send the walk round
