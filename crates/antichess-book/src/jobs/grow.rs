@@ -214,10 +214,10 @@ pub fn grow_job(
     if let Some(report) = solved_report(book)? {
         return Ok(report);
     }
-    check_options(&options.grow)?;
     let start = Instant::now();
     let stats = GrowStats::default();
     on_event(GrowEvent::Started { root: book.root()? });
+    check_options(&options.grow)?;
     let ready = prepare(book)?;
     let location = book.given_location().to_string();
     let done = AtomicBool::new(false);
