@@ -33,6 +33,8 @@ pub struct BookMeta {
 /// An open book.
 pub struct Book {
     store: Box<dyn Store>,
+    /// The location as the user gave it (for reports: [`Book::shown`]).
+    given: String,
     meta: BookMeta,
     root: Position,
     root_id: NodeId,
@@ -169,6 +171,7 @@ impl Book {
         drop(txn);
         Ok(Book {
             store,
+            given: location.to_string(),
             meta: BookMeta {
                 rules,
                 prover,
@@ -189,6 +192,20 @@ impl Book {
     #[must_use]
     pub fn location(&self) -> &str {
         self.store.location()
+    }
+
+    /// The location as it was given to open the book, as it may be shown (a PostgreSQL
+    /// URL's password replaced by `***`): what the reports name the book by.
+    #[must_use]
+    pub fn shown(&self) -> String {
+        redact(&self.given)
+    }
+
+    /// The location as it was given to open the book (with a password, if any): to open
+    /// it again.
+    #[must_use]
+    pub fn given_location(&self) -> &str {
+        &self.given
     }
 
     #[must_use]
@@ -503,85 +520,99 @@ impl Book {
             }
             let kids = children.get(&n.id).map(Vec::as_slice).unwrap_or(&[]);
             if n.expanded {
-                let mut legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_uci()).collect();
-                let mut have: Vec<String> = kids.iter().filter_map(|c| c.uci.clone()).collect();
-                legal.sort();
-                have.sort();
-                if legal != have {
-                    problems.push(format!(
-                        "node {}: children {have:?} are not the legal moves {legal:?}",
-                        n.id
-                    ));
-                }
-                for c in kids {
-                    let ok = c
-                        .move_from(&pos)
-                        .map(|m| same_position(&pos.play(m).fen(), &c.fen))
-                        .unwrap_or(false);
-                    if !ok {
-                        problems.push(format!("node {}: position does not follow its move", c.id));
-                    }
-                }
-                if n.same_as.is_none() && !n.status.is_proven() && !n.marked {
-                    let list: Vec<_> = kids
-                        .iter()
-                        .map(|c| (c.proof, c.disproof, c.status, c.size))
-                        .collect();
-                    let c = crate::node::combine(n.prover_to_move, &list);
-                    if (c.proof, c.disproof, c.status) != (n.proof, n.disproof, n.status) {
-                        let num = |v: u32| {
-                            if v == crate::node::INF {
-                                "inf".to_string()
-                            } else {
-                                v.to_string()
-                            }
-                        };
-                        problems.push(format!(
-                            "node {}: numbers {}/{} {} but its children give {}/{} {}",
-                            n.id,
-                            num(n.proof),
-                            num(n.disproof),
-                            n.status,
-                            num(c.proof),
-                            num(c.disproof),
-                            c.status
-                        ));
-                    }
-                }
+                check_children(n, &pos, kids, &mut problems);
             } else if !kids.is_empty() {
                 problems.push(format!("node {}: a leaf with children", n.id));
             }
-            if n.status
-                .numbers()
-                .is_some_and(|nums| nums != (n.proof, n.disproof))
-            {
-                problems.push(format!(
-                    "node {}: status {} with numbers {}/{}",
-                    n.id, n.status, n.proof, n.disproof
-                ));
-            }
-            if n.status.is_win() && n.win_seq.is_none() {
-                problems.push(format!("node {}: won without a win_seq", n.id));
-            }
-            if let Some(t) = n.same_as {
-                match by_id.get(&t) {
-                    Some(t) if t.status == Status::Win && t.key == n.key => {
-                        if t.win_seq >= n.win_seq {
-                            problems
-                                .push(format!("node {}: defers to node {} won later", n.id, t.id));
-                        }
-                    }
-                    _ => problems.push(format!("node {}: same_as {t} is not a won twin", n.id)),
-                }
-            }
-            if let Some(p) = n.parent {
-                match by_id.get(&p) {
-                    Some(p) if p.depth + 1 == n.depth => {}
-                    _ => problems.push(format!("node {}: bad parent or depth", n.id)),
-                }
-            }
+            check_links(n, &by_id, &mut problems);
         }
         Ok(problems)
+    }
+}
+
+/// `book check`'s tests of an expanded node's children: they are the legal moves, their
+/// positions follow, and the node's numbers are their minimax.
+fn check_children(n: &Node, pos: &Position, kids: &[&Node], problems: &mut Vec<String>) {
+    let mut legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_uci()).collect();
+    let mut have: Vec<String> = kids.iter().filter_map(|c| c.uci.clone()).collect();
+    legal.sort();
+    have.sort();
+    if legal != have {
+        problems.push(format!(
+            "node {}: children {have:?} are not the legal moves {legal:?}",
+            n.id
+        ));
+    }
+    for c in kids {
+        let ok = c
+            .move_from(pos)
+            .map(|m| same_position(&pos.play(m).fen(), &c.fen))
+            .unwrap_or(false);
+        if !ok {
+            problems.push(format!("node {}: position does not follow its move", c.id));
+        }
+    }
+    if n.same_as.is_none() && !n.status.is_proven() && !n.marked {
+        let list: Vec<_> = kids
+            .iter()
+            .map(|c| (c.proof, c.disproof, c.status, c.size))
+            .collect();
+        let c = crate::node::combine(n.prover_to_move, &list);
+        if (c.proof, c.disproof, c.status) != (n.proof, n.disproof, n.status) {
+            let num = |v: u32| {
+                if v == crate::node::INF {
+                    "inf".to_string()
+                } else {
+                    v.to_string()
+                }
+            };
+            problems.push(format!(
+                "node {}: numbers {}/{} {} but its children give {}/{} {}",
+                n.id,
+                num(n.proof),
+                num(n.disproof),
+                n.status,
+                num(c.proof),
+                num(c.disproof),
+                c.status
+            ));
+        }
+    }
+}
+
+/// `book check`'s tests of a node's status, transposition and parent.
+fn check_links(
+    n: &Node,
+    by_id: &std::collections::HashMap<NodeId, &Node>,
+    problems: &mut Vec<String>,
+) {
+    if n.status
+        .numbers()
+        .is_some_and(|nums| nums != (n.proof, n.disproof))
+    {
+        problems.push(format!(
+            "node {}: status {} with numbers {}/{}",
+            n.id, n.status, n.proof, n.disproof
+        ));
+    }
+    if n.status.is_win() && n.win_seq.is_none() {
+        problems.push(format!("node {}: won without a win_seq", n.id));
+    }
+    if let Some(t) = n.same_as {
+        match by_id.get(&t) {
+            Some(t) if t.status == Status::Win && t.key == n.key => {
+                if t.win_seq >= n.win_seq {
+                    problems.push(format!("node {}: defers to node {} won later", n.id, t.id));
+                }
+            }
+            _ => problems.push(format!("node {}: same_as {t} is not a won twin", n.id)),
+        }
+    }
+    if let Some(p) = n.parent {
+        match by_id.get(&p) {
+            Some(p) if p.depth + 1 == n.depth => {}
+            _ => problems.push(format!("node {}: bad parent or depth", n.id)),
+        }
     }
 }
 

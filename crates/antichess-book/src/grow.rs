@@ -246,6 +246,14 @@ fn try_claim(
     Ok(Some(log_id))
 }
 
+/// What the queue gave [`claim_next`].
+enum FromQueue {
+    Claimed(Claimed),
+    /// An entry moved on along its line: look again.
+    Again,
+    Nothing,
+}
+
 /// Claims the next leaf: queued nodes first, then the walk from the pin or the root.
 fn claim_next(
     store: &mut dyn Store,
@@ -265,83 +273,118 @@ fn claim_next(
         return Ok(Claimed::Solved);
     }
     let mut excluded = HashSet::new();
-    for entry in queue {
-        let node = store.read()?.node(entry.node)?;
-        let Some(node) = node.filter(|n| n.is_open()) else {
-            let mut txn = store.write()?;
-            crate::queue::drop_entry(&mut *txn, entry.id)?;
-            txn.commit()?;
-            continue;
-        };
-        if node.expanded && !crate::queue::line_of(&mut *store.read()?, entry.id)?.is_empty() {
-            // A queued line whose node was expanded some other way (not by a search of
-            // it): the entry goes on along the line, and the next call finds it there.
-            let mut txn = store.write()?;
-            let line = crate::queue::line_of(&mut *txn, entry.id)?;
-            crate::queue::drop_entry(&mut *txn, entry.id)?;
-            crate::queue::queue_along(&mut *txn, node, &line, now)?;
-            txn.commit()?;
-            return claim_next(store, worker, options, rng);
-        }
-        if !node.expanded {
-            if node.is_claimable(now) {
-                if let Some(log_id) = try_claim(store, node.id, worker, options.lease, None)? {
-                    return Ok(Claimed::Leaf {
-                        node: node.id,
-                        log_id,
-                    });
+    let mut claimer = Claimer {
+        store,
+        worker,
+        options,
+        rng,
+        now,
+        excluded: &mut excluded,
+    };
+    match claimer.claim_queued(queue)? {
+        FromQueue::Claimed(c) => Ok(c),
+        FromQueue::Again => claim_next(store, worker, options, rng),
+        FromQueue::Nothing => claimer.claim_walked(pin, root.id),
+    }
+}
+
+/// The state of one [`claim_next`].
+struct Claimer<'a> {
+    store: &'a mut dyn Store,
+    worker: &'a str,
+    options: &'a GrowOptions,
+    rng: &'a mut Rng,
+    now: i64,
+    /// Leaves the walk found claimed: not walked to again.
+    excluded: &'a mut HashSet<NodeId>,
+}
+
+impl Claimer<'_> {
+    /// The leaf the walk from `start` reaches, if any.
+    fn walk_from(&mut self, start: NodeId) -> Result<Option<NodeId>> {
+        walk(
+            &mut *self.store.read()?,
+            start,
+            self.options.selection,
+            self.options.effort,
+            self.options.hints.as_deref(),
+            self.rng,
+            self.now,
+            self.excluded,
+        )
+    }
+
+    fn claim(&mut self, leaf: NodeId, entry: Option<i64>) -> Result<Option<Claimed>> {
+        let claimed = try_claim(self.store, leaf, self.worker, self.options.lease, entry)?;
+        Ok(claimed.map(|log_id| Claimed::Leaf { node: leaf, log_id }))
+    }
+
+    /// Claims a queued leaf, or a leaf below a queued node.
+    fn claim_queued(&mut self, queue: Vec<crate::store::QueueEntry>) -> Result<FromQueue> {
+        for entry in queue {
+            let node = self.store.read()?.node(entry.node)?;
+            let Some(node) = node.filter(|n| n.is_open()) else {
+                let mut txn = self.store.write()?;
+                crate::queue::drop_entry(&mut *txn, entry.id)?;
+                txn.commit()?;
+                continue;
+            };
+            if node.expanded
+                && !crate::queue::line_of(&mut *self.store.read()?, entry.id)?.is_empty()
+            {
+                // A queued line whose node was expanded some other way (not by a search of
+                // it): the entry goes on along the line, and the next call finds it there.
+                let mut txn = self.store.write()?;
+                let line = crate::queue::line_of(&mut *txn, entry.id)?;
+                crate::queue::drop_entry(&mut *txn, entry.id)?;
+                crate::queue::queue_along(&mut *txn, node, &line, self.now)?;
+                txn.commit()?;
+                return Ok(FromQueue::Again);
+            }
+            if !node.expanded {
+                if node.is_claimable(self.now) {
+                    if let Some(c) = self.claim(node.id, None)? {
+                        return Ok(FromQueue::Claimed(c));
+                    }
+                }
+                continue;
+            }
+            if let Some(leaf) = self.walk_from(node.id)? {
+                if let Some(c) = self.claim(leaf, Some(entry.id))? {
+                    return Ok(FromQueue::Claimed(c));
                 }
             }
-            continue;
         }
-        let leaf = walk(
-            &mut *store.read()?,
-            node.id,
-            options.selection,
-            options.effort,
-            options.hints.as_deref(),
-            rng,
-            now,
-            &mut excluded,
-        )?;
-        if let Some(leaf) = leaf {
-            if let Some(log_id) = try_claim(store, leaf, worker, options.lease, Some(entry.id))? {
-                return Ok(Claimed::Leaf { node: leaf, log_id });
+        Ok(FromQueue::Nothing)
+    }
+
+    /// Claims a leaf the walk from the pin, else from the root, reaches.
+    fn claim_walked(&mut self, pin: Option<NodeId>, root: NodeId) -> Result<Claimed> {
+        let mut starts = Vec::new();
+        if let Some(p) = pin {
+            // A pin cut off from the root (a cycle of parents) would send the walk round
+            // the cycle.
+            if let Some(damage) = crate::damage::cut_off(&mut *self.store.read()?, p)? {
+                return Err(BookError::Corrupt(format!(
+                    "the walk's pinned node {p}: {damage}"
+                )));
+            }
+            starts.push(p);
+        }
+        starts.push(root);
+        for start in starts {
+            for _ in 0..64 {
+                let Some(leaf) = self.walk_from(start)? else {
+                    break;
+                };
+                if let Some(c) = self.claim(leaf, None)? {
+                    return Ok(c);
+                }
+                self.excluded.insert(leaf);
             }
         }
+        Ok(Claimed::Busy)
     }
-    let mut starts = Vec::new();
-    if let Some(p) = pin {
-        // A pin cut off from the root (a cycle of parents) would send the walk round
-        // the cycle.
-        if let Some(damage) = crate::damage::cut_off(&mut *store.read()?, p)? {
-            return Err(BookError::Corrupt(format!(
-                "the walk's pinned node {p}: {damage}"
-            )));
-        }
-        starts.push(p);
-    }
-    starts.push(root.id);
-    for start in starts {
-        for _ in 0..64 {
-            let leaf = walk(
-                &mut *store.read()?,
-                start,
-                options.selection,
-                options.effort,
-                options.hints.as_deref(),
-                rng,
-                now,
-                &mut excluded,
-            )?;
-            let Some(leaf) = leaf else { break };
-            if let Some(log_id) = try_claim(store, leaf, worker, options.lease, None)? {
-                return Ok(Claimed::Leaf { node: leaf, log_id });
-            }
-            excluded.insert(leaf);
-        }
-    }
-    Ok(Claimed::Busy)
 }
 
 /// A worker's connection to the store.
@@ -485,6 +528,94 @@ impl Run<'_> {
         )
     }
 
+    /// The options of one leaf's search.
+    fn search_options(&self) -> SearchOptions {
+        let mut search = SearchOptions::new(self.prover);
+        search.max_nodes = Some(self.options.search_nodes);
+        search.max_time = self.options.max_time.map(|t| {
+            t.saturating_sub(self.start.elapsed())
+                .max(Duration::from_millis(10))
+        });
+        search.tablebase_units = self.options.tablebase_units;
+        search.record_missing_units = crate::tables::RECORD_UNITS;
+        search.lone_bishop_rule = self.options.lone_bishop_rule;
+        search.epsilon = self.options.epsilon;
+        search.initial = self.options.initial.clone();
+        search.interrupt = Some(Arc::clone(self.stop));
+        search
+    }
+
+    /// Searches the claimed leaf `node_id` at `pos`, renewing its lease meanwhile.
+    fn search_leaf(
+        &self,
+        solver: &Solver<'_>,
+        store: &mut WorkerStore,
+        pos: &antichess_core::Position,
+        search: &SearchOptions,
+        node_id: NodeId,
+        worker: &str,
+    ) -> Result<crate::expand::Expansion> {
+        let lease = self.options.lease;
+        let renew_every = (lease / 3).max(Duration::from_millis(200));
+        let mut last_renewal = Instant::now();
+        let mut renewal_error = None;
+        // Set while the store cannot be reached: the next renewal reconnects first.
+        let mut reconnect = false;
+        let expansion = expand_leaf(solver, pos, search, &mut |_| {
+            if last_renewal.elapsed() >= renew_every && renewal_error.is_none() {
+                last_renewal = Instant::now();
+                let renewed = if reconnect {
+                    open_store(self.location).map(|s| store.store = s)
+                } else {
+                    Ok(())
+                }
+                .and_then(|()| {
+                    let mut txn = store.store.claim_txn()?;
+                    let until = txn.clock_ms()? + lease.as_millis() as i64;
+                    txn.refresh(node_id, worker, until)?;
+                    txn.commit()
+                });
+                reconnect = false;
+                match renewed {
+                    Ok(()) => {}
+                    // The search goes on; if the lease expires meanwhile, another
+                    // worker may take the leaf and this result will be dropped.
+                    Err(e) if e.is_transient() => {
+                        self.stats.store_failed(&e);
+                        reconnect = true;
+                    }
+                    Err(e) => renewal_error = Some(e),
+                }
+            }
+        });
+        match renewal_error {
+            Some(e) => Err(e),
+            None => Ok(expansion),
+        }
+    }
+
+    /// Keeps the proofs the search found in `dir` (see [`crate::leaves`]).
+    fn keep_proofs(
+        &self,
+        solver: &Solver<'_>,
+        pos: &antichess_core::Position,
+        search: &SearchOptions,
+        expansion: &crate::expand::Expansion,
+        dir: &std::path::Path,
+    ) -> Result<()> {
+        let kept = crate::leaves::keep(solver, pos, search, expansion, dir)?;
+        self.stats.proofs_kept.fetch_add(kept.written, Relaxed);
+        if kept.failed > 0 {
+            self.stats.proofs_failed.fetch_add(kept.failed, Relaxed);
+            *self
+                .stats
+                .last_proof_error
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = kept.last_error;
+        }
+        Ok(())
+    }
+
     fn worker(&self, index: usize) -> Result<GrowEnd> {
         let mut store = WorkerStore {
             store: open_store(self.location)?,
@@ -537,94 +668,53 @@ impl Run<'_> {
                 .with_store(&mut store, |s| s.read()?.node(node_id))?
                 .ok_or_else(|| BookError::Corrupt(format!("claimed node {node_id} vanished")))?;
             let pos = node.position(self.rules)?;
-            let mut search = SearchOptions::new(self.prover);
-            search.max_nodes = Some(self.options.search_nodes);
-            search.max_time = self.options.max_time.map(|t| {
-                t.saturating_sub(self.start.elapsed())
-                    .max(Duration::from_millis(10))
-            });
-            search.tablebase_units = self.options.tablebase_units;
-            search.record_missing_units = crate::tables::RECORD_UNITS;
-            search.lone_bishop_rule = self.options.lone_bishop_rule;
-            search.epsilon = self.options.epsilon;
-            search.initial = self.options.initial.clone();
-            search.interrupt = Some(Arc::clone(self.stop));
-            let lease = self.options.lease;
-            let renew_every = (lease / 3).max(Duration::from_millis(200));
-            let mut last_renewal = Instant::now();
-            let mut renewal_error = None;
-            // Set while the store cannot be reached: the next renewal reconnects first.
-            let mut reconnect = false;
-            let expansion = expand_leaf(&solver, &pos, &search, &mut |_| {
-                if last_renewal.elapsed() >= renew_every && renewal_error.is_none() {
-                    last_renewal = Instant::now();
-                    let renewed = if reconnect {
-                        open_store(self.location).map(|s| store.store = s)
-                    } else {
-                        Ok(())
-                    }
-                    .and_then(|()| {
-                        let mut txn = store.store.claim_txn()?;
-                        let until = txn.clock_ms()? + lease.as_millis() as i64;
-                        txn.refresh(node_id, &worker, until)?;
-                        txn.commit()
-                    });
-                    reconnect = false;
-                    match renewed {
-                        Ok(()) => {}
-                        // The search goes on; if the lease expires meanwhile, another
-                        // worker may take the leaf and this result will be dropped.
-                        Err(e) if e.is_transient() => {
-                            self.stats.store_failed(&e);
-                            reconnect = true;
-                        }
-                        Err(e) => renewal_error = Some(e),
-                    }
-                }
-            });
-            if let Some(e) = renewal_error {
-                return Err(e);
-            }
+            let search = self.search_options();
+            let expansion =
+                self.search_leaf(&solver, &mut store, &pos, &search, node_id, &worker)?;
             if let Some(dir) = &self.options.proof_dir {
-                let kept = crate::leaves::keep(&solver, &pos, &search, &expansion, dir)?;
-                self.stats.proofs_kept.fetch_add(kept.written, Relaxed);
-                if kept.failed > 0 {
-                    self.stats.proofs_failed.fetch_add(kept.failed, Relaxed);
-                    *self
-                        .stats
-                        .last_proof_error
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner) = kept.last_error;
-                }
+                self.keep_proofs(&solver, &pos, &search, &expansion, dir)?;
             }
-            let applied = self.with_store(&mut store, |s| {
-                let mut txn = s.write()?;
-                let applied = apply(
-                    &mut *txn,
-                    node_id,
-                    &worker,
-                    &expansion,
-                    log_id,
-                    self.rules,
-                    self.prover,
-                )?;
-                txn.commit()?;
-                Ok(applied)
-            })?;
-            self.stats.nodes.fetch_add(expansion.nodes, Relaxed);
-            match applied {
-                Applied::Written => {
-                    self.stats.searches.fetch_add(1, Relaxed);
-                    if expansion.result_name() != "unknown" {
-                        self.stats.decided.fetch_add(1, Relaxed);
-                    }
-                }
-                Applied::LostClaim => {
-                    self.stats.lost.fetch_add(1, Relaxed);
-                }
-                Applied::Stale => {}
-            }
+            self.write_result(&mut store, node_id, &worker, &expansion, log_id)?;
         }
+    }
+
+    /// Writes the search's result (dropped if the claim was lost) and counts it.
+    fn write_result(
+        &self,
+        store: &mut WorkerStore,
+        node_id: NodeId,
+        worker: &str,
+        expansion: &crate::expand::Expansion,
+        log_id: i64,
+    ) -> Result<()> {
+        let applied = self.with_store(store, |s| {
+            let mut txn = s.write()?;
+            let applied = apply(
+                &mut *txn,
+                node_id,
+                worker,
+                expansion,
+                log_id,
+                self.rules,
+                self.prover,
+            )?;
+            txn.commit()?;
+            Ok(applied)
+        })?;
+        self.stats.nodes.fetch_add(expansion.nodes, Relaxed);
+        match applied {
+            Applied::Written => {
+                self.stats.searches.fetch_add(1, Relaxed);
+                if expansion.result_name() != "unknown" {
+                    self.stats.decided.fetch_add(1, Relaxed);
+                }
+            }
+            Applied::LostClaim => {
+                self.stats.lost.fetch_add(1, Relaxed);
+            }
+            Applied::Stale => {}
+        }
+        Ok(())
     }
 }
 
@@ -639,6 +729,23 @@ pub fn grow(
     stop: &Arc<AtomicBool>,
     stats: &GrowStats,
 ) -> Result<GrowEnd> {
+    check_options(options)?;
+    let mut book = crate::Book::open(location)?;
+    let ready = prepare(&mut book)?;
+    drop(book);
+    run_workers(location, &ready, tablebase, options, stop, stats)
+}
+
+/// What the workers need of the book, read by [`prepare`].
+#[derive(Debug, Clone)]
+pub(crate) struct Prepared {
+    rules: antichess_core::Rules,
+    prover: antichess_core::Color,
+    root: antichess_core::Position,
+}
+
+/// Refuses options no worker can run with.
+pub(crate) fn check_options(options: &GrowOptions) -> Result<()> {
     if options.lease > MAX_LEASE {
         return Err(BookError::Input(format!(
             "a lease of {} days is longer than the longest a worker takes ({} days)",
@@ -646,13 +753,37 @@ pub fn grow(
             MAX_LEASE.as_secs() / 86_400
         )));
     }
-    let book = crate::Book::open_for_writing(location)?;
-    let meta = book.meta().clone();
-    let root = *book.root_position();
-    drop(book);
-    let mut store = open_store(location)?;
-    release_dead_claims(&mut *store)?;
-    drop(store);
+    Ok(())
+}
+
+/// Before the workers start: the store's quick integrity check (a damaged book is
+/// refused, as [`crate::Book::open_for_writing`] does), and the claims of dead processes
+/// of this host released.
+pub(crate) fn prepare(book: &mut crate::Book) -> Result<Prepared> {
+    let integrity = book.integrity(true)?;
+    if !integrity.problems.is_empty() {
+        return Err(BookError::Damaged {
+            location: crate::store::redact(book.given_location()),
+            problems: integrity.problems,
+        });
+    }
+    release_dead_claims(book.store())?;
+    Ok(Prepared {
+        rules: book.meta().rules,
+        prover: book.meta().prover,
+        root: *book.root_position(),
+    })
+}
+
+/// Runs the workers on the book at `location` (see [`grow`]).
+pub(crate) fn run_workers(
+    location: &str,
+    ready: &Prepared,
+    tablebase: Option<&Tablebase>,
+    options: &GrowOptions,
+    stop: &Arc<AtomicBool>,
+    stats: &GrowStats,
+) -> Result<GrowEnd> {
     let run = Run {
         location,
         tablebase,
@@ -662,9 +793,9 @@ pub fn grow(
         claims: AtomicU64::new(0),
         stats,
         start: Instant::now(),
-        rules: meta.rules,
-        prover: meta.prover,
-        root,
+        rules: ready.rules,
+        prover: ready.prover,
+        root: ready.root,
     };
     let workers = options.workers.max(1);
     let results: Vec<Result<GrowEnd>> = std::thread::scope(|scope| {

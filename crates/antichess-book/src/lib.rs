@@ -18,7 +18,7 @@
 //! (searching a leaf and writing the result), [`select`] (the walk), [`grow`] (workers),
 //! [`prove`] (proof assembly), [`prove_line`] (the `prove` job: a line's book grown in a cache until solved, then its proof written), [`frontier`] (a book's state in one small file, across runs and machines), `queue` (queued lines that go on beyond the book), [`leaves`] (the leaf-proof directory grow writes and prove reads), [`seed`] (verified proofs taken as given; `seed_meta` how a book stores them), [`subtrees`] (solved
 //! subtrees kept as proof files), [`transfer`] (export and import of subtrees), [`tbqueue`] (building tablebases on many
-//! machines through a PostgreSQL queue). The file layout is documented
+//! machines through a PostgreSQL queue), [`jobs`] (the `book` commands as jobs: options, events, one report). The file layout is documented
 //! in `docs/formats/book.md`.
 
 #![forbid(unsafe_code)]
@@ -32,6 +32,7 @@ pub mod frontier;
 pub mod frontier_tables;
 pub mod grow;
 pub mod hints;
+pub mod jobs;
 pub mod leaves;
 pub mod nav;
 pub mod node;

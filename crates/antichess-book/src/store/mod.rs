@@ -90,8 +90,9 @@ pub struct SearchLog {
     pub result: Option<String>,
 }
 
-/// Counts over the whole book.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Counts over the whole book (in JSON as `book show` and the web's book summary give
+/// them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct BookCounts {
     pub nodes: u64,
     /// Nodes without children in the book.

@@ -1,5 +1,5 @@
-//! Helpers of the `book` commands: open a book, find a node by its moves from the root,
-//! write a node's line, where a book's searches keep their proofs, and the Ctrl-C flag of
+//! Helpers of the `book` commands: open a book, the moves of `--moves` from the root,
+//! where a book's searches keep their proofs, and the Ctrl-C flag of
 //! the long book jobs.
 
 use std::path::{Path, PathBuf};
@@ -77,22 +77,6 @@ pub fn moves_from_root(book: &Book, text: Option<&str>) -> anyhow::Result<Vec<Mo
             .moves()
             .to_vec()),
     }
-}
-
-/// The node at the moves `text` from the book's root (the root if none).
-pub fn find(book: &mut Book, text: Option<&str>) -> anyhow::Result<Node> {
-    let moves = moves_from_root(book, text)?;
-    Ok(book.find(&moves)?)
-}
-
-/// The line to a node, in SAN with move numbers.
-pub fn line_text(book: &mut Book, id: i64) -> anyhow::Result<String> {
-    let line = book.line_to(id)?;
-    Ok(if line.is_empty() {
-        "(root)".to_string()
-    } else {
-        antichess_core::pgn::format_moves(book.root_position(), &line)
-    })
 }
 
 static INTERRUPTS: AtomicUsize = AtomicUsize::new(0);

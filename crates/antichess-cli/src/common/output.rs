@@ -1,6 +1,7 @@
 //! Output conventions shared by the commands: the `--format text|json` choice, proof and
 //! disproof numbers (infinity is written `inf` in text and the string `"inf"` in JSON),
-//! the peak memory figure, and an error with its causes on one line ([`describe`]).
+//! the peak memory figure, an error with its causes on one line ([`describe`]), and a
+//! job's report as JSON ([`print_json`]).
 
 use serde_json::{json, Value};
 
@@ -66,4 +67,20 @@ pub fn describe(err: &anyhow::Error) -> String {
         }
     }
     text
+}
+
+/// Prints a job's report as one JSON object (keys in the order of `serde_json`'s maps, as
+/// the `json!` objects the commands printed before their reports were typed).
+pub fn print_json<T: serde::Serialize>(report: &T) -> anyhow::Result<()> {
+    println!("{}", serde_json::to_value(report)?);
+    Ok(())
+}
+
+/// [`print_json`], indented.
+pub fn print_json_pretty<T: serde::Serialize>(report: &T) -> anyhow::Result<()> {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&serde_json::to_value(report)?)?
+    );
+    Ok(())
 }

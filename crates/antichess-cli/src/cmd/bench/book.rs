@@ -4,20 +4,16 @@
 //! (with as many threads as the grow had workers). A budget of 1 node per search measures
 //! the book's own overhead (claim, walk, write and minimax per search).
 
+//! The measuring is [`antichess_book::jobs::bench`]; this prints its rows and report.
+
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use antichess_book::{
-    grow, prove_to_file, AssembleOptions, Book, GrowEnd, GrowOptions, GrowStats, Selection,
-};
-use antichess_core::{play_move_text, Color, Position, Rules};
-use anyhow::Context;
+use antichess_book::jobs::bench::{bench_book, BenchRow, BookBenchOptions};
+use antichess_core::{play_move_text, Position, Rules};
 use clap::Args;
-use serde_json::json;
 
-use crate::common::output::{peak_memory, Format};
+use crate::common::output::{peak_memory, print_json, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_threads};
 use crate::common::tables::solver_tables;
 
@@ -52,152 +48,88 @@ pub struct BookBenchArgs {
     pub format: Format,
 }
 
+/// What `bench book --format json` prints.
+#[derive(serde::Serialize)]
+struct BookBenchReport<'a> {
+    moves: &'a str,
+    tables_units: u32,
+    store: &'static str,
+    results: Vec<BenchRow>,
+    peak_memory_bytes: Option<u64>,
+}
+
+fn print_header(moves: &str, units: u32) {
+    println!(
+        "book benchmark: 1. {moves} (White to win), most-proving walk, tables up to {units} units, SQLite store"
+    );
+    println!(
+        "{:>12} {:>7} {:<9} {:>8} {:>9} {:>10} {:>12} {:>10} {:>11} {:>8}  verifier",
+        "search nodes",
+        "workers",
+        "result",
+        "seconds",
+        "searches",
+        "searches/s",
+        "positions/s",
+        "book nodes",
+        "proof nodes",
+        "prove s"
+    );
+}
+
+fn print_row(r: &BenchRow) {
+    let verdict = match (r.verified, &r.error) {
+        (None, _) => "-".to_string(),
+        (Some(true), _) => "valid".to_string(),
+        (Some(false), e) => format!("INVALID: {}", e.clone().unwrap_or_default()),
+    };
+    println!(
+        "{:>12} {:>7} {:<9} {:>8.2} {:>9} {:>10.1} {:>12.0} {:>10} {:>11} {:>8}  {verdict}",
+        r.search_nodes,
+        r.workers,
+        r.result,
+        r.seconds,
+        r.searches,
+        r.searches_per_second,
+        r.positions_per_second,
+        r.book_nodes,
+        r.proof_nodes
+            .map_or_else(|| "-".to_string(), |n| n.to_string()),
+        r.prove_seconds
+            .map_or_else(|| "-".to_string(), |s| format!("{s:.2}")),
+    );
+}
+
 pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
     let rules = Rules::INTERNATIONAL;
     let game = play_move_text(Position::start(rules), &args.moves)?;
-    let tablebase = solver_tables(
-        &args.tables,
-        rules,
-        args.tb_units,
-        args.format == Format::Json,
-    )?;
+    let json = args.format == Format::Json;
+    let tablebase = solver_tables(&args.tables, rules, args.tb_units, json)?;
     let units = tablebase
         .as_ref()
         .map_or(0, antichess_tb::Tablebase::max_units);
-    let dir = std::env::temp_dir().join(format!("antichess-bench-book-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let json = args.format == Format::Json;
-    let mut rows = Vec::new();
     if !json {
-        println!(
-        "book benchmark: 1. {} (White to win), most-proving walk, tables up to {units} units, SQLite store",
-        args.moves
-    );
-        println!(
-            "{:>12} {:>7} {:<9} {:>8} {:>9} {:>10} {:>12} {:>10} {:>11} {:>8}  verifier",
-            "search nodes",
-            "workers",
-            "result",
-            "seconds",
-            "searches",
-            "searches/s",
-            "positions/s",
-            "book nodes",
-            "proof nodes",
-            "prove s"
-        );
+        print_header(&args.moves, units);
     }
-    let mut all_valid = true;
-    let result = (|| -> anyhow::Result<()> {
-        for &search_nodes in &args.search_nodes {
-            for &workers in &args.workers {
-                let location = dir
-                    .join(format!("b-{search_nodes}-{workers}.book"))
-                    .display()
-                    .to_string();
-                drop(Book::create(
-                    &location,
-                    game.position(),
-                    Color::White,
-                    game.moves(),
-                )?);
-                let options = GrowOptions {
-                    workers: workers.max(1),
-                    search_nodes: search_nodes.max(1),
-                    hash_bytes: 64 << 20,
-                    max_time: Some(args.time),
-                    selection: Selection::MostProving,
-                    tablebase_units: units,
-                    ..GrowOptions::default()
-                };
-                let stats = GrowStats::default();
-                let start = Instant::now();
-                let end = grow(
-                    &location,
-                    tablebase.as_ref(),
-                    &options,
-                    &Arc::new(AtomicBool::new(false)),
-                    &stats,
-                )?;
-                let seconds = start.elapsed().as_secs_f64();
-                let mut book = Book::open(&location)?;
-                let counts = book.counts()?;
-                let searches = stats.searches.load(Relaxed);
-                let (proof_nodes, prove_seconds, verdict) = if end == GrowEnd::Solved {
-                    let (report, verified) = prove_to_file(
-                        &mut book,
-                        tablebase.as_ref(),
-                        &AssembleOptions {
-                            hash_bytes: 256 << 20,
-                            tablebase_units: units,
-                            threads: workers.max(1),
-                            ..AssembleOptions::default()
-                        },
-                        &dir.join("p.proof"),
-                        &mut |_| {},
-                    )?;
-                    let verdict = match verified.verdict {
-                        Ok(_) => "valid".to_string(),
-                        Err(e) => {
-                            all_valid = false;
-                            format!("INVALID: {e}")
-                        }
-                    };
-                    (
-                        report.counts.total.to_string(),
-                        format!("{:.2}", report.seconds),
-                        verdict,
-                    )
-                } else {
-                    ("-".to_string(), "-".to_string(), "-".to_string())
-                };
-                if json {
-                    rows.push(json!({
-                        "search_nodes": search_nodes,
-                        "workers": workers,
-                        "result": if end == GrowEnd::Solved { "solved" } else { "unsolved" },
-                        "seconds": seconds,
-                        "searches": searches,
-                        "searches_per_second": searches as f64 / seconds.max(1e-9),
-                        "positions_per_second": stats.nodes.load(Relaxed) as f64 / seconds.max(1e-9),
-                        "book_nodes": counts.nodes,
-                        "proof_nodes": proof_nodes.parse::<u64>().ok(),
-                        "prove_seconds": prove_seconds.parse::<f64>().ok(),
-                        "verified": (verdict != "-").then(|| verdict == "valid"),
-                        "error": verdict.strip_prefix("INVALID: "),
-                    }));
-                    continue;
-                }
-                println!(
-                    "{:>12} {:>7} {:<9} {:>8.2} {:>9} {:>10.1} {:>12.0} {:>10} {:>11} {:>8}  {verdict}",
-                    search_nodes,
-                    workers,
-                    if end == GrowEnd::Solved { "solved" } else { "unsolved" },
-                    seconds,
-                    searches,
-                    searches as f64 / seconds.max(1e-9),
-                    stats.nodes.load(Relaxed) as f64 / seconds.max(1e-9),
-                    counts.nodes,
-                    proof_nodes,
-                    prove_seconds,
-                );
-            }
+    let options = BookBenchOptions {
+        search_nodes: args.search_nodes.clone(),
+        workers: args.workers.clone(),
+        time: args.time,
+    };
+    let rows = bench_book(&game, tablebase.as_ref(), &options, &mut |row| {
+        if !json {
+            print_row(row);
         }
-        Ok(())
-    })();
-    let _ = std::fs::remove_dir_all(&dir);
-    result?;
+    })?;
+    let all_valid = rows.iter().all(|r| r.verified != Some(false));
     if json {
-        println!(
-            "{}",
-            json!({
-                "moves": args.moves,
-                "tables_units": units,
-                "store": "sqlite",
-                "results": rows,
-                "peak_memory_bytes": peak_memory(),
-            })
-        );
+        print_json(&BookBenchReport {
+            moves: &args.moves,
+            tables_units: units,
+            store: "sqlite",
+            results: rows,
+            peak_memory_bytes: peak_memory(),
+        })?;
     } else if let Some(peak) = peak_memory() {
         println!("peak memory: {:.1} MB", peak as f64 / 1e6);
     }

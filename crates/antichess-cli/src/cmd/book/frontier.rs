@@ -10,13 +10,13 @@ use std::process::ExitCode;
 use antichess_book::frontier::{
     load_frontier, save_frontier, FrontierEvent, LoadReport, SaveReport,
 };
+use antichess_book::jobs::frontier::{FrontierLoaded, FrontierSaved};
 use antichess_book::{redact, AssembleOptions, Book};
 use clap::Args;
-use serde_json::json;
 
 use crate::common::args::SearchTables;
 use crate::common::book::open;
-use crate::common::output::Format;
+use crate::common::output::{print_json_pretty, Format};
 use crate::common::parse::{parse_nodes, parse_size};
 use crate::common::tables::solver_tables;
 
@@ -185,14 +185,11 @@ pub fn run_save(args: &SaveFrontierArgs) -> anyhow::Result<ExitCode> {
     };
     let report = save(&mut book, tablebase.as_ref(), &options, &args.output)?;
     if json_out {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&json!({
-                "book": redact(&args.book),
-                "output": args.output.display().to_string(),
-                "report": report,
-            }))?
-        );
+        print_json_pretty(&FrontierSaved {
+            book: redact(&args.book),
+            output: args.output.display().to_string(),
+            report,
+        })?;
     } else {
         println!("{}", saved_line(&args.output, &report));
     }
@@ -210,14 +207,11 @@ pub fn run_load(args: &LoadFrontierArgs) -> anyhow::Result<ExitCode> {
     )?;
     let report = load(&args.file, &args.output, tablebase.as_ref())?;
     if json_out {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&json!({
-                "file": args.file.display().to_string(),
-                "book": redact(&args.output),
-                "report": report,
-            }))?
-        );
+        print_json_pretty(&FrontierLoaded {
+            file: args.file.display().to_string(),
+            book: redact(&args.output),
+            report,
+        })?;
     } else {
         println!("{}", loaded_line(&args.file, &args.output, &report));
     }

@@ -1,22 +1,24 @@
 //! `antichess book grow`: workers search the book's leaves until the root is solved, the
 //! budget is spent or Ctrl-C; a progress line on stderr, a summary (text or JSON) at the end.
 //! A book already solved is said to be so at once (exit 0), before any table is built.
+//! Arguments to [`antichess_book::jobs::grow`], its events and report printed.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use antichess_book::{grow, redact, Book, GrowEnd, GrowOptions, GrowStats};
+use antichess_book::jobs::grow::{
+    grow_job, solved_report, GrowEvent, GrowJobOptions, GrowProgress, GrowReport,
+};
+use antichess_book::{Book, GrowOptions};
 use anyhow::bail;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde_json::json;
 
 use crate::common::args::{EvalArgs, SearchTables, WalkArgs, WalkDefaults};
 use crate::common::book::{open, ratio_text, stop_on_ctrl_c};
-use crate::common::output::{json_number, number, Format};
+use crate::common::output::{number, print_json, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::tables::solver_tables;
 
@@ -98,66 +100,64 @@ pub struct GrowArgs {
 }
 
 /// One progress snapshot of a growing book.
-fn progress_line(book: &mut Book, stats: &GrowStats, start: Instant) -> anyhow::Result<String> {
-    let root = book.root()?;
-    let counts = book.counts()?;
-    let seconds = start.elapsed().as_secs_f64().max(1e-9);
-    let searches = stats.searches.load(Relaxed);
-    let failed = stats.proofs_failed.load(Relaxed);
-    let failed = if failed > 0 {
-        format!("  {failed} proofs not kept (see the end of the run)")
+fn progress_line(p: &GrowProgress) -> String {
+    let failed = if p.proofs_failed > 0 {
+        format!(
+            "  {} proofs not kept (see the end of the run)",
+            p.proofs_failed
+        )
     } else {
         String::new()
     };
-    Ok(format!(
+    let (root, counts) = (&p.root, &p.counts);
+    format!(
         "{:>7.0}s  root proof {} disproof {} ratio {}  book {} nodes ({} open leaves, {} won, {} lost)  {} searches {:.2}/s  {:.0} nodes/s  {} leaves decided{}",
-        seconds,
+        p.seconds,
         number(root.proof),
         number(root.disproof),
-        ratio_text(&root),
+        ratio_text(root),
         counts.nodes,
         counts.open_leaves,
         counts.won,
         counts.lost,
-        searches,
-        searches as f64 / seconds,
-        stats.nodes.load(Relaxed) as f64 / seconds,
-        stats.decided.load(Relaxed),
+        p.searches,
+        p.searches as f64 / p.seconds,
+        p.nodes as f64 / p.seconds,
+        p.decided,
         failed,
-    ))
+    )
 }
 
-/// The proved nodes whose proof could not be kept, if any, with the last error.
-fn print_proof_failures(stats: &GrowStats) {
-    let failed = stats.proofs_failed.load(Relaxed);
-    if failed > 0 {
-        let last = stats
-            .last_proof_error
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
-            .unwrap_or_default();
-        println!(
-            "{failed} proved node(s) whose proof could not be extracted from the search's table \
-             (the book keeps them won; the assembly searches them again); the last: {last}"
-        );
-    }
-}
-
-/// Whether `e` comes from a store that cannot be reached (see
-/// [`antichess_book::BookError::is_transient`]).
-fn store_unreachable(e: &anyhow::Error) -> bool {
-    e.chain().any(|c| {
-        c.downcast_ref::<antichess_book::BookError>()
-            .is_some_and(antichess_book::BookError::is_transient)
+/// The options of the library's grow, from the arguments.
+fn grow_options(
+    args: &GrowArgs,
+    book: &Book,
+    tablebase: Option<&antichess_tb::Tablebase>,
+) -> anyhow::Result<GrowOptions> {
+    let meta = book.meta();
+    Ok(GrowOptions {
+        workers: args.workers,
+        search_nodes: args.search_nodes.max(1),
+        hash_bytes: args.hash,
+        max_time: args.time,
+        max_searches: args.searches,
+        lease: args.lease,
+        selection: args.walk.selection(WalkDefaults::GROW)?,
+        effort: args
+            .walk
+            .effort(args.search_nodes.max(1), WalkDefaults::GROW),
+        tablebase_units: tablebase.map_or(0, antichess_tb::Tablebase::max_units),
+        lone_bishop_rule: !args.no_bishop_rule,
+        epsilon: args.epsilon,
+        retry: args.retry,
+        proof_dir: args.keep_proofs.clone(),
+        initial: args.eval.initial_numbers()?,
+        hints: args.walk.hints(meta.rules, meta.prover)?,
     })
 }
 
-pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
-    let json_out = args.format == Format::Json;
-    let mut book = open(&args.book)?;
-    let rules = book.meta().rules;
-    let selection = args.walk.selection(WalkDefaults::GROW)?;
+fn check_args(args: &GrowArgs) -> anyhow::Result<()> {
+    args.walk.selection(WalkDefaults::GROW)?;
     if !(args.epsilon.is_finite() && args.epsilon >= 0.0) {
         bail!("--epsilon {}: must be a number >= 0", args.epsilon);
     }
@@ -167,227 +167,135 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
             args.lease.as_secs_f64()
         );
     }
-    // A decided root leaves nothing to grow: say so before building any table.
-    let root = book.root()?;
-    if root.status.is_decided() {
-        let counts = book.counts()?;
-        if json_out {
-            println!(
-                "{}",
-                json!({
-                    "end": "solved",
-                    "status": root.status.name(),
-                    "proof": json_number(root.proof),
-                    "disproof": json_number(root.disproof),
-                    "searches": 0,
-                    "nodes_searched": 0,
-                    "seconds": 0.0,
-                    "book_nodes": counts.nodes,
-                    "open_leaves": counts.open_leaves,
-                    "won": counts.won,
-                    "lost": counts.lost,
-                    "searches_logged": counts.searches,
-                    "store_retries": 0,
-                })
-            );
-        } else {
-            println!(
-                "{} is already solved: root {} (proof {}, disproof {}), book {} nodes; nothing to grow{}",
-                redact(&args.book),
-                root.status,
-                number(root.proof),
-                number(root.disproof),
-                counts.nodes,
-                if root.status.is_win() {
-                    " (`antichess book prove` writes its proof)"
-                } else {
-                    ""
-                }
-            );
-        }
-        return Ok(ExitCode::SUCCESS);
+    Ok(())
+}
+
+/// The progress spinner on a terminal (hidden otherwise).
+fn spinner(tty: bool) -> ProgressBar {
+    if !tty {
+        return ProgressBar::hidden();
     }
+    let bar = ProgressBar::new_spinner();
+    bar.set_draw_target(ProgressDrawTarget::stderr());
+    bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
+    bar
+}
+
+pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
+    let json_out = args.format == Format::Json;
+    let mut book = open(&args.book)?;
+    check_args(args)?;
+    // A decided root leaves nothing to grow: say so before building any table.
+    if let Some(report) = solved_report(&mut book)? {
+        return print_summary(args, &book, &report);
+    }
+    let rules = book.meta().rules;
     let tablebase = solver_tables(&args.tables.tables, rules, args.tables.tb_units, json_out)?;
-    let options = GrowOptions {
-        workers: args.workers,
-        search_nodes: args.search_nodes.max(1),
-        hash_bytes: args.hash,
-        max_time: args.time,
-        max_searches: args.searches,
-        lease: args.lease,
-        selection,
-        effort: args
-            .walk
-            .effort(args.search_nodes.max(1), WalkDefaults::GROW),
-        tablebase_units: tablebase
-            .as_ref()
-            .map_or(0, antichess_tb::Tablebase::max_units),
-        lone_bishop_rule: !args.no_bishop_rule,
-        epsilon: args.epsilon,
-        retry: args.retry,
-        proof_dir: args.keep_proofs.clone(),
-        initial: args.eval.initial_numbers()?,
-        hints: args.walk.hints(rules, book.meta().prover)?,
+    let options = GrowJobOptions {
+        grow: grow_options(args, &book, tablebase.as_ref())?,
+        progress_every: if json_out {
+            None
+        } else if std::io::stderr().is_terminal() {
+            Some(Duration::from_secs(1))
+        } else {
+            Some(args.report_every)
+        },
     };
+    let tty = std::io::stderr().is_terminal() && !json_out;
     let stop = stop_on_ctrl_c(
         "stopping: the running searches stop and their numbers are written (their leaves return to the pool)",
     );
-    let stats = GrowStats::default();
-    let start = Instant::now();
-    let tty = std::io::stderr().is_terminal() && !json_out;
-    let bar = if tty {
-        let bar = ProgressBar::new_spinner();
-        bar.set_draw_target(ProgressDrawTarget::stderr());
-        bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    if !json_out {
-        let root = book.root()?;
-        eprintln!(
-            "growing {} ({} rules, prover {}): {} worker(s), {} nodes per search, hash {} MB each, tables up to {} units; root proof {} disproof {}",
-            redact(&args.book),
-            rules,
-            book.meta().prover,
-            options.workers,
-            options.search_nodes,
-            options.hash_bytes >> 20,
-            options.tablebase_units,
+    let bar = spinner(tty);
+    let (shown, prover) = (book.shown(), book.meta().prover);
+    let mut on_event = |event: GrowEvent| {
+        match event {
+        GrowEvent::Started { root } if !json_out => eprintln!(
+            "growing {shown} ({rules} rules, prover {prover}): {} worker(s), {} nodes per search, hash {} MB each, tables up to {} units; root proof {} disproof {}",
+            options.grow.workers,
+            options.grow.search_nodes,
+            options.grow.hash_bytes >> 20,
+            options.grow.tablebase_units,
             number(root.proof),
             number(root.disproof)
-        );
+        ),
+        GrowEvent::StoreRetry { retries, error } if !json_out => bar.suspend(|| {
+            eprintln!("the store cannot be reached, reconnecting (retry {retries}): {error}");
+        }),
+        GrowEvent::Progress(p) if tty => {
+            bar.set_message(progress_line(&p));
+            bar.tick();
+        }
+        GrowEvent::Progress(p) => eprintln!("{}", progress_line(&p)),
+        _ => {}
     }
-    let done = AtomicBool::new(false);
-    let result = std::thread::scope(|scope| {
-        let monitor = scope.spawn(|| -> anyhow::Result<()> {
-            let mut last_report = Instant::now();
-            let mut book = Some(book);
-            let mut retries_told = 0;
-            while !done.load(Relaxed) {
-                std::thread::sleep(Duration::from_millis(200));
-                let retries = stats.retries.load(Relaxed);
-                if retries > retries_told && !json_out {
-                    retries_told = retries;
-                    let error = stats
-                        .last_store_error
-                        .lock()
-                        .map(|e| e.clone())
-                        .unwrap_or_default();
-                    bar.suspend(|| {
-                        eprintln!(
-                            "the store cannot be reached, reconnecting (retry {retries}): {}",
-                            error.unwrap_or_default()
-                        );
-                    });
-                }
-                let due = if tty {
-                    start.elapsed().as_millis() % 1000 < 200
-                } else {
-                    !json_out && last_report.elapsed() >= args.report_every
-                };
-                if !due {
-                    continue;
-                }
-                last_report = Instant::now();
-                // The progress line reads the store too: while it cannot be reached, the
-                // line waits (the workers say why above) and the book is opened again.
-                let line = match book.take().map_or_else(|| open(&args.book), Ok) {
-                    Ok(mut b) => match progress_line(&mut b, &stats, start) {
-                        Ok(line) => {
-                            book = Some(b);
-                            line
-                        }
-                        Err(e) if store_unreachable(&e) => continue,
-                        Err(e) => return Err(e),
-                    },
-                    Err(e) if store_unreachable(&e) => continue,
-                    Err(e) => return Err(e),
-                };
-                if tty {
-                    bar.set_message(line);
-                    bar.tick();
-                } else {
-                    eprintln!("{line}");
-                }
-            }
-            Ok(())
-        });
-        let result = grow(&args.book, tablebase.as_ref(), &options, &stop, &stats);
-        done.store(true, Relaxed);
-        let monitored = monitor.join().unwrap_or(Ok(()));
-        match (result, monitored) {
-            (Err(e), _) => Err(anyhow::Error::from(e)),
-            (Ok(_), Err(e)) => Err(e),
-            (Ok(end), Ok(())) => Ok(end),
-        }
-    });
+    };
+    let result = grow_job(
+        &mut book,
+        tablebase.as_ref(),
+        &options,
+        &stop,
+        &mut on_event,
+    );
     bar.finish_and_clear();
-    let end = match result {
-        Ok(end) => end,
-        Err(e) => return Err(e.context(format!("growing {}", redact(&args.book)))),
-    };
-    let mut book = open(&args.book)?;
-    let root = book.root()?;
-    let counts = book.counts()?;
-    let seconds = start.elapsed().as_secs_f64();
-    let searches = stats.searches.load(Relaxed);
-    let end_name = match end {
-        GrowEnd::Solved => "solved",
-        GrowEnd::Budget => "budget",
-        GrowEnd::Stopped => "stopped",
-    };
-    if json_out {
+    let report = result.map_err(|e| anyhow::Error::from(e).context(format!("growing {shown}")))?;
+    print_summary(args, &book, &report)
+}
+
+/// The end of a run (or of a book solved already), as text or JSON.
+fn print_summary(args: &GrowArgs, book: &Book, r: &GrowReport) -> anyhow::Result<ExitCode> {
+    if args.format == Format::Json {
+        return print_json(r).map(|()| ExitCode::SUCCESS);
+    }
+    if r.already_solved {
         println!(
-            "{}",
-            json!({
-                "end": end_name,
-                "status": root.status.name(),
-                "proof": json_number(root.proof),
-                "disproof": json_number(root.disproof),
-                "searches": searches,
-                "nodes_searched": stats.nodes.load(Relaxed),
-                "seconds": seconds,
-                "book_nodes": counts.nodes,
-                "open_leaves": counts.open_leaves,
-                "won": counts.won,
-                "lost": counts.lost,
-                "searches_logged": counts.searches,
-                "store_retries": stats.retries.load(Relaxed),
-                "proofs_kept": stats.proofs_kept.load(Relaxed),
-                "proofs_not_kept": stats.proofs_failed.load(Relaxed),
-                "last_proof_error": stats.last_proof_error.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
-            })
+            "{} is already solved: root {} (proof {}, disproof {}), book {} nodes; nothing to grow{}",
+            book.shown(),
+            r.status,
+            number(r.proof),
+            number(r.disproof),
+            r.book_nodes,
+            if r.won_root { " (`antichess book prove` writes its proof)" } else { "" }
         );
-    } else {
-        println!("{}", progress_line(&mut book, &stats, start)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let Some(last) = &r.last {
+        println!("{}", progress_line(last));
+    }
+    println!(
+        "{}: root {} (proof {}, disproof {}); {} searches in {:.1} s ({:.2} searches/s), book {} nodes",
+        match r.end {
+            "budget" => "budget spent",
+            "stopped" => "stopped (run grow again to resume)",
+            end => end,
+        },
+        r.status,
+        number(r.proof),
+        number(r.disproof),
+        r.searches,
+        r.seconds,
+        r.searches as f64 / r.seconds.max(1e-9),
+        r.book_nodes
+    );
+    if let (Some(dir), Some(kept)) = (&args.keep_proofs, &r.proofs) {
         println!(
-            "{}: root {} (proof {}, disproof {}); {} searches in {:.1} s ({:.2} searches/s), book {} nodes",
-            match end {
-                GrowEnd::Solved => "solved",
-                GrowEnd::Budget => "budget spent",
-                GrowEnd::Stopped => "stopped (run grow again to resume)",
-            },
-            root.status,
-            number(root.proof),
-            number(root.disproof),
-            searches,
-            seconds,
-            searches as f64 / seconds.max(1e-9),
-            counts.nodes
+            "{} proofs of proved nodes kept in {}",
+            kept.proofs_kept,
+            dir.display()
         );
-        if let Some(dir) = &args.keep_proofs {
+        if kept.proofs_not_kept > 0 {
             println!(
-                "{} proofs of proved nodes kept in {}",
-                stats.proofs_kept.load(Relaxed),
-                dir.display()
+                "{} proved node(s) whose proof could not be extracted from the search's table \
+                 (the book keeps them won; the assembly searches them again); the last: {}",
+                kept.proofs_not_kept,
+                kept.last_proof_error.clone().unwrap_or_default()
             );
-            print_proof_failures(&stats);
         }
-        let retries = stats.retries.load(Relaxed);
-        if retries > 0 {
-            println!("the store could not be reached {retries} time(s); the workers reconnected");
-        }
+    }
+    if r.store_retries > 0 {
+        println!(
+            "the store could not be reached {} time(s); the workers reconnected",
+            r.store_retries
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -14,13 +14,13 @@
 
 use std::process::ExitCode;
 
-use antichess_book::{redact, Book};
+use antichess_book::jobs::seed::NewReport;
+use antichess_book::Book;
 use antichess_core::{Color, Move};
 use clap::{Args, Subcommand};
-use serde_json::json;
 
 use crate::common::args::PositionArgs;
-use crate::common::output::Format;
+use crate::common::output::{print_json, Format};
 use crate::common::parse::parse_color;
 
 pub mod frontier;
@@ -120,45 +120,26 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     crate::common::seeds::check_prover(&pos, args.prover, &args.seed, None)?;
     let mut book = Book::create(&args.book, &pos, prover, prolog)?;
     let seeding = seed::seed_book(&mut book, &seed_files, args.tables.as_deref())?;
-    let seeds = &seeding.seeded;
-    let exit = if seeding.failed() {
+    let report = NewReport::of(&mut book, &pos, seeding)?;
+    let exit = if report.seeding.failed() {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
     };
-    let root = book.root()?;
     if args.format == Format::Json {
-        let (skipped, rejected) = seeding.problems_json();
-        println!(
-            "{}",
-            json!({
-                "book": redact(&args.book),
-                "created": true,
-                "root_fen": pos.fen(),
-                "rules": pos.rules().to_string(),
-                "prover": prover.name(),
-                "root": root.id,
-                "seeds": seed::seeds_json(seeds),
-                "skipped": skipped,
-                "rejected": rejected,
-            })
-        );
-        seeding.print_problems();
+        print_json(&report)?;
+        seed::print_problems(&report.seeding);
         return Ok(exit);
     }
     println!(
         "created {}: root {} ({} rules), proving a win for {}",
-        redact(&args.book),
-        pos.fen(),
-        pos.rules(),
-        prover
+        report.book, report.root_fen, report.rules, prover
     );
-    seed::print_seeds(seeds);
+    seed::print_seeds(&report.seeding.seeds);
     println!(
         "root node {} (a leaf: run `antichess book grow {}`)",
-        root.id,
-        redact(&args.book)
+        report.root, report.book
     );
-    seeding.print_problems();
+    seed::print_problems(&report.seeding);
     Ok(exit)
 }

@@ -1,18 +1,21 @@
 //! `antichess book prove`: a solved book turned into one verified proof file, and the
 //! solved subtrees of a book (solved or not) into proof files of their own (`--subtrees`).
+//! Arguments to [`antichess_book::jobs::prove`], its events and reports printed.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use antichess_book::{prove_subtrees, prove_to_file, redact, AssembleOptions, ProveEvent};
+use antichess_book::jobs::prove::{
+    prove_book, write_subtrees, NoProofReport, ProofFileReport, SubtreeReport,
+};
+use antichess_book::{redact, AssembleOptions, Book, ProveEvent};
 use anyhow::{bail, Context};
 use clap::Args;
-use serde_json::json;
 
 use crate::common::args::SearchTables;
 use crate::common::book::{open, stop_on_ctrl_c};
-use crate::common::output::{number, Format};
+use crate::common::output::{number, print_json, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::tables::solver_tables;
 
@@ -77,13 +80,62 @@ pub struct ProveArgs {
     pub format: Format,
 }
 
-pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
-    let json_out = args.format == Format::Json;
-    // An output that cannot be written is refused before the leaves are re-solved.
-    if let Some(output) = &args.output {
-        antichess_io::check_target(output)?;
+/// Where the re-solved leaves' proofs are kept: --leaf-dir, else OUTPUT.leaves (or
+/// SUBTREES/leaves).
+fn leaf_dir(args: &ProveArgs) -> PathBuf {
+    args.leaf_dir.clone().unwrap_or_else(|| {
+        let mut name = match (&args.output, &args.subtrees) {
+            (Some(output), _) => output.clone().into_os_string(),
+            (None, Some(dir)) => dir.join("leaves").into_os_string(),
+            (None, None) => unreachable!("clap requires one"),
+        };
+        if args.output.is_some() {
+            name.push(".leaves");
+        }
+        PathBuf::from(name)
+    })
+}
+
+fn prove_options(
+    args: &ProveArgs,
+    tablebase: Option<&antichess_tb::Tablebase>,
+    leaf_dir: PathBuf,
+) -> AssembleOptions {
+    AssembleOptions {
+        hash_bytes: args.hash,
+        leaf_nodes: args.leaf_nodes,
+        tablebase_units: tablebase.map_or(0, antichess_tb::Tablebase::max_units),
+        lone_bishop_rule: !args.no_bishop_rule,
+        minimize: args.minimize,
+        minimize_work: None,
+        // Ctrl-C stops the leaf under search (the saved ones are kept for the next run),
+        // or ends the minimisation, and the proof is written as it then is.
+        stop: Some(stop_on_ctrl_c(
+            "stopping: a leaf being re-solved stops (the saved leaves are kept for the next run); a minimisation ends and the proof is written",
+        )),
+        leaf_dir: Some(leaf_dir),
+        threads: args.threads,
     }
-    let mut book = open(&args.book)?;
+}
+
+/// The leaves' progress on a terminal.
+fn print_event(e: ProveEvent) {
+    match e {
+        ProveEvent::LeafSolved {
+            leaves,
+            proof_nodes,
+            search_nodes,
+            ..
+        } => eprint!("\rleaves re-solved: {leaves} (last: {proof_nodes} proof nodes, {search_nodes} nodes searched)   "),
+        ProveEvent::Minimizing {
+            proof_nodes,
+            searches,
+        } => eprint!("\rminimising: {proof_nodes} proof nodes after {searches} searches              "),
+    }
+}
+
+/// Refuses a book whose root is not won when only its proof is asked for.
+fn check_root(args: &ProveArgs, book: &mut Book) -> anyhow::Result<bool> {
     let root = book.root()?;
     if !root.status.is_win() && args.subtrees.is_none() {
         bail!(
@@ -94,61 +146,30 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             number(root.disproof)
         );
     }
-    let tablebase = solver_tables(
-        &args.tables.tables,
-        book.meta().rules,
-        args.tables.tb_units,
-        json_out,
-    )?;
-    let leaf_dir = args.leaf_dir.clone().unwrap_or_else(|| {
-        let mut name = match (&args.output, &args.subtrees) {
-            (Some(output), _) => output.clone().into_os_string(),
-            (None, Some(dir)) => dir.join("leaves").into_os_string(),
-            (None, None) => unreachable!("clap requires one"),
-        };
-        if args.output.is_some() {
-            name.push(".leaves");
-        }
-        PathBuf::from(name)
-    });
-    let options = AssembleOptions {
-        hash_bytes: args.hash,
-        leaf_nodes: args.leaf_nodes,
-        tablebase_units: tablebase
-            .as_ref()
-            .map_or(0, antichess_tb::Tablebase::max_units),
-        lone_bishop_rule: !args.no_bishop_rule,
-        minimize: args.minimize,
-        minimize_work: None,
-        // Ctrl-C stops the leaf under search (the saved ones are kept for the next run),
-        // or ends the minimisation, and the proof is written as it then is.
-        stop: Some(stop_on_ctrl_c(
-            "stopping: a leaf being re-solved stops (the saved leaves are kept for the next run); a minimisation ends and the proof is written",
-        )),
-        leaf_dir: Some(leaf_dir.clone()),
-        threads: args.threads,
-    };
+    Ok(root.status.is_win())
+}
+
+pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
+    let json_out = args.format == Format::Json;
+    // An output that cannot be written is refused before the leaves are re-solved.
+    if let Some(output) = &args.output {
+        antichess_io::check_target(output)?;
+    }
+    let mut book = open(&args.book)?;
+    let root_won = check_root(args, &mut book)?;
+    let rules = book.meta().rules;
+    let tablebase = solver_tables(&args.tables.tables, rules, args.tables.tb_units, json_out)?;
+    let leaf_dir = leaf_dir(args);
+    let options = prove_options(args, tablebase.as_ref(), leaf_dir.clone());
     let tty = std::io::stderr().is_terminal() && !json_out;
     let mut progress = |e: ProveEvent| {
-        if !tty {
-            return;
-        }
-        match e {
-            ProveEvent::LeafSolved {
-                leaves,
-                proof_nodes,
-                search_nodes,
-                ..
-            } => eprint!("\rleaves re-solved: {leaves} (last: {proof_nodes} proof nodes, {search_nodes} nodes searched)   "),
-            ProveEvent::Minimizing {
-                proof_nodes,
-                searches,
-            } => eprint!("\rminimising: {proof_nodes} proof nodes after {searches} searches              "),
+        if tty {
+            print_event(e);
         }
     };
-    let mut subtrees_out = Vec::new();
+    let mut subtrees = Vec::new();
     if let Some(dir) = &args.subtrees {
-        let written = prove_subtrees(
+        subtrees = write_subtrees(
             &mut book,
             tablebase.as_ref(),
             &options,
@@ -160,159 +181,122 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         if tty {
             eprintln!();
         }
-        for s in &written {
-            let (report, verified) = match &s.result {
-                Ok(done) => done,
-                Err(e) => {
-                    if !json_out {
-                        println!(
-                            "subtree {}: not written, its proof could not be assembled: {e}",
-                            s.line
-                        );
-                    }
-                    subtrees_out.push(json!({
-                        "line": s.line,
-                        "file": null,
-                        "error": e,
-                        "verified": false,
-                    }));
-                    continue;
-                }
-            };
-            if !json_out {
-                println!(
-                    "subtree {}: {} ({} nodes, {} bytes, {})",
-                    s.line,
-                    s.path.display(),
-                    report.counts.total,
-                    verified.bytes,
-                    match &verified.verdict {
-                        Ok(_) => "verified".to_string(),
-                        Err(e) => format!("verification FAILED: {e}"),
-                    }
-                );
-            }
-            subtrees_out.push(json!({
-                "line": s.line,
-                "file": s.path.display().to_string(),
-                "proof_nodes": report.counts.total,
-                "bytes": verified.bytes,
-                "verified": verified.verdict.is_ok(),
-            }));
+        if !json_out {
+            print_subtrees(&subtrees, args.subtree_depth);
         }
-        if !json_out && written.is_empty() {
-            println!(
-                "no solved subtree within {} plies of the root",
-                args.subtree_depth
-            );
-        }
-        if written
-            .iter()
-            .any(|s| s.result.as_ref().map_or(true, |(_, v)| v.verdict.is_err()))
-        {
+        if subtrees.iter().any(|s| !s.verified) {
             return Ok(ExitCode::from(1));
         }
     }
-    let Some(output) = args.output.as_ref().filter(|_| root.status.is_win()) else {
+    let Some(output) = args.output.as_ref().filter(|_| root_won) else {
         if json_out {
-            println!(
-                "{}",
-                json!({ "subtrees": subtrees_out, "proof_file": null, "root_won": root.status.is_win() })
-            );
+            print_json(&NoProofReport {
+                subtrees,
+                proof_file: None,
+                root_won,
+            })?;
         } else if args.output.is_some() {
-            println!(
-                "the root is not won yet (status {}): no proof of the root written",
-                root.status
-            );
+            let status = book.root()?.status;
+            println!("the root is not won yet (status {status}): no proof of the root written");
         }
         return Ok(ExitCode::SUCCESS);
     };
-    let (report, verified) = prove_to_file(
+    let remove = args.leaf_dir.is_none().then_some(&leaf_dir);
+    let r = prove_book(
         &mut book,
         tablebase.as_ref(),
         &options,
         output,
+        remove,
+        subtrees,
         &mut progress,
     )
     .with_context(|| format!("proving {}", redact(&args.book)))?;
     if tty {
         eprintln!();
     }
-    if verified.verdict.is_ok() && args.leaf_dir.is_none() {
-        std::fs::remove_dir_all(&leaf_dir)
-            .with_context(|| format!("removing {}", leaf_dir.display()))?;
-    }
-    let c = &report.counts;
     if json_out {
-        println!(
-            "{}",
-            json!({
-                "proof_file": output.display().to_string(),
-                "verified": verified.verdict.is_ok(),
-                "error": verified.verdict.as_ref().err(),
-                "proof_nodes": c.total,
-                "bytes": verified.bytes,
-                "book_nodes": report.book_nodes,
-                "leaves": report.leaves,
-                "leaves_reused": report.leaves_reused,
-                "seeds_used": report.seeds_used,
-                "subtrees": subtrees_out,
-                "search_nodes": report.search_nodes,
-                "assembled_nodes": report.assembled_nodes,
-                "seconds": report.seconds,
-                "counts": c,
-            })
-        );
+        print_json(&r)?;
     } else {
-        println!(
-            "pruned book: {} book nodes, {} leaves re-solved ({} nodes searched, {} re-searched by extraction) in {:.1} s",
-            report.book_nodes, report.leaves, report.search_nodes, report.researched, report.seconds
-        );
-        if report.seeds_used > 0 {
-            println!(
-                "{} book nodes took their proofs from the book's seeds",
-                report.seeds_used
-            );
-        }
-        if report.leaves_reused > 0 {
-            println!(
-                "{} of the leaves' proofs read back from {} (saved by an earlier run)",
-                report.leaves_reused,
-                leaf_dir.display()
-            );
-        }
-        if let Some(m) = &report.minimized {
-            println!(
-                "minimised: {} -> {} nodes ({} searches with {} positions, {} proved, {} switches)",
-                report.assembled_nodes, c.total, m.searched, m.search_nodes, m.proved, m.switches
-            );
-        }
-        println!(
-            "proof: {} ({} nodes: {} prover, {} opponent, {} terminal, {} tablebase, {} references; {} bytes = {:.2} bytes/node)",
-            output.display(),
-            c.total,
-            c.prover,
-            c.opponent,
-            c.terminal,
-            c.tablebase,
-            c.references,
-            verified.bytes,
-            verified.bytes as f64 / c.total.max(1) as f64
-        );
-        match &verified.verdict {
-            Ok(stats) => println!(
-                "verified: the proof is valid ({} nodes, {} unfolded, depth {}) in {:.2} s",
-                stats.counts.total,
-                stats.unfolded_nodes,
-                stats.max_depth,
-                verified.seconds.as_secs_f64()
-            ),
-            Err(e) => println!("verification FAILED: {e}"),
-        }
+        print_proof(&r, &leaf_dir);
     }
-    Ok(if verified.verdict.is_ok() {
+    Ok(if r.verified {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+fn print_subtrees(subtrees: &[SubtreeReport], depth: u32) {
+    for s in subtrees {
+        match (&s.file, &s.error) {
+            (_, Some(e)) => println!(
+                "subtree {}: not written, its proof could not be assembled: {e}",
+                s.line
+            ),
+            (file, None) => println!(
+                "subtree {}: {} ({} nodes, {} bytes, {})",
+                s.line,
+                file.clone().unwrap_or_default(),
+                s.proof_nodes.unwrap_or_default(),
+                s.bytes.unwrap_or_default(),
+                match &s.rejected {
+                    None => "verified".to_string(),
+                    Some(e) => format!("verification FAILED: {e}"),
+                }
+            ),
+        }
+    }
+    if subtrees.is_empty() {
+        println!("no solved subtree within {depth} plies of the root");
+    }
+}
+
+fn print_proof(r: &ProofFileReport, leaf_dir: &std::path::Path) {
+    let (report, c) = (&r.report, &r.counts);
+    println!(
+        "pruned book: {} book nodes, {} leaves re-solved ({} nodes searched, {} re-searched by extraction) in {:.1} s",
+        report.book_nodes, report.leaves, report.search_nodes, report.researched, report.seconds
+    );
+    if report.seeds_used > 0 {
+        println!(
+            "{} book nodes took their proofs from the book's seeds",
+            report.seeds_used
+        );
+    }
+    if report.leaves_reused > 0 {
+        println!(
+            "{} of the leaves' proofs read back from {} (saved by an earlier run)",
+            report.leaves_reused,
+            leaf_dir.display()
+        );
+    }
+    if let Some(m) = &report.minimized {
+        println!(
+            "minimised: {} -> {} nodes ({} searches with {} positions, {} proved, {} switches)",
+            report.assembled_nodes, c.total, m.searched, m.search_nodes, m.proved, m.switches
+        );
+    }
+    println!(
+        "proof: {} ({} nodes: {} prover, {} opponent, {} terminal, {} tablebase, {} references; {} bytes = {:.2} bytes/node)",
+        r.proof_file,
+        c.total,
+        c.prover,
+        c.opponent,
+        c.terminal,
+        c.tablebase,
+        c.references,
+        r.bytes,
+        r.bytes as f64 / c.total.max(1) as f64
+    );
+    match &r.verdict.verdict {
+        Ok(stats) => println!(
+            "verified: the proof is valid ({} nodes, {} unfolded, depth {}) in {:.2} s",
+            stats.counts.total,
+            stats.unfolded_nodes,
+            stats.max_depth,
+            r.verdict.seconds.as_secs_f64()
+        ),
+        Err(e) => println!("verification FAILED: {e}"),
+    }
 }

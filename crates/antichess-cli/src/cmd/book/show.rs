@@ -1,14 +1,16 @@
 //! `antichess book show` (a node and its children, with the book's counts) and `antichess
-//! book check` (the book's structure).
+//! book check` (the book's structure): arguments to [`antichess_book::jobs::show`], its
+//! reports printed.
 
 use std::process::ExitCode;
 
-use antichess_book::{redact, Book, Node};
+use antichess_book::jobs::show::{check_book, show_node, CheckReport, NodeReport, ShowReport};
+use antichess_book::jobs::Ratio;
+use antichess_book::Book;
 use clap::Args;
-use serde_json::json;
 
-use crate::common::book::{find, line_text, ratio_text};
-use crate::common::output::{json_number, number, Format};
+use crate::common::book::moves_from_root;
+use crate::common::output::{number, print_json, Format};
 
 /// Show a node (default: the root) and its children with numbers, ratio, status and
 /// subtree estimate, and the book's counts.
@@ -40,175 +42,111 @@ pub struct CheckArgs {
     pub format: Format,
 }
 
-fn node_json(parent: Option<&antichess_core::Position>, n: &Node) -> serde_json::Value {
-    let mv = parent.and_then(|p| n.move_from(p).ok());
-    json!({
-        "id": n.id,
-        "uci": n.uci,
-        "san": mv.zip(parent).map(|(m, p)| p.san(m)),
-        "fen": n.fen,
-        "status": n.status.name(),
-        "proof": json_number(n.proof),
-        "disproof": json_number(n.disproof),
-        "ratio": if n.proof == 0 { json!("inf") } else { json!(n.ratio()) },
-        "size": n.size,
-        "searches": n.searches,
-        "expanded": n.expanded,
-        "transposition_of": n.same_as,
-        "claimed_by": n.claimed_by,
-    })
+/// A ratio as text: `inf` for a won node.
+fn ratio_text(n: &NodeReport) -> String {
+    match n.ratio {
+        Ratio::Finite(r) => format!("{r:.3}"),
+        Ratio::Inf(s) => s.to_string(),
+    }
 }
 
 pub fn run_show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let mut book = Book::open_read_only(&args.book)?;
-    let node = find(&mut book, args.moves.as_deref())?;
-    let pos = book.position(&node)?;
-    let mut children = book.children(node.id)?;
-    if node.prover_to_move {
-        children.sort_by_key(|c| (c.proof, std::cmp::Reverse(c.disproof), c.id));
-    } else {
-        children.sort_by_key(|c| (c.disproof, std::cmp::Reverse(c.proof), c.id));
-    }
-    let counts = book.counts()?;
-    let line = line_text(&mut book, node.id)?;
-    let pinned = book.pinned()?;
-    let queue = book.queue()?;
-    let meta = book.meta().clone();
+    let moves = moves_from_root(&book, args.moves.as_deref())?;
+    let report = show_node(&mut book, &moves)?;
     if args.format == Format::Json {
-        let kids: Vec<_> = children.iter().map(|c| node_json(Some(&pos), c)).collect();
-        println!(
-            "{}",
-            json!({
-                "book": redact(&args.book),
-                "rules": meta.rules.to_string(),
-                "prover": meta.prover.name(),
-                "root_fen": meta.root_fen,
-                "line": line,
-                "node": node_json(None, &node),
-                "children": kids,
-                "counts": {
-                    "nodes": counts.nodes,
-                    "leaves": counts.leaves,
-                    "open_leaves": counts.open_leaves,
-                    "won": counts.won,
-                    "lost": counts.lost,
-                    "claimed": counts.claimed,
-                    "searches": counts.searches,
-                    "queued": counts.queued,
-                },
-                "pin": pinned,
-                "queue": queue.iter().map(|q| q.node).collect::<Vec<_>>(),
-            })
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    println!(
-        "book: {} ({} rules, proving a win for {}); root {}",
-        redact(&args.book),
-        meta.rules,
-        meta.prover,
-        meta.root_fen
-    );
-    println!(
-        "counts: {} nodes, {} leaves ({} open), {} won, {} lost, {} claimed, {} searches, {} queued{}",
-        counts.nodes,
-        counts.leaves,
-        counts.open_leaves,
-        counts.won,
-        counts.lost,
-        counts.claimed,
-        counts.searches,
-        counts.queued,
-        pinned.map_or(String::new(), |p| format!(", walk pinned at node {p}"))
-    );
-    println!("node {}: {line}", node.id);
-    println!("  fen: {}", node.fen);
-    println!(
-        "  {} to move ({}); status {}; proof {} disproof {} ratio {}; subtree ~{}; {} search(es){}{}",
-        pos.turn(),
-        if node.prover_to_move { "prover" } else { "opponent" },
-        node.status,
-        number(node.proof),
-        number(node.disproof),
-        ratio_text(&node),
-        node.size,
-        node.searches,
-        node.same_as.map_or(String::new(), |t| format!("; transposition of node {t}")),
-        node.claimed_by
-            .as_ref()
-            .map_or(String::new(), |w| format!("; claimed by {w}"))
-    );
-    if children.is_empty() {
-        println!("  (a leaf)");
+        print_json(&report)?;
     } else {
-        println!(
-            "  {:<8} {:<6} {:>11} {:>11} {:>10} {:<12} {:>12} {:>8}",
-            "move", "uci", "proof", "disproof", "ratio", "status", "subtree", "searches"
-        );
-        for c in &children {
-            let san = c.move_from(&pos).map(|m| pos.san(m)).unwrap_or_default();
-            println!(
-                "  {:<8} {:<6} {:>11} {:>11} {:>10} {:<12} {:>12} {:>8}{}",
-                san,
-                c.uci.clone().unwrap_or_default(),
-                number(c.proof),
-                number(c.disproof),
-                ratio_text(c),
-                c.status.name(),
-                c.size,
-                c.searches,
-                if c.expanded { "  +" } else { "" }
-            );
-        }
-        println!("  (+: expanded in the book)");
+        print_show(&report);
     }
     Ok(ExitCode::SUCCESS)
 }
 
+fn print_show(r: &ShowReport) {
+    let c = &r.counts;
+    println!(
+        "book: {} ({} rules, proving a win for {}); root {}",
+        r.book, r.rules, r.prover, r.root_fen
+    );
+    println!(
+        "counts: {} nodes, {} leaves ({} open), {} won, {} lost, {} claimed, {} searches, {} queued{}",
+        c.nodes, c.leaves, c.open_leaves, c.won, c.lost, c.claimed, c.searches, c.queued,
+        r.pin.map_or(String::new(), |p| format!(", walk pinned at node {p}"))
+    );
+    let node = &r.node;
+    println!("node {}: {}", node.id, r.line);
+    println!("  fen: {}", node.fen);
+    println!(
+        "  {} to move ({}); status {}; proof {} disproof {} ratio {}; subtree ~{}; {} search(es){}{}",
+        r.turn,
+        if r.prover_to_move { "prover" } else { "opponent" },
+        node.status,
+        number(node.proof),
+        number(node.disproof),
+        ratio_text(node),
+        node.size,
+        node.searches,
+        node.transposition_of.map_or(String::new(), |t| format!("; transposition of node {t}")),
+        node.claimed_by
+            .as_ref()
+            .map_or(String::new(), |w| format!("; claimed by {w}"))
+    );
+    if r.children.is_empty() {
+        println!("  (a leaf)");
+        return;
+    }
+    println!(
+        "  {:<8} {:<6} {:>11} {:>11} {:>10} {:<12} {:>12} {:>8}",
+        "move", "uci", "proof", "disproof", "ratio", "status", "subtree", "searches"
+    );
+    for c in &r.children {
+        println!(
+            "  {:<8} {:<6} {:>11} {:>11} {:>10} {:<12} {:>12} {:>8}{}",
+            c.san.clone().unwrap_or_default(),
+            c.uci.clone().unwrap_or_default(),
+            number(c.proof),
+            number(c.disproof),
+            ratio_text(c),
+            c.status,
+            c.size,
+            c.searches,
+            if c.expanded { "  +" } else { "" }
+        );
+    }
+    println!("  (+: expanded in the book)");
+}
+
 pub fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let mut book = Book::open_read_only(&args.book)?;
-    let (integrity, problems) = book.check_all()?;
-    // A damaged file may not count.
-    let nodes = book.counts().ok().map(|c| c.nodes);
-    let code = if problems.is_empty() {
+    let report = check_book(&mut book)?;
+    let code = if report.sound {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     };
     if args.format == Format::Json {
-        println!(
-            "{}",
-            json!({
-                "book": redact(&args.book),
-                "sound": problems.is_empty(),
-                "nodes": nodes,
-                "integrity_check": integrity.checked,
-                "problems": problems,
-            })
-        );
-        return Ok(code);
-    }
-    println!(
-        "integrity: {}: {}",
-        integrity.checked,
-        if integrity.problems.is_empty() {
-            "ok"
-        } else {
-            "FAILED"
-        }
-    );
-    let nodes = nodes.map_or_else(|| "nodes unknown".into(), |n| format!("{n} nodes"));
-    if problems.is_empty() {
-        println!("{}: sound ({nodes})", redact(&args.book));
+        print_json(&report)?;
     } else {
-        for p in &problems {
-            println!("{p}");
-        }
-        println!(
-            "{}: {} problem(s) ({nodes})",
-            redact(&args.book),
-            problems.len()
-        );
+        print_check(&report);
     }
     Ok(code)
+}
+
+fn print_check(r: &CheckReport) {
+    println!(
+        "integrity: {}: {}",
+        r.integrity_check,
+        if r.integrity_ok { "ok" } else { "FAILED" }
+    );
+    let nodes = r
+        .nodes
+        .map_or_else(|| "nodes unknown".into(), |n| format!("{n} nodes"));
+    if r.sound {
+        println!("{}: sound ({nodes})", r.book);
+    } else {
+        for p in &r.problems {
+            println!("{p}");
+        }
+        println!("{}: {} problem(s) ({nodes})", r.book, r.problems.len());
+    }
 }

@@ -5,15 +5,12 @@
 
 use std::process::ExitCode;
 
+use antichess_book::jobs::tables::book_tables;
 use antichess_book::Book;
-use antichess_core::Color;
-use antichess_tb::format::kind_file_name;
-use antichess_tb::{Material, TableKind};
 use clap::Args;
-use serde_json::json;
 
 use crate::common::args::default_tables_dir;
-use crate::common::output::Format;
+use crate::common::output::{print_json, Format};
 
 /// List the materials (at most 6 units; --units to show fewer) the book's searches met
 /// without a table, most positions first, and whether a table for each is in the tables
@@ -47,55 +44,11 @@ pub fn run_tables(args: &TablesArgs) -> anyhow::Result<ExitCode> {
         .tables
         .clone()
         .unwrap_or_else(|| default_tables_dir(rules));
-    let mut missing = book.missing_tables()?;
-    if let Some(units) = args.units {
-        missing.retain(|m| m.units <= units);
-    }
-    let size = |name: String| std::fs::metadata(dir.join(name)).ok().map(|m| m.len());
-    let rows: Vec<(String, u32, u64, &str, Option<u64>)> = missing
-        .iter()
-        .map(|m| {
-            let (status, bytes) = match m.material.parse::<Material>() {
-                Ok(mat) => {
-                    let (canonical, _) = mat.canonical();
-                    let bound: Vec<u64> = [Color::White, Color::Black]
-                        .into_iter()
-                        .filter_map(|c| size(kind_file_name(&canonical, TableKind::Bound(c))))
-                        .collect();
-                    match size(kind_file_name(&canonical, TableKind::Exact)) {
-                        Some(b) => ("present", Some(b)),
-                        None if !bound.is_empty() => ("bound", Some(bound.iter().sum())),
-                        None => ("missing", None),
-                    }
-                }
-                Err(_) => ("missing", None),
-            };
-            (m.material.clone(), m.units, m.positions, status, bytes)
-        })
-        .collect();
+    let report = book_tables(&mut book, &dir, args.units)?;
     if args.format == Format::Json {
-        let materials: Vec<_> = rows
-            .iter()
-            .map(|(material, units, positions, status, bytes)| {
-                json!({
-                    "material": material,
-                    "units": units,
-                    "positions": positions,
-                    "table": status,
-                    "bytes": bytes,
-                })
-            })
-            .collect();
-        println!(
-            "{}",
-            json!({
-                "book": antichess_book::redact(&args.book),
-                "tables": dir.display().to_string(),
-                "materials": materials,
-            })
-        );
-        return Ok(ExitCode::SUCCESS);
+        return print_json(&report).map(|()| ExitCode::SUCCESS);
     }
+    let rows = &report.materials;
     if rows.is_empty() {
         println!(
             "The book's searches met no material of at most {} units without a table.",
@@ -111,22 +64,22 @@ pub fn run_tables(args: &TablesArgs) -> anyhow::Result<ExitCode> {
         "  {:<10} {:>5} {:>16}  {:<8} {:>12}",
         "material", "units", "positions", "table", "bytes"
     );
-    for (material, units, positions, status, bytes) in &rows {
+    for r in rows {
         println!(
             "  {:<10} {:>5} {:>16}  {:<8} {:>12}",
-            material,
-            units,
-            positions,
-            status,
-            bytes.map_or_else(String::new, |b| b.to_string())
+            r.material,
+            r.units,
+            r.positions,
+            r.table,
+            r.bytes.map_or_else(String::new, |b| b.to_string())
         );
     }
     let present: Vec<u64> = rows
         .iter()
-        .filter(|r| r.3 == "present")
-        .filter_map(|r| r.4)
+        .filter(|r| r.table == "present")
+        .filter_map(|r| r.bytes)
         .collect();
-    let bound = rows.iter().filter(|r| r.3 == "bound").count();
+    let bound = rows.iter().filter(|r| r.table == "bound").count();
     println!(
         "{} of {} present ({} bytes), {bound} with bound tables only; `antichess tb build --from-book {} --top N` builds the first N.",
         present.len(),

@@ -1,18 +1,18 @@
 //! Moving nodes between books: `antichess book export` (cut a subtree out), `import`
-//! (splice it back) and `copy` (a whole book between stores).
+//! (splice it back) and `copy` (a whole book between stores): arguments to
+//! [`antichess_book::jobs::transfer`], its reports printed.
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::time::Instant;
 
-use antichess_book::{copy_book, export, import, redact, Book};
+use antichess_book::jobs::transfer::{copy, export_subtree, import_subtree};
+use antichess_book::{redact, Book};
 use anyhow::Context;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde_json::json;
 
-use crate::common::book::{find, line_text, moves_from_root, open};
-use crate::common::output::{json_number, number, Format};
+use crate::common::book::{moves_from_root, open};
+use crate::common::output::{number, print_json, Format};
 
 /// Cut the subtree at a node into a book of its own (to grow it elsewhere and import it
 /// back).
@@ -65,26 +65,14 @@ pub struct CopyArgs {
 
 pub fn run_export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     let mut book = open(&args.book)?;
-    let node = find(&mut book, Some(&args.moves))?;
-    let copied = export(&mut book, node.id, &args.output)?;
+    let moves = moves_from_root(&book, Some(&args.moves))?;
+    let r = export_subtree(&mut book, &moves, &args.output)?;
     if args.format == Format::Json {
-        println!(
-            "{}",
-            json!({
-                "book": redact(&args.book),
-                "node": { "id": node.id, "line": line_text(&mut book, node.id)? },
-                "nodes": copied,
-                "output": redact(&args.output),
-            })
-        );
-        return Ok(ExitCode::SUCCESS);
+        return print_json(&r).map(|()| ExitCode::SUCCESS);
     }
     println!(
         "exported node {} ({}) and its subtree: {} nodes into {}",
-        node.id,
-        line_text(&mut book, node.id)?,
-        copied,
-        redact(&args.output)
+        r.node.id, r.node.line, r.nodes, r.output
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -95,35 +83,19 @@ pub fn run_import(args: &ImportArgs) -> anyhow::Result<ExitCode> {
         Some(text) => Some(moves_from_root(&book, Some(text))?),
         None => None,
     };
-    let report = import(&mut book, &args.sub_book, moves.as_deref())?;
-    let root = book.root()?;
+    let r = import_subtree(&mut book, &args.sub_book, moves.as_deref())?;
     if args.format == Format::Json {
-        println!(
-            "{}",
-            json!({
-                "book": redact(&args.book),
-                "sub_book": redact(&args.sub_book),
-                "added": report.added,
-                "updated": report.updated,
-                "kept": report.kept,
-                "root": {
-                    "status": root.status.name(),
-                    "proof": json_number(root.proof),
-                    "disproof": json_number(root.disproof),
-                },
-            })
-        );
-        return Ok(ExitCode::SUCCESS);
+        return print_json(&r).map(|()| ExitCode::SUCCESS);
     }
     println!(
         "imported {}: {} nodes added, {} updated, {} kept; root: {} (proof {}, disproof {})",
-        redact(&args.sub_book),
-        report.added,
-        report.updated,
-        report.kept,
-        root.status,
-        number(root.proof),
-        number(root.disproof)
+        r.sub_book,
+        r.added,
+        r.updated,
+        r.kept,
+        r.root.status,
+        number(r.root.proof),
+        number(r.root.disproof)
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -144,35 +116,18 @@ pub fn run_copy(args: &CopyArgs) -> anyhow::Result<ExitCode> {
     } else {
         ProgressBar::hidden()
     };
-    let start = Instant::now();
-    let report = copy_book(&args.source, &args.destination, &mut |done, total| {
+    let r = copy(&args.source, &args.destination, &mut |done, total| {
         bar.set_length(total);
         bar.set_position(done);
     })
     .with_context(|| format!("copying {from} to {to}"))?;
     bar.finish_and_clear();
     if args.format == Format::Json {
-        println!(
-            "{}",
-            json!({
-                "source": from,
-                "destination": to,
-                "nodes": report.nodes,
-                "searches": report.searches,
-                "queued": report.queued,
-                "meta": report.meta,
-                "seconds": start.elapsed().as_secs_f64(),
-            })
-        );
-        return Ok(ExitCode::SUCCESS);
+        return print_json(&r).map(|()| ExitCode::SUCCESS);
     }
     println!(
         "copied {from} to {to}: {} nodes, {} search log entries, {} queued, {} meta entries in {:.1} s",
-        report.nodes,
-        report.searches,
-        report.queued,
-        report.meta,
-        start.elapsed().as_secs_f64()
+        r.nodes, r.searches, r.queued, r.meta, r.seconds
     );
     Ok(ExitCode::SUCCESS)
 }
