@@ -39,7 +39,7 @@ use antichess_tb::Tablebase;
 use crate::error::{BookError, Result};
 use crate::node::same_position;
 use crate::node::{combine, Node, NodeId, Status, INF};
-use crate::prove::{assemble_node, AssembleOptions};
+use crate::prove::{assemble_node_with, AssembleOptions, SeedIndex};
 use crate::seed::seed_bytes;
 use crate::Book;
 use antichess_proof::encode_compact;
@@ -163,6 +163,7 @@ pub fn save_frontier(
     let mut proved: HashMap<u64, Vec<String>> = HashMap::new();
     let mut failed: HashSet<NodeId> = HashSet::new();
     let total = won.len() as u64;
+    let seeds = SeedIndex::load(book)?;
     for (done, &i) in won.iter().enumerate() {
         let n = &nodes[i];
         let known = proved
@@ -172,12 +173,13 @@ pub fn save_frontier(
             // A node that defers to a transposition is proved through the node it defers
             // to. (Not verified here: loading verifies every proof.)
             let target = n.same_as.unwrap_or(n.id);
-            let encoded = assemble_node(book, Some(target), tablebase, options, &mut |_| {})
-                .and_then(|(tree, _)| {
-                    encode_compact(&tree)
-                        .map(|bytes| (bytes, tree.len() as u64))
-                        .map_err(|e| BookError::Proof(e.to_string()))
-                });
+            let encoded =
+                assemble_node_with(book, Some(target), tablebase, options, &seeds, &mut |_| {})
+                    .and_then(|(tree, _)| {
+                        encode_compact(&tree)
+                            .map(|bytes| (bytes, tree.len() as u64))
+                            .map_err(|e| BookError::Proof(e.to_string()))
+                    });
             match encoded {
                 Ok((bytes, size)) => {
                     report.proof_nodes += size;

@@ -3,8 +3,6 @@
 //! the peak memory figure, an error with its causes on one line ([`describe`]), and a
 //! job's report as JSON ([`print_json`]).
 
-use serde_json::{json, Value};
-
 /// What a command prints: text for people (the default) or one JSON object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -21,15 +19,6 @@ pub fn number(n: u32) -> String {
         "inf".to_string()
     } else {
         n.to_string()
-    }
-}
-
-/// A proof or disproof number in JSON: an integer, or the string `"inf"` for infinity.
-pub fn json_number(n: u32) -> Value {
-    if n == INF {
-        json!("inf")
-    } else {
-        json!(n)
     }
 }
 
