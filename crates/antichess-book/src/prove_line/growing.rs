@@ -141,7 +141,7 @@ impl Run<'_> {
             return Ok(());
         }
         self.tables_at = done;
-        let met = materials_met(self.location, tables)?;
+        let met = materials_met(self.location, tables.rules())?;
         let choice = match (options.tables_met, &self.met_before) {
             (TablesMet::Recent, Some(before)) => since(&met, before),
             _ => met.clone(),
@@ -387,10 +387,9 @@ impl Run<'_> {
 }
 
 /// Every material the book's searches met without a table, with the positions met, most
-/// first; the book's rule set must be the tables'.
-fn materials_met(location: &str, tables: &Tablebase) -> Result<Vec<(String, u64)>> {
+/// first; the book's rule set must be `rules` (`tb build --from-book` and the table rounds).
+pub fn materials_met(location: &str, rules: antichess_core::Rules) -> Result<Vec<(String, u64)>> {
     let mut book = Book::open_read_only(location)?;
-    let rules = tables.rules();
     if book.meta().rules != rules {
         return Err(BookError::Mismatch(format!(
             "the book {location} is for the rules {}, the tables for {rules}: give --rules {}",

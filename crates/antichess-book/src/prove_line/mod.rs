@@ -24,6 +24,7 @@ use antichess_tb::Tablebase;
 use crate::{prove_subtrees, prove_to_file, Book, GrowEnd, GrowStats, ProveEvent, Result};
 use types::{frontier_options, prove_options};
 
+pub use growing::materials_met;
 pub use rounds::{GrownTables, TablesMet};
 pub use start::{book_name, books_dir, worker_hash};
 pub use types::{

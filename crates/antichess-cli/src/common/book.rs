@@ -24,27 +24,6 @@ pub fn open(location: &str) -> anyhow::Result<Book> {
     Ok(Book::open(location)?)
 }
 
-/// Every material a book's searches met without a table, with the positions met, most
-/// first; the book's rule set must be `rules`.
-pub fn materials_met(
-    location: &str,
-    rules: antichess_core::Rules,
-) -> anyhow::Result<Vec<(String, u64)>> {
-    let mut book = Book::open_read_only(location)?;
-    if book.meta().rules != rules {
-        anyhow::bail!(
-            "the book {location} is for the rules {}, the tables for {rules}: give --rules {}",
-            book.meta().rules,
-            book.meta().rules
-        );
-    }
-    Ok(book
-        .missing_tables()?
-        .into_iter()
-        .map(|m| (m.material, m.positions))
-        .collect())
-}
-
 /// The first `top` materials of at most `max_units` units a book's searches met most
 /// without a table (for `tb build --from-book`); the book's rule set must be `rules`.
 pub fn missing_materials(
@@ -54,7 +33,7 @@ pub fn missing_materials(
     rules: antichess_core::Rules,
 ) -> anyhow::Result<Vec<antichess_tb::Material>> {
     let mut out = Vec::new();
-    for (name, _) in materials_met(location, rules)? {
+    for (name, _) in antichess_book::prove_line::materials_met(location, rules)? {
         if out.len() == top {
             break;
         }
