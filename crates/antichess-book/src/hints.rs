@@ -93,8 +93,33 @@ impl Hints {
 /// alternatives with small numbers. Nodes reached twice (transpositions) are counted once
 /// per path, like the book's numbers. Reads one snapshot of the book.
 pub fn hinted_proof(view: &mut BookView<'_>, start: NodeId, hints: &Hints) -> Result<u32> {
-    let mut memo = HashMap::new();
-    hinted(view, start, hints, &mut memo)
+    HintedProof::new(hints).of(view, start)
+}
+
+/// [`hinted_proof`] of several nodes of one snapshot (a node and its children, as `book
+/// show --hints` gives them): each node's number is computed once and remembered.
+#[derive(Debug)]
+pub struct HintedProof<'h> {
+    hints: &'h Hints,
+    memo: HashMap<NodeId, u32>,
+}
+
+impl<'h> HintedProof<'h> {
+    #[must_use]
+    pub fn new(hints: &'h Hints) -> HintedProof<'h> {
+        HintedProof {
+            hints,
+            memo: HashMap::new(),
+        }
+    }
+
+    /// The record tree's proof number of `id` (see [`hinted_proof`]).
+    ///
+    /// # Errors
+    /// The store's; a missing node.
+    pub fn of(&mut self, view: &mut BookView<'_>, id: NodeId) -> Result<u32> {
+        hinted(view, id, self.hints, &mut self.memo)
+    }
 }
 
 fn hinted(

@@ -497,3 +497,79 @@ fn bench_book_solves_proves_and_verifies() {
         .unwrap_or_else(|| panic!("no result row:\n{out}"));
     assert!(row.contains("solved") && row.ends_with("valid"), "{out}");
 }
+
+/// `book show --hints`: the proof number of the record's tree below the node and each
+/// child. After a grow that followed the hint 2. b4, the root's record number is b4's.
+#[test]
+fn show_gives_the_record_trees_proof_number() {
+    let dir = temp("show-hints");
+    let book = dir.join("e6.book");
+    let hints = dir.join("e6.hints");
+    std::fs::write(&hints, "# the record\ne2e3 e7e6 b2b4\n").unwrap();
+    ok(&[
+        "book",
+        "new",
+        s(&book),
+        "--moves",
+        "e3 e6",
+        "--prover",
+        "white",
+    ]);
+    let mut args = vec![
+        "book",
+        "grow",
+        s(&book),
+        "--searches",
+        "20",
+        "--hints",
+        s(&hints),
+    ];
+    args.extend(GROW);
+    ok(&args);
+    let v = json(&[
+        "book",
+        "show",
+        s(&book),
+        "--hints",
+        s(&hints),
+        "--format",
+        "json",
+    ]);
+    let b4 = v["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["uci"] == "b2b4")
+        .unwrap()
+        .clone();
+    assert_eq!(v["node"]["hinted"], b4["hinted"], "{v}");
+    let (root, record) = (&v["node"]["proof"], &v["node"]["hinted"]);
+    assert!(
+        record.as_u64().unwrap() >= root.as_u64().unwrap(),
+        "the record's tree is one of the root's: {v}"
+    );
+    assert!(
+        v["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c.get("hinted").is_some()),
+        "{v}"
+    );
+    // Without --hints the field is absent; in text the node line names it.
+    let plain = json(&["book", "show", s(&book), "--format", "json"]);
+    assert!(plain["node"].get("hinted").is_none(), "{plain}");
+    let out = ok(&["book", "show", s(&book), "--hints", s(&hints)]);
+    assert!(out.contains("record tree proof"), "{out}");
+    // A hints file with an illegal move is refused with its line and move.
+    let bad = dir.join("bad.hints");
+    std::fs::write(&bad, "e2e3 e7e6 b2b5\n").unwrap();
+    let out = antichess(&["book", "show", s(&book), "--hints", s(&bad)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("bad.hints, line 1: move 3 (b2b5)"),
+        "{}",
+        text(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,6 +4,7 @@
 use antichess_core::{Move, Position};
 
 use crate::error::Result;
+use crate::hints::{HintedProof, Hints};
 use crate::jobs::{line_text, number, Ratio};
 use crate::node::{Node, NodeId};
 use crate::store::BookCounts;
@@ -28,6 +29,24 @@ pub struct NodeReport {
     pub expanded: bool,
     pub transposition_of: Option<NodeId>,
     pub claimed_by: Option<String>,
+    /// With hints (`book show --hints`): the proof number of the record's tree below the
+    /// node ([`crate::hints::hinted_proof`]).
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "hinted_number"
+    )]
+    pub hinted: Option<u32>,
+}
+
+/// A hinted proof number as the other numbers are written (`inf` for a lost node).
+fn hinted_number<S: serde::Serializer>(
+    n: &Option<u32>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match n {
+        Some(n) => number(n, s),
+        None => s.serialize_none(),
+    }
 }
 
 impl NodeReport {
@@ -49,6 +68,7 @@ impl NodeReport {
             expanded: n.expanded,
             transposition_of: n.same_as,
             claimed_by: n.claimed_by.clone(),
+            hinted: None,
         }
     }
 }
@@ -77,11 +97,12 @@ pub struct ShowReport {
     pub prover_to_move: bool,
 }
 
-/// The node at `moves` from the root of `book` and its children, best first.
+/// The node at `moves` from the root of `book` and its children, best first; with `hints`,
+/// each with the proof number of the record's tree below it.
 ///
 /// # Errors
 /// A move that leaves the book; the store's.
-pub fn show_node(book: &mut Book, moves: &[Move]) -> Result<ShowReport> {
+pub fn show_node(book: &mut Book, moves: &[Move], hints: Option<&Hints>) -> Result<ShowReport> {
     let node = book.find(moves)?;
     let pos = book.position(&node)?;
     let mut children = book.children(node.id)?;
@@ -89,6 +110,19 @@ pub fn show_node(book: &mut Book, moves: &[Move]) -> Result<ShowReport> {
         children.sort_by_key(|c| (c.proof, std::cmp::Reverse(c.disproof), c.id));
     } else {
         children.sort_by_key(|c| (c.disproof, std::cmp::Reverse(c.proof), c.id));
+    }
+    let mut node_report = NodeReport::of(None, &node);
+    let mut children: Vec<NodeReport> = children
+        .iter()
+        .map(|c| NodeReport::of(Some(&pos), c))
+        .collect();
+    if let Some(hints) = hints {
+        let mut hinted = HintedProof::new(hints);
+        let mut view = book.view()?;
+        node_report.hinted = Some(hinted.of(&mut view, node.id)?);
+        for c in &mut children {
+            c.hinted = Some(hinted.of(&mut view, c.id)?);
+        }
     }
     let meta = book.meta().clone();
     Ok(ShowReport {
@@ -100,11 +134,8 @@ pub fn show_node(book: &mut Book, moves: &[Move]) -> Result<ShowReport> {
         line: line_text(book, node.id)?,
         pin: book.pinned()?,
         queue: book.queue()?.iter().map(|q| q.node).collect(),
-        children: children
-            .iter()
-            .map(|c| NodeReport::of(Some(&pos), c))
-            .collect(),
-        node: NodeReport::of(None, &node),
+        children,
+        node: node_report,
         turn: pos.turn(),
         prover_to_move: node.prover_to_move,
     })

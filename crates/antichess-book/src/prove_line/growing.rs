@@ -52,6 +52,34 @@ struct Run<'a> {
     frontier_saves: u32,
     saving: Option<Saving>,
     grown: GrownTables,
+    record: RecordWatch,
+}
+
+/// The record tree's proof number for the progress events (with hints): walking the book
+/// costs time (about 3 s for 200,000 nodes), so it is measured again only after ten times
+/// what the last measure took, and the last value is reported in between.
+#[derive(Default)]
+struct RecordWatch {
+    last: Option<u32>,
+    next: Option<Instant>,
+}
+
+impl RecordWatch {
+    fn measure(&mut self, book: &mut Book, hints: &crate::Hints) -> Option<u32> {
+        let now = Instant::now();
+        if self.next.is_none_or(|next| now >= next) {
+            let value = book
+                .view()
+                .and_then(|mut view| {
+                    let root = view.root()?;
+                    crate::hints::hinted_proof(&mut view, root.id, hints)
+                })
+                .ok();
+            self.last = value.or(self.last);
+            self.next = Some(Instant::now() + now.elapsed() * 10);
+        }
+        self.last
+    }
 }
 
 /// Grows the book at `location` (see the module documentation).
@@ -72,6 +100,7 @@ pub(super) fn grow_rounds(
         frontier_saves: 0,
         saving: None,
         grown: GrownTables::default(),
+        record: RecordWatch::default(),
     };
     let end = loop {
         run.start_table_round(options, on_event)?;
@@ -244,7 +273,9 @@ impl Run<'_> {
                 self.forward_frontier_events(on_event);
                 if started.elapsed() >= next {
                     next += every;
-                    if let Some(event) = progress(location, stats, started) {
+                    let hints = options.hints.as_deref();
+                    if let Some(event) = progress(location, stats, started, hints, &mut self.record)
+                    {
                         on_event(event);
                     }
                 }
@@ -405,12 +436,20 @@ pub fn materials_met(location: &str, rules: antichess_core::Rules) -> Result<Vec
 }
 
 /// The book's state now, if it can be read.
-fn progress(location: &str, stats: &GrowStats, started: Instant) -> Option<ProveLineEvent> {
+fn progress(
+    location: &str,
+    stats: &GrowStats,
+    started: Instant,
+    hints: Option<&crate::Hints>,
+    record: &mut RecordWatch,
+) -> Option<ProveLineEvent> {
     let mut book = Book::open_read_only(location).ok()?;
     let (Ok(root), Ok(counts)) = (book.root(), book.counts()) else {
         return None;
     };
+    let hinted = hints.and_then(|h| record.measure(&mut book, h));
     Some(ProveLineEvent::Progress {
+        hinted,
         seconds: started.elapsed().as_secs_f64(),
         root,
         counts,
@@ -418,4 +457,51 @@ fn progress(location: &str, stats: &GrowStats, started: Instant) -> Option<Prove
         decided: stats.decided.load(Relaxed),
         proofs_failed: stats.proofs_failed.load(Relaxed),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use antichess_core::{play_move_text, Color, Position, Rules};
+
+    /// The progress events' record number is `hinted_proof` at the root, measured again
+    /// only after ten times what the last measure took.
+    #[test]
+    fn the_record_watch_measures_the_hinted_tree_and_waits() {
+        let dir = antichess_testkit::temp_dir("record-watch");
+        let game = play_move_text(Position::start(Rules::INTERNATIONAL), "e3 e6").unwrap();
+        let location = dir.join("e6.book").display().to_string();
+        drop(Book::create(&location, game.position(), Color::White, game.moves()).unwrap());
+        let hints =
+            crate::Hints::parse("e2e3 e7e6 b2b4\n", Rules::INTERNATIONAL, Color::White, "t")
+                .unwrap();
+        let opts = GrowOptions {
+            search_nodes: 2_000,
+            hash_bytes: 16 << 20,
+            max_searches: Some(10),
+            hints: Some(Arc::new(hints.clone())),
+            ..GrowOptions::default()
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        grow(&location, None, &opts, &stop, &GrowStats::default()).unwrap();
+        let mut book = Book::open_read_only(&location).unwrap();
+        let expected = {
+            let mut view = book.view().unwrap();
+            let root = view.root().unwrap();
+            crate::hints::hinted_proof(&mut view, root.id, &hints).unwrap()
+        };
+        let mut watch = RecordWatch::default();
+        assert_eq!(watch.measure(&mut book, &hints), Some(expected));
+        let next = watch.next.expect("the next measure is set");
+        assert!(next >= Instant::now() - Duration::from_secs(1));
+        // Until then the last value is given without a walk.
+        watch.last = Some(7);
+        watch.next = Some(Instant::now() + Duration::from_secs(3600));
+        assert_eq!(watch.measure(&mut book, &hints), Some(7));
+        // When due, measured again.
+        watch.next = Some(Instant::now());
+        assert_eq!(watch.measure(&mut book, &hints), Some(expected));
+        drop(book);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -152,6 +152,10 @@ pub enum ProveLineEvent {
         searches: u64,
         decided: u64,
         proofs_failed: u64,
+        /// With hints: the proof number of the record's tree at the root
+        /// ([`crate::hints::hinted_proof`]), measured again after ten times what its last
+        /// measure took (the last value in between).
+        hinted: Option<u32>,
     },
     /// A frontier file was written.
     FrontierSaved { file: PathBuf, report: SaveReport },

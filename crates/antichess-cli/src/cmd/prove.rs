@@ -363,10 +363,12 @@ fn print_growth_event(event: ProveLineEvent) {
             searches,
             decided,
             proofs_failed,
+            hinted,
         } => eprintln!(
-            "{seconds:>6.0}s  root proof {} disproof {}  book {} nodes ({} won, {} lost, {} open leaves)  {searches} searches, {decided} leaves decided{}",
+            "{seconds:>6.0}s  root proof {} disproof {}{}  book {} nodes ({} won, {} lost, {} open leaves)  {searches} searches, {decided} leaves decided{}",
             number(root.proof),
             number(root.disproof),
+            hinted.map_or(String::new(), |h| format!(" (record tree {})", number(h))),
             counts.nodes,
             counts.won,
             counts.lost,

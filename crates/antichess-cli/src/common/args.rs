@@ -313,6 +313,33 @@ impl WalkDefaults {
     };
 }
 
+/// A hints file (docs/formats/hints.md) read for `prover` under `rules`; a line on stderr
+/// says how many positions it names.
+pub fn read_hints(
+    path: &std::path::Path,
+    rules: antichess_core::Rules,
+    prover: antichess_core::Color,
+) -> anyhow::Result<antichess_book::Hints> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("--hints {}: {e}", path.display()))?;
+    let hints = antichess_book::Hints::parse(&text, rules, prover, &path.display().to_string())?;
+    eprintln!(
+        "hints: {} line(s) from {}, the prover's move at {} position(s){}",
+        hints.lines,
+        path.display(),
+        hints.len(),
+        if hints.conflicts > 0 {
+            format!(
+                " ({} position(s) where lines disagree: the first line's move kept)",
+                hints.conflicts
+            )
+        } else {
+            String::new()
+        }
+    );
+    Ok(hints)
+}
+
 impl WalkArgs {
     /// The --hints file read for `prover` under `rules` (`None` without the flag); a line
     /// on stderr says how many positions it names.
@@ -324,24 +351,7 @@ impl WalkArgs {
         let Some(path) = &self.hints else {
             return Ok(None);
         };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| anyhow::anyhow!("--hints {}: {e}", path.display()))?;
-        let hints =
-            antichess_book::Hints::parse(&text, rules, prover, &path.display().to_string())?;
-        eprintln!(
-            "hints: {} line(s) from {}, the prover's move at {} position(s){}",
-            hints.lines,
-            path.display(),
-            hints.len(),
-            if hints.conflicts > 0 {
-                format!(
-                    " ({} position(s) where lines disagree: the first line's move kept)",
-                    hints.conflicts
-                )
-            } else {
-                String::new()
-            }
-        );
+        let hints = read_hints(path, rules, prover)?;
         Ok(Some(std::sync::Arc::new(hints)))
     }
 

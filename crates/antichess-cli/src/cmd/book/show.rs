@@ -9,6 +9,7 @@ use antichess_book::jobs::Ratio;
 use antichess_book::Book;
 use clap::Args;
 
+use crate::common::args::read_hints;
 use crate::common::book::moves_from_root;
 use crate::common::output::{number, print_json, Format};
 
@@ -21,6 +22,13 @@ pub struct ShowArgs {
     /// The node: moves from the book's root.
     #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
     pub moves: Option<String>,
+
+    /// Also give, for the node and each child, the proof number of the record's tree below
+    /// it: the prover plays the move this hints file names (docs/formats/hints.md) wherever
+    /// it is open, else the most-proving move (the work left on the record's line, which
+    /// the book's own proof number hides while other prover moves are untried).
+    #[arg(long, value_name = "FILE")]
+    pub hints: Option<std::path::PathBuf>,
 
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -53,7 +61,11 @@ fn ratio_text(n: &NodeReport) -> String {
 pub fn run_show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let mut book = Book::open_read_only(&args.book)?;
     let moves = moves_from_root(&book, args.moves.as_deref())?;
-    let report = show_node(&mut book, &moves)?;
+    let hints = match &args.hints {
+        Some(path) => Some(read_hints(path, book.meta().rules, book.meta().prover)?),
+        None => None,
+    };
+    let report = show_node(&mut book, &moves, hints.as_ref())?;
     if args.format == Format::Json {
         print_json(&report)?;
     } else {
@@ -77,13 +89,15 @@ fn print_show(r: &ShowReport) {
     println!("node {}: {}", node.id, r.line);
     println!("  fen: {}", node.fen);
     println!(
-        "  {} to move ({}); status {}; proof {} disproof {} ratio {}; subtree ~{}; {} search(es){}{}",
+        "  {} to move ({}); status {}; proof {} disproof {} ratio {}{}; subtree ~{}; {} search(es){}{}",
         r.turn,
         if r.prover_to_move { "prover" } else { "opponent" },
         node.status,
         number(node.proof),
         number(node.disproof),
         ratio_text(node),
+        node.hinted
+            .map_or(String::new(), |h| format!("; record tree proof {}", number(h))),
         node.size,
         node.searches,
         node.transposition_of.map_or(String::new(), |t| format!("; transposition of node {t}")),
@@ -95,13 +109,29 @@ fn print_show(r: &ShowReport) {
         println!("  (a leaf)");
         return;
     }
+    let hinted = |n: &NodeReport| {
+        n.hinted
+            .map_or(String::new(), |h| format!(" {:>11}", number(h)))
+    };
     println!(
-        "  {:<8} {:<6} {:>11} {:>11} {:>10} {:<12} {:>12} {:>8}",
-        "move", "uci", "proof", "disproof", "ratio", "status", "subtree", "searches"
+        "  {:<8} {:<6} {:>11} {:>11} {:>10} {:<12} {:>12} {:>8}{}",
+        "move",
+        "uci",
+        "proof",
+        "disproof",
+        "ratio",
+        "status",
+        "subtree",
+        "searches",
+        if node.hinted.is_some() {
+            format!(" {:>11}", "record")
+        } else {
+            String::new()
+        }
     );
     for c in &r.children {
         println!(
-            "  {:<8} {:<6} {:>11} {:>11} {:>10} {:<12} {:>12} {:>8}{}",
+            "  {:<8} {:<6} {:>11} {:>11} {:>10} {:<12} {:>12} {:>8}{}{}",
             c.san.clone().unwrap_or_default(),
             c.uci.clone().unwrap_or_default(),
             number(c.proof),
@@ -110,10 +140,18 @@ fn print_show(r: &ShowReport) {
             c.status,
             c.size,
             c.searches,
+            hinted(c),
             if c.expanded { "  +" } else { "" }
         );
     }
-    println!("  (+: expanded in the book)");
+    println!(
+        "  (+: expanded in the book{})",
+        if node.hinted.is_some() {
+            "; record: the proof number of the record's tree below the move, by --hints"
+        } else {
+            ""
+        }
+    );
 }
 
 pub fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
