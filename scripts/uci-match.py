@@ -6,9 +6,11 @@ Two parts:
   proved    From the root of every proof in --proofs (a directory of *.proof files; their
             root and prover are read with `antichess proof stats --format json`), the
             engine plays the prover against (1) a random mover, --random-games games with
-            seeds 1.., and (2) itself: a second `antichess uci` without proofs (it searches)
-            and a third with the proofs (it plays the longest resistance in the proof).
-            Every game must be won by the prover.
+            seeds 1.., (2) itself: a second `antichess uci` without proofs (it searches)
+            and a third with the proofs (it plays the longest resistance in the proof)
+            (--no-self: not these), and (3) each --baseline engine (issue 63: Debian's
+            fairy-stockfish, at --movetime ms a move for both sides). Every game must be
+            won by the prover.
 
   match     Games from a set of varied openings (each played twice, colours swapped)
             against a baseline engine at equal time (--movetime ms per move, or
@@ -164,8 +166,11 @@ def proved(args):
     for name, fen, prover in roots:
         prover_color = chess.WHITE if prover == "white" else chess.BLACK
         opponents = [(f"random mover (seed {s})", "random", s) for s in range(1, args.random_games + 1)]
-        opponents.append(("antichess uci, without the proofs (searching)", "search", 0))
-        opponents.append(("antichess uci, with the proofs (longest resistance)", "proofs", 0))
+        if not args.no_self:
+            opponents.append(("antichess uci, without the proofs (searching)", "search", 0))
+            opponents.append(("antichess uci, with the proofs (longest resistance)", "proofs", 0))
+        for i, baseline in enumerate(args.baseline):
+            opponents.append((f"{os.path.basename(baseline)} at {args.movetime} ms", "baseline", i + 1))
         for label, kind, seed in opponents:
             main = chess.engine.SimpleEngine.popen_uci(engine_cmd(args.engine, args.proofs))
             other = "random"
@@ -173,6 +178,8 @@ def proved(args):
                 other = chess.engine.SimpleEngine.popen_uci(engine_cmd(args.engine, ""))
             elif kind == "proofs":
                 other = chess.engine.SimpleEngine.popen_uci(engine_cmd(args.engine, args.proofs))
+            elif kind == "baseline":
+                other = chess.engine.SimpleEngine.popen_uci(args.baseline[seed - 1])
             board = chess.variant.AntichessBoard(fen)
             white, black = (main, other) if prover_color == chess.WHITE else (other, main)
             rng = random.Random(seed)
@@ -385,6 +392,10 @@ def main():
     a = sub.add_parser("proved", help="from every proof's root, against a random mover and itself")
     a.add_argument("--random-games", type=int, default=5)
     a.add_argument("--movetime", type=int, default=100, help="ms per move")
+    a.add_argument("--baseline", action="append", default=[], metavar="ENGINE",
+                   help="also play against this UCI engine (e.g. fairy-stockfish); repeatable")
+    a.add_argument("--no-self", action="store_true",
+                   help="skip the games against antichess uci itself")
     b = sub.add_parser("match", help="varied openings against a baseline engine")
     b.add_argument("--baseline", required=True, help='a UCI engine binary, or "random"')
     b.add_argument("--openings", type=int, default=len(OPENINGS))
