@@ -42,7 +42,7 @@ use crate::node::{combine, Node, NodeId, Status, INF};
 use crate::prove::{assemble_node_with, AssembleOptions, SeedIndex};
 use crate::seed::seed_bytes;
 use crate::Book;
-use antichess_proof::encode_compact;
+use antichess_proof::{encode_compact, read_compact};
 
 /// The first bytes of a frontier file: a name and the format's version.
 pub const MAGIC: &[u8; 8] = b"ACFRONT\x01";
@@ -80,6 +80,9 @@ pub struct SaveReport {
     pub proof_nodes: u64,
     /// The lines of won nodes whose proof could not be assembled, and why.
     pub unproved: Vec<String>,
+    /// Proofs the book keeps until this machine has their tables (`crate::pending`),
+    /// written too (among `proofs` and `proof_nodes`) for a machine that has them.
+    pub pending: u64,
     /// The file's size.
     pub bytes: u64,
 }
@@ -92,6 +95,9 @@ pub struct LoadReport {
     pub seeded: u64,
     /// Proofs that did not (with why): their nodes are open again.
     pub rejected: Vec<String>,
+    /// Proofs that rest on tables this machine lacks: kept in the book until they are
+    /// built (`crate::pending`); their nodes are open meanwhile.
+    pub pending: u64,
     /// Searches the saved book had run.
     pub searches_before: u64,
 }
@@ -199,6 +205,19 @@ pub fn save_frontier(
             done: done as u64 + 1,
             total,
         });
+    }
+
+    // The proofs waiting here for tables, for a machine that has them.
+    for (key, seed) in crate::pending::pending_proofs(book)? {
+        let known = proved
+            .get(&key)
+            .is_some_and(|fens| fens.iter().any(|f| same_position(f, &seed.fen)));
+        if !known {
+            report.pending += 1;
+            report.proof_nodes += seed.tree()?.len() as u64;
+            proved.entry(key).or_default().push(seed.fen.clone());
+            proofs.push(seed.bytes);
+        }
     }
 
     // The payload.
@@ -637,8 +656,27 @@ pub fn load_frontier(
         ..LoadReport::default()
     };
     let total = proofs.len() as u64;
+    let prover = header.prover;
     for (i, bytes) in proofs.into_iter().enumerate() {
         let name = format!("{} (proof {} of {total})", path.display(), i + 1);
+        // A proof whose tables this machine lacks waits in the book for them.
+        let tree = read_compact(&bytes[..]).map_err(|e| BookError::Seed {
+            file: name.clone(),
+            error: e,
+        });
+        if let Ok(tree) = &tree {
+            let missing =
+                crate::pending::missing_materials(tree, tablebase, prover).unwrap_or_default();
+            if !missing.is_empty() {
+                crate::pending::keep_pending(&mut book, tree, bytes, &missing)?;
+                report.pending += 1;
+                progress(FrontierEvent::Seeded {
+                    done: i as u64 + 1,
+                    total,
+                });
+                continue;
+            }
+        }
         match seed_bytes(&mut book, bytes, &name, tablebase) {
             Ok(_) => report.seeded += 1,
             Err(BookError::Input(why) | BookError::Mismatch(why)) => report.rejected.push(why),

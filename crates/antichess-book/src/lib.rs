@@ -36,6 +36,7 @@ pub mod jobs;
 pub mod leaves;
 pub mod nav;
 pub mod node;
+pub mod pending;
 pub mod prove;
 pub mod prove_line;
 mod queue;

@@ -909,3 +909,104 @@ fn a_frontier_carries_a_book_to_a_new_one_that_goes_on() {
     assert!(err.to_string().contains("already exists"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A frontier proof that rests on a table this machine lacks is kept in the book (not
+/// dropped): written back by the next frontier save, its materials counted as met, and
+/// seeded (verified) once the tables exist.
+#[test]
+fn a_frontier_proof_waits_for_its_tables() {
+    use antichess_book::frontier::{load_frontier, save_frontier};
+    use antichess_book::pending::{pending_proofs, retry_pending};
+    use antichess_tb::{BuildOptions, Material, Tablebase};
+    let dir = temp("pending");
+    let tables = dir.join("tables");
+    let build = BuildOptions {
+        rules: Rules::INTERNATIONAL,
+        dir: tables.clone(),
+        threads: 1,
+        strategy: Default::default(),
+    };
+    antichess_tb::build(&Material::all_up_to(2), &build, &|_| {}).unwrap();
+    let tb = Tablebase::open(&tables, Rules::INTERNATIONAL).unwrap();
+    // King and two pawns against two pawns, with the 2-unit tables: some of the searches'
+    // proofs end at tablebase leaves.
+    let root = Position::from_fen("8/p7/8/8/8/8/1PP4p/K7 w - - 0 1", Rules::INTERNATIONAL).unwrap();
+    let location = dir.join("krn.book").display().to_string();
+    drop(Book::create(&location, &root, Color::White, &[]).unwrap());
+    let kept = dir.join("kept");
+    let opts = GrowOptions {
+        proof_dir: Some(kept.clone()),
+        max_searches: Some(12),
+        tablebase_units: 2,
+        ..options(40, 1)
+    };
+    grow(
+        &location,
+        Some(&tb),
+        &opts,
+        &Arc::new(AtomicBool::new(false)),
+        &GrowStats::default(),
+    )
+    .unwrap();
+    let mut book = Book::open(&location).unwrap();
+    let assemble = AssembleOptions {
+        hash_bytes: 16 << 20,
+        leaf_nodes: Some(100_000),
+        tablebase_units: 2,
+        leaf_dir: Some(kept.clone()),
+        ..AssembleOptions::default()
+    };
+    let file = dir.join("krn.frontier");
+    let saved = save_frontier(&mut book, Some(&tb), &assemble, &file, &mut |_| {}).unwrap();
+    assert!(saved.proofs > 0 && saved.pending == 0, "{saved:?}");
+
+    // Loaded without tables: the proofs with tablebase leaves wait, none is rejected.
+    let loc2 = dir.join("loaded.book").display().to_string();
+    let loaded = load_frontier(&file, &loc2, None, &mut |_| {}).unwrap();
+    eprintln!("{saved:?}\n{loaded:?}");
+    assert!(loaded.pending > 0, "{loaded:?}");
+    assert!(loaded.rejected.is_empty(), "{loaded:?}");
+    assert_eq!(loaded.seeded + loaded.pending, saved.proofs, "{loaded:?}");
+    let mut book2 = Book::open(&loc2).unwrap();
+    assert_eq!(
+        pending_proofs(&mut book2).unwrap().len() as u64,
+        loaded.pending
+    );
+    let met = book2.missing_tables().unwrap();
+    assert!(
+        met.iter().any(|m| m.units == 2 && m.positions > 0),
+        "the pending proofs' materials are counted as met: {met:?}"
+    );
+    // Still without tables: nothing is seeded, and a frontier save writes them back.
+    let report = retry_pending(&mut book2, None).unwrap();
+    assert_eq!(
+        (report.seeded, report.left),
+        (0, loaded.pending),
+        "{report:?}"
+    );
+    let file2 = dir.join("again.frontier");
+    let assemble2 = AssembleOptions {
+        tablebase_units: 0,
+        leaf_dir: Some(dir.join("kept2")),
+        ..assemble.clone()
+    };
+    let saved2 = save_frontier(&mut book2, None, &assemble2, &file2, &mut |_| {}).unwrap();
+    assert_eq!(saved2.pending, loaded.pending, "{saved2:?}");
+    assert_eq!(saved2.proofs, saved.proofs, "no proof lost: {saved2:?}");
+    // With the tables, every one is verified and seeded: the numbers are the old book's.
+    let report = retry_pending(&mut book2, Some(&tb)).unwrap();
+    assert_eq!(
+        (report.seeded, report.left, report.dropped.len()),
+        (loaded.pending, 0, 0),
+        "{report:?}"
+    );
+    assert!(pending_proofs(&mut book2).unwrap().is_empty());
+    let (old, new) = (book.root().unwrap(), book2.root().unwrap());
+    assert_eq!((new.proof, new.disproof), (old.proof, old.disproof));
+    assert!(
+        book2.check().unwrap().is_empty(),
+        "{:?}",
+        book2.check().unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -222,3 +222,112 @@ fn six_unit_materials_are_recorded_and_filtered_by_units() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A frontier proof whose tables this machine lacks waits in the book: `book
+/// load-frontier` says so, and `prove`, resuming the book where the tables exist, seeds it.
+#[test]
+fn a_frontier_proof_waits_for_its_tables_and_prove_seeds_it() {
+    let dir = antichess_testkit::temp_dir("pending-cli");
+    let tables = dir.join("tables");
+    let fen = "8/p7/8/8/8/8/1PP4p/K7 w - - 0 1";
+    let book = dir.join("kpp.book");
+    ok(&["book", "new", s(&book), "--fen", fen, "--prover", "white"]);
+    let out = antichess(&[
+        "book",
+        "grow",
+        s(&book),
+        "--tables",
+        s(&tables),
+        "--tb-units",
+        "2",
+        "--hash",
+        "16M",
+        "--search-nodes",
+        "40",
+        "--searches",
+        "12",
+        "--workers",
+        "1",
+        "--select",
+        "best",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let frontier = dir.join("kpp.frontier");
+    let saved = json(&[
+        "book",
+        "save-frontier",
+        s(&book),
+        "-o",
+        s(&frontier),
+        "--tables",
+        s(&tables),
+        "--tb-units",
+        "2",
+        "--format",
+        "json",
+    ]);
+    assert!(saved["report"]["proofs"].as_u64().unwrap() > 0, "{saved}");
+    // Loaded without tables: every proof with a tablebase leaf waits.
+    let empty = dir.join("no-tables");
+    std::fs::create_dir_all(&empty).unwrap();
+    let loaded = dir.join("loaded.book");
+    let out = ok(&[
+        "book",
+        "load-frontier",
+        s(&frontier),
+        "-o",
+        s(&loaded),
+        "--tables",
+        s(&empty),
+        "--tb-units",
+        "0",
+    ]);
+    assert!(out.contains("rest on tables not built here"), "{out}");
+    // `prove` on that book (its cache) with the tables: the waiting proofs are seeded.
+    let cache = dir.join("cache");
+    let run = |tables: &std::path::Path, units: &str| {
+        antichess(&[
+            "prove",
+            "--fen",
+            fen,
+            "--prover",
+            "white",
+            "-o",
+            s(&dir.join("kpp.proof")),
+            "--cache",
+            s(&cache),
+            "--frontier",
+            s(&frontier),
+            "--tables",
+            s(tables),
+            "--units",
+            units,
+            "--workers",
+            "1",
+            "--search-nodes",
+            "40",
+            "--hash",
+            "16M",
+            "--searches",
+            "1",
+            "--no-minimize",
+        ])
+    };
+    let first = run(&empty, "0");
+    let err = String::from_utf8_lossy(&first.stderr).to_string();
+    assert!(
+        err.contains("rest on tables not built here"),
+        "{}",
+        text(&first)
+    );
+    let second = run(&tables, "2");
+    let err = String::from_utf8_lossy(&second.stderr).to_string();
+    assert!(
+        err.contains("pending proofs:") && err.contains("seeded now that their tables exist"),
+        "{}",
+        text(&second)
+    );
+    assert!(err.contains(", 0 still wait for tables"), "{err}");
+    assert!(!err.contains("pending proofs: 0 seeded"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

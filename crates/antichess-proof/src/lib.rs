@@ -70,7 +70,8 @@ pub use join::{
 };
 pub use loaded::{LoadedProof, ProofHit, ProofSummary};
 pub use oracle::{
-    compare_tables, LeafOracle, LeafValue, NoTablebases, TablebaseOracle, DEFAULT_PLAYOUT_DEPTH,
+    compare_tables, probed_positions, LeafOracle, LeafValue, NoTablebases, TablebaseOracle,
+    DEFAULT_PLAYOUT_DEPTH,
 };
 pub use position_id::{ordered_moves, units, PositionId};
 pub use read_at::{PagedFile, ReadAt};

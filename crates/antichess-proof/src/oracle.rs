@@ -96,6 +96,26 @@ impl<O: LeafOracle> LeafOracle for Option<O> {
     }
 }
 
+/// The positions whose tables a probe of `pos` reads: `pos` itself, or, with an en
+/// passant capture to make, those its moves lead to (again so resolved); positions where
+/// a side has no unit left (game ends) need no table and are left out.
+#[must_use]
+pub fn probed_positions(pos: &Position) -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut stack = vec![*pos];
+    while let Some(pos) = stack.pop() {
+        if pos.us().is_empty() || pos.them().is_empty() {
+            continue;
+        }
+        if pos.ep_square().is_some() {
+            stack.extend(pos.legal_moves().iter().map(|&m| pos.play(m)));
+            continue;
+        }
+        out.push(pos);
+    }
+    out
+}
+
 /// Tablebases of `antichess-tb` as an oracle: values by probing, and as best move in a won
 /// position the move with the fewest plies to conversion.
 #[derive(Debug, Clone, Copy)]
@@ -167,15 +187,7 @@ impl LeafOracle for TablebaseOracle<'_> {
     /// those of the positions its captures lead to (as the probe resolves it).
     fn tables_read(&self, pos: &Position) -> Result<Vec<TableRecord>, String> {
         let mut out = Vec::new();
-        let mut stack = vec![*pos];
-        while let Some(pos) = stack.pop() {
-            if pos.us().is_empty() || pos.them().is_empty() {
-                continue;
-            }
-            if pos.ep_square().is_some() {
-                stack.extend(pos.legal_moves().iter().map(|&m| pos.play(m)));
-                continue;
-            }
+        for pos in probed_positions(pos) {
             let material = antichess_tb::Material::from_board(pos.board())
                 .canonical()
                 .0;

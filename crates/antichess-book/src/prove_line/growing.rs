@@ -305,7 +305,7 @@ impl Run<'_> {
         }
         if round.child.wait().is_ok() {
             let built = round.done(&options.tables_dir);
-            self.add_tables(options, &built)?;
+            self.add_tables(options, &built, on_event)?;
         }
         Ok(())
     }
@@ -329,17 +329,25 @@ impl Run<'_> {
         }
         let built = round.done(&options.tables_dir);
         on_event(ProveLineEvent::TableRoundDone(built.clone()));
-        self.add_tables(options, &built)
+        self.add_tables(options, &built, on_event)
     }
 
-    /// Counts a round's tables, and opens the tables again if it built any.
-    fn add_tables(&mut self, options: &mut ProveLineOptions, built: &GrownTables) -> Result<()> {
+    /// Counts a round's tables, and opens the tables again if it built any; then the proofs
+    /// waiting for tables (`crate::pending`) that now have theirs are seeded.
+    fn add_tables(
+        &mut self,
+        options: &mut ProveLineOptions,
+        built: &GrownTables,
+        on_event: &mut dyn FnMut(ProveLineEvent),
+    ) -> Result<()> {
         self.grown.add(built);
         if built.tables > 0 {
             if let Some(tables) = &options.tablebase {
                 let rules = tables.rules();
                 options.tablebase = Some(Tablebase::open(&options.tables_dir, rules)?);
             }
+            let mut book = Book::open_for_writing(self.location)?;
+            super::start::retry_pending(&mut book, options, on_event)?;
         }
         Ok(())
     }

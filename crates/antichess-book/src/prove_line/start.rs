@@ -136,6 +136,9 @@ pub(super) fn open_book(
         resumed,
         counts: book.counts()?,
     });
+    if resumed {
+        retry_pending(&mut book, options, on_event)?;
+    }
     let seeded = seed(options, &mut book, on_event)?;
     queue_lines(&options.lines, &mut book, on_event)?;
     Ok(Opened {
@@ -179,6 +182,20 @@ fn from_frontier(
         report,
     });
     Book::open_for_writing(location)
+}
+
+/// Seeds the proofs of the book that waited for tables and now have them
+/// (`crate::pending`), and says so when any wait or were taken.
+pub(super) fn retry_pending(
+    book: &mut Book,
+    options: &ProveLineOptions,
+    on_event: &mut dyn FnMut(ProveLineEvent),
+) -> Result<()> {
+    let report = crate::pending::retry_pending(book, options.tablebase.as_ref())?;
+    if report.seeded > 0 || report.left > 0 || !report.dropped.is_empty() {
+        on_event(ProveLineEvent::Pending(report));
+    }
+    Ok(())
 }
 
 /// Seeds the book with the proof files; how many were taken.

@@ -117,6 +117,9 @@ pub enum ProveLineEvent {
     },
     /// Progress of a frontier load or save.
     Frontier(FrontierEvent),
+    /// Proofs that wait in the book for tables this machine lacks (`crate::pending`):
+    /// those seeded now that their tables exist, and those still waiting.
+    Pending(crate::pending::PendingReport),
     /// The book, new or resumed, before this run's searches.
     BookOpened {
         location: String,

@@ -313,6 +313,21 @@ fn print_event(event: ProveLineEvent) {
             super::book::frontier::loaded_line(&file, &location, &report)
         ),
         E::Frontier(e) => frontier_progress(e),
+        E::Pending(r) => eprintln!(
+            "pending proofs: {} seeded now that their tables exist ({} book node(s) won), {} still wait for tables{}",
+            r.seeded,
+            r.won,
+            r.left,
+            if r.dropped.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {} did not verify and were dropped (the first: {})",
+                    r.dropped.len(),
+                    r.dropped[0]
+                )
+            }
+        ),
         E::BookOpened {
             location,
             resumed,

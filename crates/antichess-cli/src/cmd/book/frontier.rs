@@ -119,7 +119,7 @@ pub fn load(
 /// The text line of a save.
 pub fn saved_line(path: &Path, r: &SaveReport) -> String {
     format!(
-        "frontier written to {}: {} nodes ({} open leaves, {} won with {} proofs of {} nodes, {} lost), {} bytes{}",
+        "frontier written to {}: {} nodes ({} open leaves, {} won with {} proofs of {} nodes, {} lost), {} bytes{}{}",
         path.display(),
         r.nodes,
         r.open_leaves,
@@ -128,6 +128,14 @@ pub fn saved_line(path: &Path, r: &SaveReport) -> String {
         r.proof_nodes,
         r.lost,
         r.bytes,
+        if r.pending > 0 {
+            format!(
+                "; {} of the proofs wait for tables this machine lacks (kept for one that has them)",
+                r.pending
+            )
+        } else {
+            String::new()
+        },
         if r.unproved.is_empty() {
             String::new()
         } else {
@@ -143,12 +151,20 @@ pub fn saved_line(path: &Path, r: &SaveReport) -> String {
 /// The text line of a load.
 pub fn loaded_line(path: &Path, location: &str, r: &LoadReport) -> String {
     format!(
-        "book {} built from {}: {} nodes, {} proofs seeded ({} searches before){}",
+        "book {} built from {}: {} nodes, {} proofs seeded ({} searches before){}{}",
         redact(location),
         path.display(),
         r.nodes,
         r.seeded,
         r.searches_before,
+        if r.pending > 0 {
+            format!(
+                "; {} proof(s) rest on tables not built here: kept in the book, their nodes open, seeded when the tables exist (`antichess tb build --from-book`, or prove's table rounds)",
+                r.pending
+            )
+        } else {
+            String::new()
+        },
         if r.rejected.is_empty() {
             String::new()
         } else {
