@@ -1070,4 +1070,37 @@ mod tests {
             "{out}"
         );
     }
+
+    /// Timing, run by hand (`ANTICHESS_PROOF_INDEX=DIR cargo test -p antichess-uci
+    /// timing_fresh_engine -- --ignored --nocapture`, DIR holding the indexes of the shipped
+    /// proofs, e.g. from `antichess proof index proofs/`): a fresh engine, `position startpos
+    /// moves e2e3 c7c5` then `go depth 1` (1. e3 c5 is proved by no shipped proof, but may
+    /// follow from the roots of e3-Na6, -Nc6, -Nf6 and -Nh6, which are all opened); prints the
+    /// time from the `position` command to `bestmove`.
+    #[test]
+    #[ignore = "timing, by hand"]
+    fn timing_fresh_engine_go_depth_1_after_e3_c5() {
+        let Some(index) = std::env::var_os("ANTICHESS_PROOF_INDEX") else {
+            return;
+        };
+        let proofs = default_proofs_path().unwrap();
+        let buffer = Buffer::default();
+        let mut engine = Engine::new(Output::new(buffer.clone()));
+        engine.handle(&format!(
+            "setoption name ProofIndex value {}",
+            PathBuf::from(index).display()
+        ));
+        engine.handle(&format!("setoption name Proofs value {}", proofs.display()));
+        let started = Instant::now();
+        engine.handle("position startpos moves e2e3 c7c5");
+        engine.handle("go depth 1");
+        engine.finish_search();
+        let elapsed = started.elapsed();
+        let out = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+        println!(
+            "{out}position to bestmove: {:.1} ms",
+            elapsed.as_secs_f64() * 1e3
+        );
+        assert!(out.contains("bestmove "), "{out}");
+    }
 }
