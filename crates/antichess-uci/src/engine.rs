@@ -1038,7 +1038,7 @@ mod tests {
         let out = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
         assert_eq!(bestmove(&out), expected, "{out}");
         assert!(
-            out.contains("proof e3-c6.proof: indexed: its index opened"),
+            out.contains("proof e3-c6.proof: indexed (its index opened)"),
             "{out}"
         );
         assert!(

@@ -311,7 +311,7 @@ impl ProofSet {
                 let what = match source {
                     IndexSource::Found => "its index opened".to_string(),
                     IndexSource::Built { replaced } => format!(
-                        "verified ({} nodes) and its index written{}",
+                        "verified, {} nodes, and its index written{}",
                         header.proof_nodes,
                         replaced.map_or(String::new(), |why| format!(
                             " (the index found was not used: {why})"
@@ -319,7 +319,7 @@ impl ProofSet {
                     ),
                 };
                 report(format!(
-                    "proof {}: indexed: {what}, {} positions, in {seconds:.2} s",
+                    "proof {}: indexed ({what}): {} positions, in {seconds:.2} s",
                     entry.name, header.positions
                 ));
                 entry.state = State::Ready(Source::Index(index));
@@ -691,7 +691,7 @@ pub(crate) mod tests {
         assert_eq!(set.indexed(), ["e3-g6.proof"]);
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
-            lines[0].starts_with("proof e3-g6.proof: indexed: "),
+            lines[0].starts_with("proof e3-g6.proof: indexed ("),
             "{lines:?}"
         );
         // Indexed once: asking again says nothing new.
@@ -759,7 +759,7 @@ pub(crate) mod tests {
         assert_eq!(set.indexed(), ["e3-f5.proof"]);
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
-            lines[0].starts_with("proof e3-f5.proof: indexed: verified "),
+            lines[0].starts_with("proof e3-f5.proof: indexed (verified, "),
             "{lines:?}"
         );
         // A new set (a fresh start) finds the index written: opened, not built.
@@ -771,7 +771,7 @@ pub(crate) mod tests {
             .expect("in e3-f5");
         assert_eq!(again, hit);
         assert!(
-            lines[0].starts_with("proof e3-f5.proof: indexed: its index opened"),
+            lines[0].starts_with("proof e3-f5.proof: indexed (its index opened)"),
             "{lines:?}"
         );
     }
