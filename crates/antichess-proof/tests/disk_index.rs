@@ -365,3 +365,47 @@ fn timing_index_every_shipped_proof() {
         started.elapsed().as_secs_f64()
     );
 }
+
+/// `index_proof_files` (the job of `antichess proof index`): a directory's `*.proof` files
+/// in name order, each built once and found the next time; a file that does not verify is
+/// reported refused, with its reason, and the others go on.
+#[test]
+fn indexing_a_directory_builds_each_file_once_and_reports_the_refused() {
+    let dir = temp_dir("directory");
+    std::fs::copy(shipped("e3-g6.proof"), dir.join("e3-g6.proof")).unwrap();
+    forged(&dir);
+    std::fs::write(dir.join("notes.txt"), "not a proof").unwrap();
+    let index_dir = dir.join("index");
+    let run = || {
+        let mut heard = Vec::new();
+        let report = antichess_proof::index_proof_files(
+            std::slice::from_ref(&dir),
+            Rules::INTERNATIONAL,
+            &index_dir,
+            &NoTablebases,
+            &mut |f| heard.push(f.outcome),
+        )
+        .unwrap();
+        assert_eq!(heard, report.iter().map(|f| f.outcome).collect::<Vec<_>>());
+        report
+    };
+    let first = run();
+    let names: Vec<_> = first
+        .iter()
+        .map(|f| f.file.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["e3-g6.proof", "forged.proof"]);
+    assert_eq!(first[0].outcome, "built");
+    assert_eq!(first[0].nodes, 4534);
+    assert!(first[0].index.as_ref().unwrap().exists());
+    assert_eq!(first[1].outcome, "refused");
+    assert!(
+        first[1].error.as_ref().unwrap().contains("tablebase"),
+        "{:?}",
+        first[1]
+    );
+    let second = run();
+    assert_eq!(second[0].outcome, "found");
+    assert_eq!(second[0].positions, first[0].positions);
+    assert_eq!(second[1].outcome, "refused");
+}
