@@ -21,8 +21,15 @@
 //! one output whose process is gone.
 //!
 //! Errors are [`std::io::Error`]s whose message names the path.
+//!
+//! Files written this way can be read through a read-only memory map ([`MappedFile`]): a
+//! replaced file is a new file, so a map of the old one never changes under its reader.
 
-#![forbid(unsafe_code)]
+// One `unsafe` block, in `mapped` (a read-only memory map), with its safety argument.
+#![deny(unsafe_code)]
+
+mod mapped;
+pub use mapped::MappedFile;
 
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};

@@ -54,6 +54,9 @@ pub enum ProofError {
     /// The proof is wrong at a node (illegal move, missing move, leaf that is not a win,
     /// bad reference, ...).
     Rejected { node: NodeLabel, reason: String },
+    /// A proof's index file (`crate::disk_index`) is damaged, of another version, or not
+    /// the index of the proof it is opened for: it is never used, and is built again.
+    BadIndex { message: String },
     /// The proof has tablebase leaves that the available tables cannot check.
     NeedTablebases {
         /// Tablebase leaves in the proof (0 when not known before the first one is met).
@@ -145,6 +148,7 @@ impl fmt::Display for ProofError {
                 "header count mismatch: the header says {header} {what}, the body has {found}"
             ),
             ProofError::Rejected { node, reason } => write!(f, "{node}: {reason}"),
+            ProofError::BadIndex { message } => write!(f, "proof index: {message}"),
             ProofError::NeedTablebases {
                 leaves,
                 units,

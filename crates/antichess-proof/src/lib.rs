@@ -9,7 +9,8 @@
 //! in a leaf that is a win for the prover (no legal move, scored by the rule set, or a
 //! tablebase win). Identical positions may be shared: a later occurrence refers to the
 //! first. This crate depends on no solver crate; tablebases come in through
-//! [`LeafOracle`].
+//! [`LeafOracle`]. A verified proof can be indexed on disk ([`open_or_build_index`]) for
+//! players that look positions up.
 //!
 //! ```
 //! use antichess_core::{Color, Position, Rules};
@@ -39,6 +40,7 @@ mod bits;
 mod build;
 mod check;
 mod compact;
+mod disk_index;
 mod error;
 mod expand;
 mod files;
@@ -59,6 +61,11 @@ pub use build::{build_proof, build_with, Expander, ProofSource, ProverChoice, St
 pub use compact::{
     encode_compact, encode_compact_unchecked, CompactHeader, COMPACT_MAGIC, COMPACT_VERSION,
 };
+pub use disk_index::{
+    default_index_dir, encode_index, index_path, index_proof_files, open_or_build_index,
+    proof_checksum, proof_files_in, IndexHeader, IndexSource, IndexedFile, ProofIndex,
+    INDEX_DIR_ENV, INDEX_MAGIC, INDEX_VERSION,
+};
 pub use error::{NodeLabel, ProofError};
 pub use expand::{expand_tablebase_leaves, playout_proof, ExpandReport};
 pub use files::{
@@ -68,7 +75,7 @@ pub use files::{
 pub use join::{
     common_parent, join_files, join_proofs, ChildProof, IndexedTree, JoinParent, JoinReport,
 };
-pub use loaded::{LoadedProof, ProofHit, ProofSummary};
+pub use loaded::{LoadedProof, ProofHit, ProofPlay, ProofSummary};
 pub use oracle::{
     compare_tables, probed_positions, LeafOracle, LeafValue, NoTablebases, TablebaseOracle,
     DEFAULT_PLAYOUT_DEPTH,

@@ -10,6 +10,15 @@
 //! en passant; clocks ignored), so a position reached by another move order is found too.
 //! Memory: about 50 bytes per proof node, the index (one entry per distinct position)
 //! included; loading replays every move once.
+//!
+//! **What a player needs** ([`LoadedProof::play`], [`ProofPlay`]): at an internal position,
+//! the move to play (the prover's move, or the opponent's longest resistance: the reply
+//! whose subtree is the largest with shared positions unfolded, the first in file order
+//! among equals) and the height of the position's node, in plies: the longest line of its
+//! subtree to a game end (references followed; unknown when a line ends on a tablebase leaf
+//! or is longer than [`MAX_HEIGHT`]). Following the proof from there, the prover wins
+//! within that many plies. The on-disk index (`crate::disk_index`) stores exactly these
+//! answers.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -31,6 +40,8 @@ pub struct LoadedProof {
     ends: Vec<u32>,
     /// Each node's subtree size with references unfolded (saturating).
     unfolded: Vec<u64>,
+    /// Each node's height in plies ([`NO_HEIGHT`]: unknown).
+    heights: Vec<u16>,
     /// The first (non-reference) node of each position.
     index: HashMap<PositionId, u32>,
     /// The main line from the root.
@@ -55,6 +66,25 @@ pub struct ProofHit {
     /// On the main line: its next move.
     pub main_line_move: Option<Move>,
 }
+
+/// What a proof plays at one of its internal positions (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ProofPlay {
+    /// The prover's move, or the opponent's longest resistance.
+    pub mv: Move,
+    /// The side to move is the prover (it wins).
+    pub prover_to_move: bool,
+    /// Nodes of the file in the position's subtree (its first occurrence).
+    pub nodes: u64,
+    /// Plies to the game's end at most, following the proof (`None`: a line ends on a
+    /// tablebase leaf, or is longer than [`MAX_HEIGHT`]).
+    pub plies_to_end: Option<u32>,
+}
+
+/// The largest height recorded; a longer one is unknown.
+pub const MAX_HEIGHT: u32 = 0xfffe;
+/// A node height that is unknown.
+pub(crate) const NO_HEIGHT: u16 = 0xffff;
 
 /// A loaded proof, as listed by the API.
 #[derive(Debug, Clone, Serialize)]
@@ -136,8 +166,9 @@ impl LoadedProof {
         let n = nodes.len();
         let mut ends = vec![0u32; n];
         let mut unfolded = vec![0u64; n];
-        // (node, children left, unfolded sum so far)
-        let mut open: Vec<(usize, u32, u64)> = Vec::new();
+        let mut heights = vec![NO_HEIGHT; n];
+        // (node, children left, unfolded sum so far, highest child so far)
+        let mut open: Vec<(usize, u32, u64, u16)> = Vec::new();
         for (i, node) in nodes.iter().enumerate() {
             let children = match node.kind {
                 NodeKind::Prover => 1,
@@ -145,29 +176,42 @@ impl LoadedProof {
                 _ => 0,
             };
             if children > 0 {
-                open.push((i, children, 1));
+                open.push((i, children, 1, 0));
                 continue;
             }
-            let mut value = match node.kind {
+            let (mut value, mut height) = match node.kind {
                 NodeKind::Reference { target } => {
                     let t = target as usize;
                     if t >= i {
                         return Err(format!("node {i} refers to a later node {t}"));
                     }
-                    unfolded[t]
+                    (unfolded[t], heights[t])
                 }
-                _ => 1,
+                NodeKind::Terminal => (1, 0),
+                _ => (1, NO_HEIGHT),
             };
             unfolded[i] = value;
+            heights[i] = height;
             ends[i] = i as u32 + 1;
             while let Some(top) = open.last_mut() {
                 top.1 -= 1;
                 top.2 = top.2.saturating_add(value);
+                top.3 = if top.3 == NO_HEIGHT || height == NO_HEIGHT {
+                    NO_HEIGHT
+                } else {
+                    top.3.max(height)
+                };
                 if top.1 > 0 {
                     break;
                 }
-                let (j, _, sum) = open.pop().expect("nonempty");
+                let (j, _, sum, highest) = open.pop().expect("nonempty");
                 unfolded[j] = sum;
+                height = if u32::from(highest) >= MAX_HEIGHT {
+                    NO_HEIGHT
+                } else {
+                    highest + 1
+                };
+                heights[j] = height;
                 ends[j] = i as u32 + 1;
                 value = sum;
             }
@@ -190,6 +234,7 @@ impl LoadedProof {
             tree,
             ends,
             unfolded,
+            heights,
             index,
             main_line: Vec::new(),
             main_line_moves: HashMap::new(),
@@ -220,6 +265,72 @@ impl LoadedProof {
         i
     }
 
+    /// The child the proof plays at internal node `i`: the prover's move, or the opponent's
+    /// reply with the largest unfolded subtree (the first among equals).
+    fn chosen_child(&self, i: usize) -> Option<usize> {
+        match self.tree.nodes()[i].kind {
+            NodeKind::Prover => Some(i + 1),
+            NodeKind::Opponent { .. } => self
+                .children(i)
+                .into_iter()
+                .max_by_key(|&c| (self.unfolded[self.resolve(c)], std::cmp::Reverse(c))),
+            _ => None,
+        }
+    }
+
+    /// What the proof plays at node `i` (`None`: not an internal node).
+    fn play_at(&self, i: usize) -> Option<ProofPlay> {
+        let mv = self.tree.nodes()[self.chosen_child(i)?].mv?;
+        let height = self.heights[i];
+        Some(ProofPlay {
+            mv,
+            prover_to_move: matches!(self.tree.nodes()[i].kind, NodeKind::Prover),
+            nodes: u64::from(self.ends[i]) - i as u64,
+            plies_to_end: (height != NO_HEIGHT).then_some(u32::from(height)),
+        })
+    }
+
+    /// What the proof plays at `pos` (`None`: not an internal position of the proof).
+    #[must_use]
+    pub fn play(&self, pos: &Position) -> Option<ProofPlay> {
+        let &i = self.index.get(&PositionId::of(pos))?;
+        self.play_at(i as usize)
+    }
+
+    /// Every internal position of the proof (the first node of each) with what the proof
+    /// plays there, in the file's order.
+    pub fn for_each_play(&self, mut f: impl FnMut(PositionId, ProofPlay)) {
+        let mut internal: Vec<(u32, PositionId)> = self
+            .index
+            .iter()
+            .map(|(&id, &i)| (i, id))
+            .filter(|&(i, _)| {
+                matches!(
+                    self.tree.nodes()[i as usize].kind,
+                    NodeKind::Prover | NodeKind::Opponent { .. }
+                )
+            })
+            .collect();
+        internal.sort_unstable_by_key(|&(i, _)| i);
+        for (i, id) in internal {
+            if let Some(play) = self.play_at(i as usize) {
+                f(id, play);
+            }
+        }
+    }
+
+    /// The proof's rules.
+    #[must_use]
+    pub fn rules(&self) -> Rules {
+        self.tree.rules()
+    }
+
+    /// Nodes of the file.
+    #[must_use]
+    pub fn node_count(&self) -> u64 {
+        self.tree.nodes().len() as u64
+    }
+
     fn compute_main_line(&mut self) {
         let mut pos = *self.tree.root();
         let mut i = 0;
@@ -228,15 +339,7 @@ impl LoadedProof {
         // A proof is acyclic; the bound only guards against a damaged file.
         for _ in 0..10_000 {
             i = self.resolve(i);
-            let next = match self.tree.nodes()[i].kind {
-                NodeKind::Prover => Some(i + 1),
-                NodeKind::Opponent { .. } => self
-                    .children(i)
-                    .into_iter()
-                    .max_by_key(|&c| (self.unfolded[self.resolve(c)], std::cmp::Reverse(c))),
-                _ => None,
-            };
-            let Some(c) = next else { break };
+            let Some(c) = self.chosen_child(i) else { break };
             let Some(m) = self.tree.nodes()[c].mv else {
                 break;
             };

@@ -10,6 +10,7 @@ mod common;
 
 mod bound_playout;
 mod checker;
+mod disk_index;
 mod proof;
 mod subtree;
 mod tables;

@@ -32,7 +32,7 @@ use crate::search::{AlphaBeta, Evaluation};
 use crate::think::{time_budget, Task};
 use crate::UciError;
 
-/// Stack of the search thread (the proof height walk recurses once per ply).
+/// Stack of the search thread (the searches recurse once per ply).
 const SEARCH_STACK: usize = 64 << 20;
 
 /// The alpha-beta table's share of `Hash` (half, at most 1 GB: its slots are written when
@@ -55,8 +55,8 @@ pub struct Engine {
     moves: Vec<String>,
     game: Game,
     proofs: Arc<Mutex<ProofSet>>,
-    /// What the proofs were loaded from, and for which rules.
-    proofs_loaded: Option<(String, Rules)>,
+    /// What the proofs were loaded from, for which rules, with which index directory.
+    proofs_loaded: Option<(String, Rules, String)>,
     tablebase: Option<Arc<Tablebase>>,
     tables_loaded: Option<(String, Rules)>,
     alpha_beta: Arc<Mutex<AlphaBeta>>,
@@ -301,19 +301,26 @@ impl Engine {
             let (start, moves) = (self.start.clone(), std::mem::take(&mut self.moves));
             self.set_position(start, moves);
         }
-        let proofs = (self.options.proofs.clone(), rules);
+        let proofs = (
+            self.options.proofs.clone(),
+            rules,
+            self.options.proof_index.clone(),
+        );
+        let mut give_tables = false;
         if self.proofs_loaded.as_ref() != Some(&proofs) {
+            give_tables = true;
             let set = if proofs.0.is_empty() {
                 ProofSet::default()
             } else {
-                let (set, errors) = ProofSet::load(&PathBuf::from(&proofs.0), rules);
+                let (set, errors) =
+                    ProofSet::load(&PathBuf::from(&proofs.0), rules, &PathBuf::from(&proofs.2));
                 for e in errors {
                     self.info_string(&e.to_string());
                 }
                 if !set.is_empty() {
                     // Headers only: a file is indexed when the game reaches its line.
                     self.info_string(&format!(
-                        "proofs found ({rules} rules; each indexed when a position may be in it): {}",
+                        "proofs found ({rules} rules; each opened when a position may be in it, verified and indexed the first time): {}",
                         set.names().join(", ")
                     ));
                 }
@@ -345,6 +352,14 @@ impl Engine {
                 }
             }
             self.tables_loaded = Some(tables);
+            give_tables = true;
+        }
+        if give_tables {
+            // The tables verify the tablebase leaves of a proof before it is indexed.
+            self.proofs
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .set_tables(self.tablebase.clone());
         }
         if self.alpha_beta_mb != self.options.hash_mb {
             self.alpha_beta_mb = self.options.hash_mb;
@@ -573,8 +588,19 @@ mod tests {
             .fold(start, |p, m| p.play(p.parse_uci(m).unwrap()))
     }
 
+    /// The index directory of the tests' engines (not the user's cache).
+    fn test_index_dir() -> PathBuf {
+        static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+        DIR.get_or_init(|| antichess_testkit::temp_dir("uci-engine-index"))
+            .clone()
+    }
+
     fn session(input: &str) -> String {
         let buffer = Buffer::default();
+        let input = format!(
+            "setoption name ProofIndex value {}\n{input}",
+            test_index_dir().display()
+        );
         run(input.as_bytes(), buffer.clone()).unwrap();
         let bytes = buffer.0.lock().unwrap().clone();
         String::from_utf8(bytes).unwrap()
@@ -775,7 +801,11 @@ mod tests {
         let reply = ponder(&out).unwrap_or_else(|| panic!("no ponder move: {out}"));
         let pos = after(None, &["e2e3", "g7g6", "d1h5"]);
         assert!(pos.is_legal(pos.parse_uci(reply).unwrap()), "{out}");
-        let (mut set, _) = ProofSet::load(&default_proofs_path().unwrap(), Rules::INTERNATIONAL);
+        let (mut set, _) = ProofSet::load(
+            &default_proofs_path().unwrap(),
+            Rules::INTERNATIONAL,
+            &test_index_dir(),
+        );
         // The game's path through the proof's root: e3-g6 is asked first (no other file is
         // indexed, the ten million nodes of e3-Nc6 among them).
         let path: Vec<u64> = [&[][..], &["e2e3"], &["e2e3", "g7g6"]]
@@ -957,5 +987,120 @@ mod tests {
             .next()
             .unwrap();
         assert_eq!(bestmove(&out), win, "{out}");
+    }
+
+    /// A stand-in for tables that calls every tablebase leaf a win for White (the tests
+    /// build an index without the 4-unit tables; the shipped proofs verify with the real
+    /// tables in antichess-cli's proofs_manifest test).
+    struct AllWonForWhite;
+
+    impl antichess_proof::LeafOracle for AllWonForWhite {
+        fn max_units(&self) -> u32 {
+            32
+        }
+        fn probe(&self, pos: &Position) -> Result<Option<antichess_proof::LeafValue>, String> {
+            Ok(Some(if pos.turn() == Color::White {
+                antichess_proof::LeafValue::Win
+            } else {
+                antichess_proof::LeafValue::Loss
+            }))
+        }
+        fn best_move(&self, _pos: &Position) -> Result<Option<Move>, String> {
+            Ok(None)
+        }
+    }
+
+    /// Issue 63: with a proof's index present, a fresh engine plays the proof's move from
+    /// it: `go depth 1` after 1. e3 c6 answers the shipped proof's 2. Bb5, the index opened
+    /// (not built: the engine has no tables to verify this proof with).
+    #[test]
+    fn with_its_index_present_a_proof_answers_go_depth_1() {
+        let index = antichess_testkit::temp_dir("uci-index-present");
+        let proofs = default_proofs_path().unwrap();
+        let (built, _) = antichess_proof::open_or_build_index(
+            &proofs.join("e3-c6.proof"),
+            Rules::INTERNATIONAL,
+            &index,
+            &AllWonForWhite,
+        )
+        .unwrap();
+        let root = after(None, &["e2e3", "c7c6"]);
+        let expected = built.play(&root).unwrap().mv.to_uci();
+        assert_eq!(expected, "f1b5", "2. Bb5 (proofs/README.md)");
+        let buffer = Buffer::default();
+        let input = format!(
+            "setoption name ProofIndex value {}\nsetoption name Proofs value {}\n\
+             position startpos moves e2e3 c7c6\ngo depth 1\n",
+            index.display(),
+            proofs.display()
+        );
+        run(input.as_bytes(), buffer.clone()).unwrap();
+        let out = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+        assert_eq!(bestmove(&out), expected, "{out}");
+        assert!(
+            out.contains("proof e3-c6.proof: indexed (its index opened)"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("e3-Nc6.proof: indexed"),
+            "no other file: {out}"
+        );
+    }
+
+    /// Issue 63: the forged proof (12 bytes of the reference format: 1. e3 to a fake
+    /// tablebase leaf) is refused with a message naming it, and not believed.
+    #[test]
+    fn a_forged_proof_is_refused_by_the_engine() {
+        let dir = antichess_testkit::temp_dir("uci-engine-forged");
+        std::fs::write(
+            dir.join("forged.proof"),
+            crate::proofs::tests::forged_proof(),
+        )
+        .unwrap();
+        let out = session(&format!(
+            "setoption name Proofs value {}\nposition startpos\ngo depth 1\n",
+            dir.display()
+        ));
+        assert!(
+            out.contains("forged.proof: not used, it did not verify"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("score cp 20000") && !out.contains("score mate"),
+            "{out}"
+        );
+    }
+
+    /// Timing, run by hand (`ANTICHESS_PROOF_INDEX=DIR cargo test -p antichess-uci
+    /// timing_fresh_engine -- --ignored --nocapture`, DIR holding the indexes of the shipped
+    /// proofs, e.g. from `antichess proof index proofs/`): a fresh engine, `position startpos
+    /// moves e2e3 c7c5` then `go depth 1` (1. e3 c5 is proved by no shipped proof, but may
+    /// follow from the roots of e3-Na6, -Nc6, -Nf6 and -Nh6, which are all opened); prints the
+    /// time from the `position` command to `bestmove`.
+    #[test]
+    #[ignore = "timing, by hand"]
+    fn timing_fresh_engine_go_depth_1_after_e3_c5() {
+        let Some(index) = std::env::var_os("ANTICHESS_PROOF_INDEX") else {
+            return;
+        };
+        let proofs = default_proofs_path().unwrap();
+        let buffer = Buffer::default();
+        let mut engine = Engine::new(Output::new(buffer.clone()));
+        engine.handle(&format!(
+            "setoption name ProofIndex value {}",
+            PathBuf::from(index).display()
+        ));
+        engine.handle(&format!("setoption name Proofs value {}", proofs.display()));
+        let started = Instant::now();
+        engine.handle("position startpos moves e2e3 c7c5");
+        engine.handle("go depth 1");
+        engine.finish_search();
+        let elapsed = started.elapsed();
+        let out = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+        println!(
+            "{out}position to bestmove: {:.1} ms",
+            elapsed.as_secs_f64() * 1e3
+        );
+        assert!(out.contains("bestmove "), "{out}");
     }
 }

@@ -8,6 +8,7 @@
 //! | `Threads` | spin | threads of the df-pn search (the alpha-beta search uses one) |
 //! | `Tables` | string | a directory of tablebase files (`antichess tb build`); empty: none |
 //! | `Proofs` | string | a proof file or a directory of `*.proof` files; empty: none. Default: see `crate::proofs` |
+//! | `ProofIndex` | string | the directory of the proofs' index files (`antichess proof index`); default `$ANTICHESS_PROOF_INDEX`, else `~/.cache/antichess/proof-index` |
 //! | `Move Overhead` | spin, ms | time kept back from every move for the GUI and the pipe, at most a quarter of the move's time (`crate::think::time_budget`) |
 //! | `MultiPV` | spin | root moves reported, best first, each with its own `info multipv K` line (`crate::think`) |
 //! | `Ponder` | check | declared so that GUIs send `go ponder`; the engine ponders whenever asked, whatever its value |
@@ -33,6 +34,8 @@ pub struct Options {
     pub tables: String,
     /// Proof file or directory (empty: none).
     pub proofs: String,
+    /// Directory of the proofs' index files.
+    pub proof_index: String,
     pub move_overhead: Duration,
     /// Root moves reported (`MultiPV`).
     pub multipv: usize,
@@ -70,6 +73,7 @@ impl Options {
             threads: 1,
             tables: String::new(),
             proofs,
+            proof_index: antichess_proof::default_index_dir().display().to_string(),
             move_overhead: Duration::from_millis(50),
             multipv: 1,
             evaluation: EvalKind::Simple,
@@ -96,6 +100,10 @@ impl Options {
             format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
             "option name Tables type string default <empty>".to_string(),
             format!("option name Proofs type string default {}", empty(default_proofs)),
+            format!(
+                "option name ProofIndex type string default {}",
+                empty(&antichess_proof::default_index_dir().display().to_string())
+            ),
             format!("option name Move Overhead type spin default 50 min 0 max {MAX_OVERHEAD_MS}"),
             format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
             "option name Evaluation type combo default simple var simple var model".to_string(),
@@ -147,6 +155,14 @@ impl Options {
             "multipv" => self.multipv = number(MAX_MULTIPV as u64)?.max(1) as usize,
             "tables" => self.tables = empty_value(value),
             "proofs" => self.proofs = empty_value(value),
+            "proofindex" => {
+                self.proof_index = match empty_value(value) {
+                    dir if dir.is_empty() => {
+                        antichess_proof::default_index_dir().display().to_string()
+                    }
+                    dir => dir,
+                };
+            }
             "evaluation" => {
                 self.evaluation = match value.to_ascii_lowercase().as_str() {
                     "simple" => EvalKind::Simple,

@@ -2,25 +2,25 @@
 //! `*.proof` file of a directory), finding where they are by default, and the move a proof
 //! gives in a position.
 //!
-//! The proofs are indexed by position with `antichess_proof::LoadedProof` (the web
-//! explorer's index too: positions identified by board, side to move and en passant, so that
-//! other move orders are found too). In a position of a proof:
+//! Each file is looked up through its on-disk index (`antichess_proof::ProofIndex`, docs/
+//! formats/proof-index.md): positions identified by board, side to move and en passant, so
+//! that other move orders are found too. In a position of a proof:
 //!
 //! - where the prover is to move, the engine plays the proof's move;
 //! - where the opponent is to move, it plays the reply whose subtree in the proof is the
 //!   largest (references unfolded): the longest resistance.
 //!
 //! **Distance.** The proof also bounds how long the game lasts: following it, the prover
-//! wins within the height of the proof's subtree (the longest line to a leaf). When every
-//! leaf below is a game end (no tablebase leaf), that height in moves is reported as
-//! `score mate N`: a proved bound ("wins in at most N moves"), which may exceed the shortest
-//! win. Heights are computed on demand and remembered; a subtree larger than
-//! [`HEIGHT_BUDGET`] positions is not measured (the score is then a `cp` win score).
+//! wins within the height of the position's node (the longest line of its subtree to a
+//! leaf). When every leaf below is a game end (no tablebase leaf), that height in moves is
+//! reported as `score mate N`: a proved bound ("wins in at most N moves"), which may exceed
+//! the shortest win. The index holds every internal position's height, so nothing is walked
+//! at play time.
 //!
 //! **Proofs found in the game.** A win the engine's df-pn search proves is extracted,
-//! verified and kept here ([`ProofSet::keep`]) beside the files, as one whose root the game
-//! passed through, so that the next moves follow it whatever their time; the engine drops
-//! it at `ucinewgame` or when the game no longer passes through its root
+//! verified and kept here ([`ProofSet::keep`]) beside the files, in memory, as one whose
+//! root the game passed through, so that the next moves follow it whatever their time; the
+//! engine drops it at `ucinewgame` or when the game no longer passes through its root
 //! ([`ProofSet::forget_kept`]).
 //!
 //! **Default location** ([`default_proofs_path`]): the environment variable
@@ -29,37 +29,42 @@
 //! recorded at compile time, so a binary installed with `cargo install --path` from a
 //! checkout finds the shipped proofs while the checkout exists). None of them: no proofs.
 //!
-//! **Indexed on demand.** Loading the option reads only each file's header (its root
-//! position, prover and rules), so `isready` is answered at once whatever the set's size
-//! (the shipped set holds about 30 million nodes: indexing all of it takes 15 s and 1.5 GB).
-//! A file is indexed the first time the engine is asked about a position that may follow
-//! from its root ([`may_follow`]: a test on pawns and material that never rejects a position
-//! play can reach, so a proof that has the position is always consulted) and kept from then
-//! on. Files whose root the game passed through are asked first, so a game that follows a
-//! proof from its root reads that file alone. A reference-format file has no such header
-//! and is indexed when loaded.
+//! **Only verified proofs are played.** Loading the option reads only each file's header
+//! (its root position, prover and rules), so `isready` is answered at once whatever the
+//! set's size. A file is opened the first time the engine is asked about a position that
+//! may follow from its root ([`may_follow`]: a test on pawns and material that never
+//! rejects a position play can reach, so a proof that has the position is always
+//! consulted). Opening a file hashes it and maps its index from the index directory (the
+//! `ProofIndex` option; default `antichess_proof::default_index_dir`,
+//! `~/.cache/antichess/proof-index`): milliseconds. Without a valid index, the file is
+//! verified (its tablebase leaves with the engine's `Tables`) and indexed, once: the index
+//! is kept on disk for every later start (the shipped set: see docs/benchmarks.md). A file
+//! that does not verify, or whose tablebase leaves the engine's tables cannot judge, gets
+//! no index: it is named in an `info string` and never consulted. Files whose root the
+//! game passed through are asked first, so a game that follows a proof from its root opens
+//! that file alone.
 //!
-//! **Indexing never costs a game on time.** A file is indexed on a background thread (one
-//! at a time); [`ProofSet::choose`] waits for it only while its caller is willing to (the
-//! engine: for a file whose root the game passed through, half the move's time budget;
-//! for any other file, not at all; without limit when the move has no time limit).
-//! A file still being indexed when that patience ends is skipped for this move (the engine
-//! searches instead) and consulted from the move its index is ready (a 2.7-million-node
-//! proof takes about a second to index in a release build).
+//! **Opening never costs a game on time.** A file is opened (and, the first time, verified
+//! and indexed) on a background thread, one at a time; [`ProofSet::choose`] waits for it
+//! only while its caller is willing to (the engine: for a file whose root the game passed
+//! through, half the move's time budget; for any other file, not at all; without limit
+//! when the move has no time limit). Until its index is ready a file is skipped (the engine
+//! plays as it would without it) and it is consulted from the move its index is ready.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, TryRecvError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use antichess_core::{Bitboard, Color, Move, Position, Role, Rules, Square};
 use antichess_proof::loaded::{check_rules, file_name};
-use antichess_proof::{detect_file_format, CompactHeader, Format, LoadedProof, PositionId};
+use antichess_proof::{
+    detect_file_format, open_or_build_index, CompactHeader, Format, IndexSource, LoadedProof,
+    PagedFile, ProofError, ProofIndex, ProofPlay, ReferenceFile, ReferenceOptions, TablebaseOracle,
+};
+use antichess_tb::Tablebase;
 
 use crate::UciError;
-
-/// Positions measured at most when computing a subtree's height.
-pub const HEIGHT_BUDGET: u64 = 2_000_000;
 
 /// The environment variable that names the default proofs (a file or a directory).
 pub const PROOFS_ENV: &str = "ANTICHESS_PROOFS";
@@ -110,10 +115,10 @@ pub struct ProofMove {
     /// The side to move is the proof's prover (it wins).
     pub winning: bool,
     /// Nodes of the proof file below the position (a position the proof shares is counted
-    /// once: unfolded, a large proof's count can pass 2^64).
+    /// once).
     pub nodes: u64,
     /// Moves of the side to move until the game ends, at most, following the proof
-    /// (`None`: not measured, or the subtree has tablebase leaves).
+    /// (`None`: the subtree has tablebase leaves, or is too deep to record).
     pub moves_to_end: Option<u32>,
 }
 
@@ -130,34 +135,62 @@ struct Entry {
     kept: bool,
 }
 
+/// What a proof is looked up in.
+#[derive(Debug)]
+enum Source {
+    /// A file's on-disk index.
+    Index(ProofIndex),
+    /// A proof found in the game, in memory.
+    Loaded(Box<LoadedProof>),
+}
+
+impl Source {
+    fn play(&self, pos: &Position) -> Option<ProofPlay> {
+        match self {
+            Source::Index(index) => index.play(pos),
+            Source::Loaded(proof) => proof.play(pos),
+        }
+    }
+}
+
+/// What the background thread hands back: the index and how it was had, or why the file
+/// is not used.
+type Opened = Result<(ProofIndex, IndexSource), String>;
+
 #[derive(Debug)]
 enum State {
-    /// Header read; not indexed yet.
+    /// Header read; not opened yet.
     Unread,
-    /// Being indexed on a background thread (started then): the result arrives here.
-    Indexing(Receiver<Result<LoadedProof, String>>, Instant),
-    /// Indexed, with the heights measured so far.
-    Indexed(Box<LoadedProof>, HashMap<PositionId, Option<u32>>),
-    /// Indexing failed (reported once); never consulted again.
+    /// Being opened (or verified and indexed) on a background thread, started then.
+    Opening(Receiver<Opened>, Instant),
+    /// Ready for lookups.
+    Ready(Source),
+    /// Not verified or not readable (reported once); never consulted again.
     Failed,
 }
 
-/// The proofs of the `Proofs` option, indexed as the game reaches them.
+/// The proofs of the `Proofs` option, opened as the game reaches them.
 #[derive(Debug, Default)]
 pub struct ProofSet {
     entries: Vec<Entry>,
     rules: Rules,
+    /// Where the index files are.
+    index_dir: PathBuf,
+    /// The tables that judge tablebase leaves when a file is verified.
+    tables: Option<Arc<Tablebase>>,
 }
 
 impl ProofSet {
-    /// Opens `path` (a proof file or a directory of `*.proof` files) for `rules`: reads the
-    /// header of each compact file (a reference-format file is indexed at once). Files that
-    /// cannot be used are skipped; the errors name them.
+    /// Opens `path` (a proof file or a directory of `*.proof` files) for `rules`, with the
+    /// index files in `index_dir`: reads the header of each file. Files that cannot be used
+    /// are skipped; the errors name them.
     #[must_use]
-    pub fn load(path: &Path, rules: Rules) -> (ProofSet, Vec<UciError>) {
+    pub fn load(path: &Path, rules: Rules, index_dir: &Path) -> (ProofSet, Vec<UciError>) {
         let mut set = ProofSet {
             entries: Vec::new(),
             rules,
+            index_dir: index_dir.to_path_buf(),
+            tables: None,
         };
         let mut errors = Vec::new();
         let files = if path.is_dir() {
@@ -181,12 +214,18 @@ impl ProofSet {
             Vec::new()
         };
         for file in files {
-            match open_entry(set.entries.len(), &file, rules) {
+            match open_entry(&file, rules) {
                 Ok(entry) => set.entries.push(entry),
                 Err(message) => errors.push(load_error(&message)),
             }
         }
         (set, errors)
+    }
+
+    /// The tables that judge tablebase leaves when a file is verified (`None`: a proof
+    /// with tablebase leaves cannot be verified, and is not used unless its index exists).
+    pub fn set_tables(&mut self, tables: Option<Arc<Tablebase>>) {
+        self.tables = tables;
     }
 
     /// Names of the proofs.
@@ -195,12 +234,12 @@ impl ProofSet {
         self.entries.iter().map(|e| e.name.as_str()).collect()
     }
 
-    /// Names of the proofs indexed so far.
+    /// Names of the proofs ready for lookups (their index opened) so far.
     #[must_use]
     pub fn indexed(&self) -> Vec<&str> {
         self.entries
             .iter()
-            .filter(|e| matches!(e.state, State::Indexed(..)))
+            .filter(|e| matches!(e.state, State::Ready(..)))
             .map(|e| e.name.as_str())
             .collect()
     }
@@ -210,40 +249,40 @@ impl ProofSet {
         self.entries.is_empty()
     }
 
-    /// Starts indexing entry `i` on a background thread.
+    /// Starts opening entry `i` on a background thread: its index is mapped, or the file
+    /// verified and indexed first.
     fn start_indexing(&mut self, i: usize) {
         let entry = &mut self.entries[i];
         let (send, receive) = std::sync::mpsc::channel();
         let path = entry.path.clone();
         let rules = self.rules;
+        let dir = self.index_dir.clone();
+        let tables = self.tables.clone();
         let spawned = std::thread::Builder::new()
             .name(format!("index {}", entry.name))
             .spawn(move || {
                 // The receiver may be gone (the set was replaced): nothing to do then.
-                let _ = send.send(LoadedProof::load(i, &path, rules));
+                let _ = send.send(open_index(&path, rules, &dir, tables.as_deref()));
             });
         entry.state = match spawned {
-            Ok(_) => State::Indexing(receive, Instant::now()),
-            // No thread to be had: index here and now.
-            Err(_) => match LoadedProof::load(i, &entry.path, rules) {
-                Ok(proof) => State::Indexed(Box::new(proof), HashMap::new()),
-                Err(_) => State::Failed,
-            },
+            Ok(_) => State::Opening(receive, Instant::now()),
+            // No thread to be had: the file is not used (a move must not wait for it).
+            Err(_) => State::Failed,
         };
     }
 
-    /// Whether some file is being indexed.
+    /// Whether some file is being opened.
     fn busy(&self) -> bool {
         self.entries
             .iter()
-            .any(|e| matches!(e.state, State::Indexing(..)))
+            .any(|e| matches!(e.state, State::Opening(..)))
     }
 
     /// Takes entry `i`'s index if it is ready, waiting for it while `patience` says so
     /// (asked every few milliseconds); reports the outcome once.
     fn collect(&mut self, i: usize, patience: &dyn Fn() -> bool, report: &mut dyn FnMut(String)) {
         let entry = &mut self.entries[i];
-        let State::Indexing(receive, started) = &entry.state else {
+        let State::Opening(receive, started) = &entry.state else {
             return;
         };
         let started = *started;
@@ -265,15 +304,25 @@ impl ProofSet {
                 Err(RecvTimeoutError::Timeout) => return,
             }
         };
+        let seconds = started.elapsed().as_secs_f64();
         match result {
-            Ok(proof) => {
+            Ok((index, source)) => {
+                let header = index.header();
+                let what = match source {
+                    IndexSource::Found => "its index opened".to_string(),
+                    IndexSource::Built { replaced } => format!(
+                        "verified, {} nodes, and its index written{}",
+                        header.proof_nodes,
+                        replaced.map_or(String::new(), |why| format!(
+                            " (the index found was not used: {why})"
+                        ))
+                    ),
+                };
                 report(format!(
-                    "proof {}: indexed {} nodes in {:.1} s",
-                    entry.name,
-                    proof.summary().counts.total,
-                    started.elapsed().as_secs_f64()
+                    "proof {}: indexed ({what}): {} positions, in {seconds:.2} s",
+                    entry.name, header.positions
                 ));
-                entry.state = State::Indexed(Box::new(proof), HashMap::new());
+                entry.state = State::Ready(Source::Index(index));
             }
             Err(message) => {
                 report(load_error(&message).to_string());
@@ -304,14 +353,14 @@ impl ProofSet {
 
     /// The move the first proof that has `pos` as an internal node gives, proofs taken in
     /// the order of [`ProofSet::order`] (`path`: the keys of the game's positions before
-    /// `pos`, oldest first). Proofs are indexed on the way, as far as the first that has
+    /// `pos`, oldest first). Proofs are opened on the way, as far as the first that has
     /// `pos`: an unread one when `pos` may follow from its root; `report` gets a line for
     /// each. (A game that follows a proof from its root finds it before any other is read.)
     ///
-    /// Indexing runs on a background thread, one file at a time; `patience` is asked every
+    /// Opening runs on a background thread, one file at a time; `patience` is asked every
     /// few milliseconds whether to go on waiting for it (`&|| true`: wait until it is done).
     /// A file whose index is not ready when patience ends is passed over this time, with a
-    /// line to `report`, and its indexing goes on for the next call.
+    /// line to `report`, and its opening goes on for the next call.
     pub fn choose(
         &mut self,
         pos: &Position,
@@ -326,8 +375,8 @@ impl ProofSet {
     /// or a position of the game before it (the game is in that proof's line, and a move
     /// that leaves the proof for want of its index may lose the game), `elsewhere` for the
     /// others, which hold `pos` only by a transposition from another first move (rare: the
-    /// engine passes `&|| false` under a time limit, so that the index of a large proof of
-    /// another line never eats a move's time; see `crate::think`).
+    /// engine passes `&|| false` under a time limit, so that the indexing of a large proof
+    /// of another line never eats a move's time; see `crate::think`).
     pub fn choose_with(
         &mut self,
         pos: &Position,
@@ -352,9 +401,9 @@ impl ProofSet {
             {
                 self.start_indexing(i);
             }
-            if let State::Indexing(_, started) = self.entries[i].state {
+            if let State::Opening(_, started) = self.entries[i].state {
                 self.collect(i, patience, report);
-                if matches!(self.entries[i].state, State::Indexing(..)) {
+                if matches!(self.entries[i].state, State::Opening(..)) {
                     report(format!(
                         "proof {}: being indexed ({:.1} s so far); not consulted for this move",
                         self.entries[i].name,
@@ -363,11 +412,11 @@ impl ProofSet {
                     continue;
                 }
             }
-            let entry = &mut self.entries[i];
-            let State::Indexed(proof, heights) = &mut entry.state else {
+            let entry = &self.entries[i];
+            let State::Ready(source) = &entry.state else {
                 continue;
             };
-            if let Some(hit) = answer(&entry.name, proof, heights, pos) {
+            if let Some(hit) = answer(&entry.name, source, pos) {
                 return Some(hit);
             }
         }
@@ -390,14 +439,14 @@ impl ProofSet {
             name,
             path: PathBuf::new(),
             root,
-            state: State::Indexed(Box::new(proof), HashMap::new()),
+            state: State::Ready(Source::Loaded(Box::new(proof))),
             kept: true,
         });
-        let entry = self.entries.last_mut()?;
-        let State::Indexed(proof, heights) = &mut entry.state else {
+        let entry = self.entries.last()?;
+        let State::Ready(source) = &entry.state else {
             return None;
         };
-        answer(&entry.name, proof, heights, &root)
+        answer(&entry.name, source, &root)
     }
 
     /// Drops the kept proofs whose root `keep_root` refuses (given the root's key); all of
@@ -420,49 +469,42 @@ impl ProofSet {
 /// The proofs found in a game that are kept at most ([`ProofSet::keep`]).
 pub const MAX_KEPT: usize = 8;
 
-/// What an indexed proof says to play in `pos` (`None`: not one of its positions with a
-/// move to play), with the move it expects next.
-fn answer(
-    name: &str,
-    proof: &LoadedProof,
-    heights: &mut HashMap<PositionId, Option<u32>>,
-    pos: &Position,
-) -> Option<ProofMove> {
-    let hit = proof.lookup(pos)?;
-    if !matches!(hit.kind, "prover" | "opponent") {
-        return None;
-    }
-    let mv = proof_choice(proof, pos)?;
-    let mut budget = HEIGHT_BUDGET;
-    let plies = height(proof, heights, pos, &mut budget);
-    let next = pos.play(mv);
-    let reply = proof_choice(proof, &next).filter(|m| next.is_legal(*m));
-    Some(ProofMove {
-        mv,
-        reply,
-        proof: name.to_string(),
-        winning: hit.kind == "prover",
-        nodes: hit.nodes,
-        moves_to_end: plies.map(|h| h.div_ceil(2)),
+/// Opens the index of the proof file at `path`, or verifies and indexes it (on the
+/// background thread); the error names the file and says why it is not used.
+fn open_index(path: &Path, rules: Rules, dir: &Path, tables: Option<&Tablebase>) -> Opened {
+    let oracle = tables.map(TablebaseOracle::new);
+    open_or_build_index(path, rules, dir, &oracle).map_err(|e| {
+        let hint = match e {
+            ProofError::NeedTablebases { .. } => format!(
+                "; give the engine the tables (option Tables), or build the index once with `antichess proof index {} --tables DIR`",
+                path.display()
+            ),
+            _ => String::new(),
+        };
+        format!("proof {}: not used, it did not verify: {e}{hint}", path.display())
     })
 }
 
-/// The move a proof plays in `pos`: the prover's move, or the opponent's reply with the
-/// largest subtree (the longest resistance); `None` where it has none or it is not legal.
-fn proof_choice(proof: &LoadedProof, pos: &Position) -> Option<Move> {
-    let hit = proof.lookup(pos)?;
-    let mv = match hit.kind {
-        "prover" => hit.proof_move?,
-        "opponent" => {
-            pos.legal_moves()
-                .into_iter()
-                .filter_map(|m| proof.lookup(&pos.play(m)).map(|h| (h.unfolded, m)))
-                .max_by_key(|&(size, m)| (size, std::cmp::Reverse(m.bits())))?
-                .1
-        }
-        _ => return None,
-    };
-    pos.is_legal(mv).then_some(mv)
+/// What a proof says to play in `pos` (`None`: not one of its positions with a move to
+/// play), with the move it expects next.
+fn answer(name: &str, source: &Source, pos: &Position) -> Option<ProofMove> {
+    let play = source.play(pos)?;
+    if !pos.is_legal(play.mv) {
+        return None;
+    }
+    let next = pos.play(play.mv);
+    let reply = source
+        .play(&next)
+        .map(|p| p.mv)
+        .filter(|m| next.is_legal(*m));
+    Some(ProofMove {
+        mv: play.mv,
+        reply,
+        proof: name.to_string(),
+        winning: play.prover_to_move,
+        nodes: play.nodes,
+        moves_to_end: play.plies_to_end.map(|h| h.div_ceil(2)),
+    })
 }
 
 /// The explorer's wording of a load error, for the engine's options.
@@ -475,27 +517,30 @@ fn load_error(message: &str) -> UciError {
     }
 }
 
-/// Reads a proof file's header (a compact file) or the whole file (a reference one).
-fn open_entry(i: usize, path: &Path, rules: Rules) -> Result<Entry, String> {
+/// Reads a proof file's header: its root (a reference-format file: from its prolog).
+fn open_entry(path: &Path, rules: Rules) -> Result<Entry, String> {
     let name = file_name(path);
     let fail = |e: &dyn std::fmt::Display| format!("proof {}: {e}", path.display());
-    if detect_file_format(path).map_err(|e| fail(&e))? == Format::Reference {
-        let proof = LoadedProof::load(i, path, rules)?;
-        return Ok(Entry {
-            name,
-            path: path.to_path_buf(),
-            root: *proof.root(),
-            state: State::Indexed(Box::new(proof), HashMap::new()),
-            kept: false,
-        });
-    }
     let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
-    let header = CompactHeader::read(&mut std::io::BufReader::new(file)).map_err(|e| fail(&e))?;
-    check_rules(path, header.rules, rules)?;
+    let root = if detect_file_format(path).map_err(|e| fail(&e))? == Format::Reference {
+        let options = ReferenceOptions {
+            rules,
+            ..ReferenceOptions::default()
+        };
+        let paged = PagedFile::new(file).map_err(|e| fail(&e))?;
+        ReferenceFile::open(paged, options.byte_order)
+            .and_then(|f| f.root(&options))
+            .map_err(|e| fail(&e))?
+    } else {
+        let header =
+            CompactHeader::read(&mut std::io::BufReader::new(file)).map_err(|e| fail(&e))?;
+        check_rules(path, header.rules, rules)?;
+        header.root
+    };
     Ok(Entry {
         name,
         path: path.to_path_buf(),
-        root: header.root,
+        root,
         state: State::Unread,
         kept: false,
     })
@@ -556,56 +601,23 @@ pub fn may_follow(root: &Position, pos: &Position) -> bool {
     true
 }
 
-/// Plies from `pos` to the end of the game at most, following the proof (the longest line
-/// of its subtree); `None` if a line ends on a tablebase leaf, leaves the proof, or the
-/// budget runs out.
-fn height(
-    proof: &LoadedProof,
-    memo: &mut HashMap<PositionId, Option<u32>>,
-    pos: &Position,
-    budget: &mut u64,
-) -> Option<u32> {
-    let id = PositionId::of(pos);
-    if let Some(&h) = memo.get(&id) {
-        return h;
-    }
-    if *budget == 0 {
-        return None;
-    }
-    *budget -= 1;
-    let hit = proof.lookup(pos)?;
-    let h = match hit.kind {
-        "terminal" => Some(0),
-        "prover" => {
-            let m = hit.proof_move.filter(|m| pos.is_legal(*m))?;
-            height(proof, memo, &pos.play(m), budget).map(|h| h + 1)
-        }
-        "opponent" => {
-            let mut most = 0;
-            for m in pos.legal_moves() {
-                most = most.max(height(proof, memo, &pos.play(m), budget)?);
-            }
-            Some(most + 1)
-        }
-        _ => None,
-    };
-    if h.is_some() || *budget > 0 {
-        memo.insert(id, h);
-    }
-    h
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn shipped() -> PathBuf {
         PathBuf::from(SOURCE_PROOFS)
     }
 
+    /// Loads `path` with the index files in a directory of the test's own (`name`).
+    fn load_in(path: &Path, name: &str) -> (ProofSet, Vec<UciError>) {
+        let index = antichess_testkit::temp_dir(&format!("uci-index-{name}"));
+        ProofSet::load(path, Rules::INTERNATIONAL, &index)
+    }
+
     #[test]
     fn plays_the_shipped_proof_on_both_sides() {
-        let (mut set, errors) = ProofSet::load(&shipped(), Rules::INTERNATIONAL);
+        let (mut set, errors) = load_in(&shipped(), "both-sides");
         assert!(errors.is_empty(), "{errors:?}");
         assert!(set.names().contains(&"e3-g6.proof"), "{:?}", set.names());
         let start = Position::start(Rules::INTERNATIONAL);
@@ -637,14 +649,14 @@ mod tests {
 
     #[test]
     fn a_missing_or_bad_file_is_named() {
-        let (set, errors) = ProofSet::load(Path::new("/no/such/proofs"), Rules::INTERNATIONAL);
+        let (set, errors) = load_in(Path::new("/no/such/proofs"), "missing");
         assert!(set.is_empty());
         assert!(
             errors[0].to_string().contains("/no/such/proofs"),
             "{errors:?}"
         );
         let readme = shipped().join("README.md");
-        let (set, errors) = ProofSet::load(&readme, Rules::INTERNATIONAL);
+        let (set, errors) = load_in(&readme, "readme");
         assert!(set.is_empty());
         assert!(errors[0].to_string().contains("README.md"), "{errors:?}");
     }
@@ -659,7 +671,7 @@ mod tests {
 
     #[test]
     fn loading_reads_headers_and_a_proof_is_indexed_when_the_game_may_reach_it() {
-        let (mut set, errors) = ProofSet::load(&shipped(), Rules::INTERNATIONAL);
+        let (mut set, errors) = load_in(&shipped(), "headers");
         assert!(errors.is_empty(), "{errors:?}");
         assert!(set.names().len() > 10, "{:?}", set.names());
         assert!(set.indexed().is_empty(), "{:?}", set.indexed());
@@ -679,7 +691,7 @@ mod tests {
         assert_eq!(set.indexed(), ["e3-g6.proof"]);
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
-            lines[0].starts_with("proof e3-g6.proof: indexed "),
+            lines[0].starts_with("proof e3-g6.proof: indexed ("),
             "{lines:?}"
         );
         // Indexed once: asking again says nothing new.
@@ -695,7 +707,7 @@ mod tests {
         for name in ["e3-Na6.proof", "e3-Nf6.proof", "e3-d5.proof", "e3-g6.proof"] {
             std::fs::copy(shipped().join(name), dir.join(name)).unwrap();
         }
-        let (mut set, errors) = ProofSet::load(&dir, Rules::INTERNATIONAL);
+        let (mut set, errors) = load_in(&dir, "may-follow");
         assert!(errors.is_empty(), "{errors:?}");
         lines.clear();
         assert!(set
@@ -711,7 +723,7 @@ mod tests {
         for name in ["a.proof", "b.proof"] {
             std::fs::copy(shipped().join("e3-g6.proof"), dir.join(name)).unwrap();
         }
-        let (mut set, errors) = ProofSet::load(&dir, Rules::INTERNATIONAL);
+        let (mut set, errors) = load_in(&dir, "first-proof");
         assert!(errors.is_empty(), "{errors:?}");
         let hit = set
             .choose(&play(&["e2e3", "g7g6"]), &[], &|| true, &mut |_| {})
@@ -723,11 +735,11 @@ mod tests {
     #[test]
     fn a_file_still_being_indexed_is_passed_over_until_its_index_is_ready() {
         let dir = antichess_testkit::temp_dir("uci-background-index");
-        std::fs::copy(shipped().join("e3-a6.proof"), dir.join("e3-a6.proof")).unwrap();
-        let (mut set, errors) = ProofSet::load(&dir, Rules::INTERNATIONAL);
+        std::fs::copy(shipped().join("e3-f5.proof"), dir.join("e3-f5.proof")).unwrap();
+        let (mut set, errors) = load_in(&dir, "background");
         assert!(errors.is_empty(), "{errors:?}");
-        let pos = play(&["e2e3", "a7a6"]);
-        // No patience: the move is not taken from the file whose index was just started.
+        let pos = play(&["e2e3", "f7f5"]);
+        // No patience: the move is not taken from the file whose indexing was just started.
         let mut lines = Vec::new();
         assert!(set
             .choose(&pos, &[], &|| false, &mut |l| lines.push(l))
@@ -735,19 +747,31 @@ mod tests {
         assert!(set.indexed().is_empty(), "{:?}", set.indexed());
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
-            lines[0].starts_with("proof e3-a6.proof: being indexed"),
+            lines[0].starts_with("proof e3-f5.proof: being indexed"),
             "{lines:?}"
         );
         // The next call waits for the same indexing (not a second one) and uses it.
         lines.clear();
         let hit = set
             .choose(&pos, &[], &|| true, &mut |l| lines.push(l))
-            .expect("in e3-a6");
-        assert_eq!(hit.proof, "e3-a6.proof");
-        assert_eq!(set.indexed(), ["e3-a6.proof"]);
+            .expect("in e3-f5");
+        assert_eq!(hit.proof, "e3-f5.proof");
+        assert_eq!(set.indexed(), ["e3-f5.proof"]);
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
-            lines[0].starts_with("proof e3-a6.proof: indexed "),
+            lines[0].starts_with("proof e3-f5.proof: indexed (verified, "),
+            "{lines:?}"
+        );
+        // A new set (a fresh start) finds the index written: opened, not built.
+        let index = set.index_dir.clone();
+        let (mut set, _) = ProofSet::load(&dir, Rules::INTERNATIONAL, &index);
+        lines.clear();
+        let again = set
+            .choose(&pos, &[], &|| true, &mut |l| lines.push(l))
+            .expect("in e3-f5");
+        assert_eq!(again, hit);
+        assert!(
+            lines[0].starts_with("proof e3-f5.proof: indexed (its index opened)"),
             "{lines:?}"
         );
     }
@@ -755,13 +779,17 @@ mod tests {
     #[test]
     fn only_a_file_whose_root_the_game_passed_through_is_waited_for() {
         let dir = antichess_testkit::temp_dir("uci-patience-on-path");
-        std::fs::copy(shipped().join("e3-a6.proof"), dir.join("e3-a6.proof")).unwrap();
-        // A position of the proof two plies below its root (2. Bxa6 is forced).
-        let root = play(&["e2e3", "a7a6"]);
-        let below = play(&["e2e3", "a7a6", "f1a6", "b7a6"]);
+        std::fs::copy(shipped().join("e3-f5.proof"), dir.join("e3-f5.proof")).unwrap();
+        // A position of the proof two plies below its root: the proof's move, then its
+        // longest resistance.
+        let root = play(&["e2e3", "f7f5"]);
+        let (mut set, _) = load_in(&dir, "patience-0");
+        let first = set.choose(&root, &[], &|| true, &mut |_| {}).unwrap();
+        let after = root.play(first.mv);
+        let below = after.play(first.reply.expect("the proof's reply"));
         let never = || -> bool { panic!("a file of another line was waited for") };
         // Reached from a FEN (no path): the file is of another line, not waited for.
-        let (mut set, errors) = ProofSet::load(&dir, Rules::INTERNATIONAL);
+        let (mut set, errors) = load_in(&dir, "patience-1");
         assert!(errors.is_empty(), "{errors:?}");
         let mut lines = Vec::new();
         let _ = set.choose_with(&below, &[], &never, &|| false, &mut |l| lines.push(l));
@@ -770,17 +798,17 @@ mod tests {
             "{lines:?}"
         );
         // Reached through the proof's root: waited for, and its move played.
-        let (mut set, _) = ProofSet::load(&dir, Rules::INTERNATIONAL);
+        let (mut set, _) = load_in(&dir, "patience-2");
         let mut path = vec![Position::start(Rules::INTERNATIONAL).key()];
         let after_e3 = play(&["e2e3"]);
         path.push(after_e3.key());
         path.push(root.key());
-        path.push(root.play(root.parse_uci("f1a6").unwrap()).key());
+        path.push(after.key());
         let elsewhere_never = || -> bool { panic!("the file on the path was not waited for") };
         let hit = set
             .choose_with(&below, &path, &|| true, &elsewhere_never, &mut |_| {})
-            .expect("in e3-a6");
-        assert_eq!(hit.proof, "e3-a6.proof");
+            .expect("in e3-f5");
+        assert_eq!(hit.proof, "e3-f5.proof");
     }
 
     #[test]
@@ -788,7 +816,7 @@ mod tests {
         let dir = antichess_testkit::temp_dir("uci-damaged-proof");
         let good = std::fs::read(shipped().join("e3-g6.proof")).unwrap();
         std::fs::write(dir.join("e3-g6.proof"), &good[..good.len() - 40]).unwrap();
-        let (mut set, errors) = ProofSet::load(&dir, Rules::INTERNATIONAL);
+        let (mut set, errors) = load_in(&dir, "damaged");
         assert!(errors.is_empty(), "the header is whole: {errors:?}");
         let pos = play(&["e2e3", "g7g6"]);
         let mut lines = Vec::new();
@@ -806,12 +834,60 @@ mod tests {
 
     #[test]
     fn a_proof_for_other_rules_is_refused_at_loading() {
-        let (set, errors) = ProofSet::load(&shipped().join("e3-g6.proof"), Rules::FICS);
+        let index = antichess_testkit::temp_dir("uci-index-fics");
+        let (set, errors) = ProofSet::load(&shipped().join("e3-g6.proof"), Rules::FICS, &index);
         assert!(set.is_empty());
         assert!(
             errors[0].to_string().contains("the engine uses"),
             "{errors:?}"
         );
+    }
+
+    /// Issue 63: the forged proof (the reference format's 12 bytes: the start position, 1. e3
+    /// to a "tablebase leaf" of 32 units) is refused with a message naming it, and no index
+    /// of it is written.
+    #[test]
+    fn a_proof_that_does_not_verify_is_refused() {
+        let dir = antichess_testkit::temp_dir("uci-forged");
+        std::fs::write(dir.join("forged.proof"), forged_proof()).unwrap();
+        let (mut set, errors) = load_in(&dir, "forged");
+        assert!(errors.is_empty(), "the header is readable: {errors:?}");
+        let after_e3 = play(&["e2e3"]);
+        let start = Position::start(Rules::INTERNATIONAL);
+        let mut lines = Vec::new();
+        assert!(set
+            .choose(&start, &[], &|| true, &mut |l| lines.push(l))
+            .is_none());
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].contains("forged.proof: not used, it did not verify"),
+            "{lines:?}"
+        );
+        assert!(set.indexed().is_empty());
+        assert!(set.choose(&after_e3, &[], &|| true, &mut |_| {}).is_none());
+        let written = std::fs::read_dir(&set.index_dir).map_or(0, Iterator::count);
+        assert_eq!(written, 0, "no index of a proof that did not verify");
+    }
+
+    /// The forged proof of issue 63, in the reference format.
+    pub(crate) fn forged_proof() -> Vec<u8> {
+        use antichess_proof::{encode_reference, ByteOrder, Node, NodeKind, ProofTree};
+        let start = Position::start(Rules::INTERNATIONAL);
+        let e3 = start.parse_uci("e2e3").unwrap();
+        let nodes = vec![
+            Node {
+                mv: None,
+                kind: NodeKind::Prover,
+            },
+            Node {
+                mv: Some(e3),
+                kind: NodeKind::Tablebase,
+            },
+        ];
+        let tree = ProofTree::from_parts(start, Color::White, Vec::new(), nodes).unwrap();
+        let bytes = encode_reference(&tree, ByteOrder::Little).unwrap();
+        assert_eq!(bytes.len(), 12);
+        bytes
     }
 
     /// `may_follow` never rejects a position play reached: checked between every pair of

@@ -1,6 +1,7 @@
 //! `antichess proof`: verify proof files, print their statistics, convert between our
 //! compact format and the reference solution's 6-byte format, join proofs of children into
-//! the proof of their parent, and prove tablebase leaves again with smaller tables.
+//! the proof of their parent, prove tablebase leaves again with smaller tables, and index
+//! verified proofs for the engine.
 //!
 //! Exit codes: 0 verified (or done), 1 the proof or file is rejected (the reason is
 //! printed), 2 usage or I/O errors and proofs that cannot be checked (missing tables).
@@ -24,6 +25,7 @@ use crate::common::output::{parse_format_of_proof_command, Format as OutputForma
 
 mod expand;
 mod extract;
+mod index;
 mod join;
 mod minimize;
 mod write;
@@ -56,6 +58,10 @@ pub enum ProofCommand {
     /// smaller tables, so that the proof can be checked where only those are built; the
     /// result is verified.
     ExpandLeaves(expand::ExpandArgs),
+    /// Verify proof files and build the on-disk index the UCI engine looks them up in
+    /// (once per file: an index already there is kept), so that the engine's first look at
+    /// a proof costs milliseconds. A file that does not verify gets no index (exit 1).
+    Index(index::IndexArgs),
 }
 
 /// How `proof verify` and `proof stats` read a proof file and print what they found.
@@ -158,6 +164,7 @@ pub fn run(command: &ProofCommand) -> anyhow::Result<ExitCode> {
         ProofCommand::Join(args) => join::run(args),
         ProofCommand::Extract(args) => extract::run(args),
         ProofCommand::ExpandLeaves(args) => expand::run(args),
+        ProofCommand::Index(args) => index::run(args),
     }
 }
 
