@@ -11,7 +11,11 @@
 //! table. Positions with an en passant capture available are not stored: probing resolves
 //! them by their captures. Tables depend on the rules (stalemate scoring and promotion
 //! rule); a table built for other rules is refused.
+//!
+//! Jobs of the CLI live here too: [`bench`] (`antichess bench tablebase`), with options
+//! in and a report out.
 
+pub mod bench;
 mod build;
 mod error;
 pub mod format;
