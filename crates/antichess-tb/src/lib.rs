@@ -12,8 +12,8 @@
 //! them by their captures. Tables depend on the rules (stalemate scoring and promotion
 //! rule); a table built for other rules is refused.
 //!
-//! Jobs of the CLI live here too: [`bench`] (`antichess bench tablebase`), with options
-//! in and a report out.
+//! Jobs of the CLI live here too: [`bench`] (`antichess bench tablebase`) and
+//! [`verify_tables`] (`antichess tb verify`), each with options in and a report out.
 
 pub mod bench;
 mod build;
@@ -30,6 +30,7 @@ pub mod symmetry;
 mod table;
 mod tablebase;
 mod verify;
+mod verify_set;
 mod wdl;
 mod zeroed;
 
@@ -46,4 +47,7 @@ pub use stats::{table_stats, SideStats, TableStats};
 pub use table::Table;
 pub use tablebase::{board_key, MoveValue, Tablebase};
 pub use verify::{verify_table, verify_table_kind, VerifyReport};
+pub use verify_set::{
+    verify_tables, VerifyRow, VerifyStatus, VerifyTablesOptions, VerifyTablesReport,
+};
 pub use wdl::{Value, Wdl};
