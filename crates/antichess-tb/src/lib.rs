@@ -35,8 +35,8 @@ mod wdl;
 mod zeroed;
 
 pub use build::{
-    bound_dependencies, build, build_bounds, build_one, dependencies, direct_dependencies, plan,
-    positions, BuildEvent, BuildOptions, BuildReport, Built, PlanEntry,
+    bound_dependencies, bound_plan, build, build_bounds, build_one, dependencies,
+    direct_dependencies, plan, positions, BuildEvent, BuildOptions, BuildReport, Built, PlanEntry,
 };
 pub use error::TbError;
 pub use format::TableKind;
