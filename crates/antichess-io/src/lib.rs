@@ -23,6 +23,7 @@
 //! Errors are [`std::io::Error`]s whose message names the path.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
