@@ -27,6 +27,7 @@
 
 // One `unsafe` block, in `mapped` (a read-only memory map), with its safety argument.
 #![deny(unsafe_code)]
+#![warn(missing_docs)]
 
 mod mapped;
 pub use mapped::MappedFile;

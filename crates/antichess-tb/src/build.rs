@@ -81,6 +81,8 @@ pub struct Built {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PlanEntry {
     pub material: Material,
+    /// Exact, or a bound table ([`bound_plan`]).
+    pub kind: TableKind,
     /// Positions, both sides to move.
     pub positions: u64,
     /// Whether a valid file is present (`false`: it would be built).
@@ -230,6 +232,7 @@ pub fn plan(targets: &[Material], options: &BuildOptions) -> Result<Vec<PlanEntr
         .map(|m| {
             Ok(PlanEntry {
                 material: m,
+                kind: TableKind::Exact,
                 positions: positions(&m),
                 present: matches!(check_present(&tb, &m)?, Some(None)),
             })
@@ -390,6 +393,36 @@ pub fn bound_dependencies(
         }
     }
     ordered
+}
+
+/// The plan of a bound build of `targets` in `options.dir` ([`bound_dependencies`]):
+/// each table with its positions and whether it is present. With `check_files`, a table
+/// is present when its file loads (header, rules, checksum: what a build checks first);
+/// without, when a file is there (the build checks it again).
+///
+/// # Errors
+/// The directory cannot be read.
+pub fn bound_plan(
+    targets: &[(Material, Color)],
+    options: &BuildOptions,
+    check_files: bool,
+) -> Result<Vec<PlanEntry>, TbError> {
+    let tb = Tablebase::open(&options.dir, options.rules)?;
+    Ok(bound_dependencies(targets, &tb)
+        .into_iter()
+        .map(|(m, kind)| PlanEntry {
+            material: m,
+            kind,
+            positions: positions(&m),
+            present: match kind {
+                TableKind::Bound(c) if check_files => {
+                    tb.bound_table(&m, c).ok().flatten().is_some()
+                }
+                TableKind::Bound(c) => tb.has_bound_table(&m, c),
+                TableKind::Exact => tb.contains(&m),
+            },
+        })
+        .collect())
 }
 
 /// Builds bound tables ([`TableKind::Bound`]): for each target, the bound table for the

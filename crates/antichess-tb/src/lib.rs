@@ -11,7 +11,11 @@
 //! table. Positions with an en passant capture available are not stored: probing resolves
 //! them by their captures. Tables depend on the rules (stalemate scoring and promotion
 //! rule); a table built for other rules is refused.
+//!
+//! Jobs of the CLI live here too: [`bench`] (`antichess bench tablebase`) and
+//! [`verify_tables`] (`antichess tb verify`), each with options in and a report out.
 
+pub mod bench;
 mod build;
 mod error;
 pub mod format;
@@ -26,12 +30,13 @@ pub mod symmetry;
 mod table;
 mod tablebase;
 mod verify;
+mod verify_set;
 mod wdl;
 mod zeroed;
 
 pub use build::{
-    bound_dependencies, build, build_bounds, build_one, dependencies, direct_dependencies, plan,
-    positions, BuildEvent, BuildOptions, BuildReport, Built, PlanEntry,
+    bound_dependencies, bound_plan, build, build_bounds, build_one, dependencies,
+    direct_dependencies, plan, positions, BuildEvent, BuildOptions, BuildReport, Built, PlanEntry,
 };
 pub use error::TbError;
 pub use format::TableKind;
@@ -42,4 +47,7 @@ pub use stats::{table_stats, SideStats, TableStats};
 pub use table::Table;
 pub use tablebase::{board_key, MoveValue, Tablebase};
 pub use verify::{verify_table, verify_table_kind, VerifyReport};
+pub use verify_set::{
+    verify_tables, VerifyRow, VerifyStatus, VerifyTablesOptions, VerifyTablesReport,
+};
 pub use wdl::{Value, Wdl};

@@ -8,8 +8,8 @@
 use antichess_core::{Color, Position, Rules};
 use antichess_tb::format::{kind_file_name, TableKind};
 use antichess_tb::{
-    bound_dependencies, build, build_bounds, verify_table_kind, BuildOptions, Material, Tablebase,
-    Wdl,
+    bound_dependencies, bound_plan, build, build_bounds, verify_table_kind, BuildOptions, Material,
+    Tablebase, Wdl,
 };
 use antichess_testkit::temp_dir;
 
@@ -157,6 +157,34 @@ fn probes_on_bounds_never_contradict_the_exact_tables() {
     }
     eprintln!("positions settled by the bound for White: {settled}, left open: {open}");
     assert!(settled > 0 && open > 0, "settled {settled}, open {open}");
+}
+
+/// `tb build --bound --dry-run`'s plan: the tables of [`bound_dependencies`], present
+/// once built (whether their files are checked or only seen), missing in a fresh directory.
+#[test]
+fn the_bound_plan_lists_the_dependencies_and_what_is_present() {
+    let (_, bound, plan) = setup();
+    let targets: Vec<(Material, Color)> = plan
+        .iter()
+        .filter_map(|(m, kind)| match kind {
+            TableKind::Bound(c) if m.units() == 3 => Some((*m, *c)),
+            _ => None,
+        })
+        .collect();
+    let dir = bound.dir().unwrap();
+    for check_files in [true, false] {
+        let entries = bound_plan(&targets, &options(dir), check_files).unwrap();
+        let kinds: Vec<(Material, TableKind)> =
+            entries.iter().map(|e| (e.material, e.kind)).collect();
+        assert_eq!(kinds, bound_dependencies(&targets, bound));
+        assert!(entries.iter().all(|e| e.present), "{entries:?}");
+    }
+    let fresh = temp_dir("bound-plan-fresh");
+    let entries = bound_plan(&targets, &options(&fresh), true).unwrap();
+    assert!(!entries.is_empty() && entries.iter().all(|e| !e.present));
+    assert!(entries
+        .iter()
+        .all(|e| e.positions == antichess_tb::positions(&e.material)));
 }
 
 #[test]

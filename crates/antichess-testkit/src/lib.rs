@@ -13,6 +13,7 @@
 //! tests are a separate copy of that crate, whose types are not the ones this crate uses.
 
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod pg_server;
 pub mod random;

@@ -432,6 +432,7 @@ impl PgServer {
         })
     }
 
+    /// The port the server listens on (on 127.0.0.1).
     pub fn port(&self) -> u16 {
         self.port
     }

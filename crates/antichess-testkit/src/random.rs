@@ -11,10 +11,12 @@ use antichess_core::{Board, Color, Piece, Position, Role, Rules, Setup, Square};
 pub struct Rng(u64);
 
 impl Rng {
+    /// A generator from `seed` (any value; the state is never zero).
     pub fn new(seed: u64) -> Rng {
         Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
@@ -22,6 +24,8 @@ impl Rng {
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
 
+    /// A number in `0..n` (`n` > 0; slightly biased towards small values, which test
+    /// data does not mind).
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }

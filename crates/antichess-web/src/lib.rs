@@ -16,7 +16,8 @@
 //! [`mod@line`] (positions in requests), [`error`] (4xx / 5xx answers), [`assets`] (the front
 //! end's files and their build), [`guard`] (who may write; no file paths in answers; slow
 //! bodies; `access` holds the token and the write rule it applies), [`server`] (the accept
-//! loop: header timeout, cap on connections).
+//! loop: header timeout, cap on connections), [`launch`] (`antichess serve` as a job: the
+//! options checked, the token read, the front end found, the lines said on starting).
 
 #![forbid(unsafe_code)]
 
@@ -27,6 +28,7 @@ pub mod error;
 pub mod explore;
 pub mod guard;
 pub mod lasker;
+pub mod launch;
 pub mod line;
 /// The proof index moved to `antichess-proof` (the UCI engine uses it too).
 pub use antichess_proof::loaded as proofs;

@@ -5,6 +5,7 @@
 //! [`grow`] (workers with a progress monitor), [`transfer`] (export, import, copy), [`prove`] (the
 //! proof file of a solved book, and of its solved subtrees), [`seed`] (seed, new),
 //! [`tables`] (the materials met without a table), [`bench`] (`bench book`),
+//! [`store_bench`] (`bench store`),
 //! [`frontier`] (the reports of save-frontier and load-frontier). This module holds what they share: a
 //! proof or disproof number and a ratio in JSON, a node's line as text.
 
@@ -21,6 +22,7 @@ pub mod prove;
 pub mod seed;
 pub mod show;
 pub mod steer;
+pub mod store_bench;
 pub mod tables;
 pub mod transfer;
 

@@ -1,8 +1,9 @@
 //! `antichess serve`: the browser app (explorer, search, tablebase pages) and its JSON API,
-//! over the tables, books and proofs given. The logic lives in `antichess-web`; this opens
-//! the files, reads the write token, builds the front end if needed and starts the server,
-//! saying on stderr who may write (read-only on an address that is not loopback without a
-//! token).
+//! over the tables, books and proofs given. The job is `antichess_web::launch` (which reads
+//! the write token, builds the front end if needed and starts the server, saying who may
+//! write: read-only on an address that is not loopback without a token); this parses the
+//! arguments, opens the tables (building them first if asked) and prints its lines on
+//! stderr.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -11,12 +12,13 @@ use std::time::Duration;
 
 use antichess_core::Rules;
 use antichess_tb::Tablebase;
-use antichess_web::guard::is_loopback;
-use antichess_web::{assets, AppState, Limits, ServerConfig, Token, WriteRule};
-use anyhow::{bail, Context};
+use antichess_web::launch::{launch, LaunchOptions, WebSource};
+use antichess_web::Limits;
+use anyhow::Context;
 use clap::Args;
 
 use crate::common::args::default_tables_dir;
+use crate::common::output::describe;
 use crate::common::parse::parse_duration;
 use crate::common::tables::solver_tables;
 
@@ -101,132 +103,47 @@ fn parse_connections(s: &str) -> Result<usize, String> {
     }
 }
 
-/// The write token: `--token-file`, else `$ANTICHESS_TOKEN`, else none; with the
-/// warnings to print.
-fn token(args: &ServeArgs) -> anyhow::Result<Option<(Token, Vec<String>)>> {
-    match &args.token_file {
-        Some(path) => Ok(Some(Token::from_file(path).map_err(anyhow::Error::msg)?)),
-        None => Token::from_env().map_err(anyhow::Error::msg),
-    }
-}
-
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {
-    if args.sample_every < Duration::from_millis(100) {
-        bail!(
-            "--sample-every {} s: at least 0.1 s",
-            args.sample_every.as_secs_f64()
-        );
-    }
-    for (name, t) in [
-        ("--header-timeout", args.header_timeout),
-        ("--body-timeout", args.body_timeout),
-    ] {
-        if t.is_zero() {
-            bail!("{name} 0: give a time above 0, e.g. 10s");
-        }
-    }
-    let token = token(args)?;
-    let token = token.map(|(token, warnings)| {
-        for w in warnings {
-            eprintln!("warning: {w}");
-        }
-        token
-    });
-    let exposed = !is_loopback(args.bind.ip());
-    let rule = WriteRule::of(token.is_some(), exposed);
-    // The pages built into the binary (feature embed-web) unless a directory is named.
-    let embedded_web =
-        (!args.no_web && args.web_dir.is_none() && std::env::var_os("ANTICHESS_WEB_DIR").is_none())
-            .then(assets::embedded)
-            .flatten();
-    let web_dist = if args.no_web || embedded_web.is_some() {
-        None
-    } else {
-        let web = args.web_dir.clone().unwrap_or_else(assets::default_web_dir);
-        let dist = assets::ensure_built(&web, &mut |line| eprintln!("{line}"))
-            .map_err(anyhow::Error::msg)?;
-        Some(dist)
-    };
-    let tablebase = if args.tb_units == 0 {
-        let dir = args
-            .tables
-            .clone()
-            .unwrap_or_else(|| default_tables_dir(args.rules));
-        Some(
-            Tablebase::open(&dir, args.rules)
-                .with_context(|| format!("tables {}", dir.display()))?,
-        )
-    } else {
-        solver_tables(&args.tables, args.rules, args.tb_units, false)?
-    };
-    let tables_text = tablebase.as_ref().map_or_else(
-        || "none".to_string(),
-        |tb| {
-            format!(
-                "{} tables in {} (complete up to {} units)",
-                tb.materials().len(),
-                tb.dir()
-                    .map_or_else(String::new, |d| d.display().to_string()),
-                tb.complete_units()
-            )
-        },
-    );
-    if !args.proofs.is_empty() {
-        eprintln!("loading {} proof file(s)", args.proofs.len());
-    }
-    let config = ServerConfig {
+    let options = LaunchOptions {
+        bind: args.bind,
         rules: args.rules,
-        tablebase,
         books: args.books.clone(),
         proofs: args.proofs.clone(),
-        web_dist,
-        embedded_web,
+        web: match (&args.web_dir, args.no_web) {
+            (_, true) => WebSource::None,
+            (Some(dir), false) => WebSource::Dir(dir.clone()),
+            (None, false) => WebSource::Default,
+        },
+        token_file: args.token_file.clone(),
         sample_every: args.sample_every,
         solve_limit: args.solve_limit,
-        solve_slots: args.solvers,
-        token,
+        solvers: args.solvers,
         limits: Limits {
             header_timeout: args.header_timeout,
             body_timeout: args.body_timeout,
             max_connections: args.max_connections,
         },
     };
-    let state = AppState::new(config).map_err(anyhow::Error::msg)?;
-    let books: Vec<String> = state.books.iter().map(|b| b.name.clone()).collect();
-    let proofs: Vec<String> = state
-        .proofs
-        .iter()
-        .map(|p| format!("{} ({} nodes)", p.name, p.summary().counts.total))
-        .collect();
-    let pages = !args.no_web;
-    let solve_note = (exposed && !args.solve_limit.is_zero()).then(|| {
-        format!(
-            "note: the explorer's Solve (GET /api/solve) is open to every client: {} search(es) \
-             of up to {} s at once; --solve-limit 0 turns it off",
-            args.solvers,
-            args.solve_limit.as_secs_f64()
-        )
-    });
-    antichess_web::run(state, args.bind, |addr| {
-        eprintln!("tables: {tables_text}");
-        if !books.is_empty() {
-            eprintln!("books: {}", books.join(", "));
-        }
-        if !proofs.is_empty() {
-            eprintln!("proofs: {}", proofs.join(", "));
-        }
-        eprintln!("{}", rule.describe(addr));
-        if let Some(note) = &solve_note {
-            eprintln!("{note}");
-        }
-        if pages {
-            eprintln!(
-                "serving http://{addr}/ (explorer), /search, /tablebase; the API under /api/ — Ctrl-C to stop"
-            );
-        } else {
-            eprintln!("serving the API on http://{addr}/api/ — Ctrl-C to stop");
-        }
+    launch(options, &mut || tables(args), &mut |line| {
+        eprintln!("{line}")
     })
-    .context("serving")?;
+    .map_err(anyhow::Error::msg)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The tables to serve: those of the directory with `--tb-units 0`, else those up to
+/// `--tb-units` built first if missing.
+fn tables(args: &ServeArgs) -> Result<Option<Tablebase>, String> {
+    let tablebase = if args.tb_units == 0 {
+        let dir = args
+            .tables
+            .clone()
+            .unwrap_or_else(|| default_tables_dir(args.rules));
+        Tablebase::open(&dir, args.rules)
+            .with_context(|| format!("tables {}", dir.display()))
+            .map(Some)
+    } else {
+        solver_tables(&args.tables, args.rules, args.tb_units, false)
+    };
+    tablebase.map_err(|e| describe(&e))
 }

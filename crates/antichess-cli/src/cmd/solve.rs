@@ -17,7 +17,7 @@ use antichess_tb::Tablebase;
 use anyhow::bail;
 use clap::Args;
 
-use crate::common::args::{EvalArgs, PositionArgs};
+use crate::common::args::{EvalArgs, PositionArgs, SearchTables};
 use crate::common::output::{number, peak_memory, Format};
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::report::minimize_summary;
@@ -39,13 +39,8 @@ pub struct SolveArgs {
     #[arg(long, value_parser = parse_color)]
     pub prover: Option<Color>,
 
-    /// Directory of table files (default: ~/.cache/antichess/tables/<rules>).
-    #[arg(long, value_name = "DIR")]
-    pub tables: Option<PathBuf>,
-
-    /// Build missing tables with at most this many units first (0: use no tables).
-    #[arg(long, value_name = "N", default_value_t = 3)]
-    pub tb_units: u32,
+    #[command(flatten)]
+    pub tables: SearchTables,
 
     /// Stop after this many nodes (positions evaluated): a count, or with a decimal unit
     /// (500K, 20M, 2G).
@@ -249,7 +244,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                 .map_or("no legal move".into(), |o| o.to_string())
         );
     }
-    let tablebase = solver_tables(&args.tables, pos.rules(), args.tb_units, json)?;
+    let tablebase = solver_tables(&args.tables.tables, pos.rules(), args.tables.tb_units, json)?;
     let interrupt = interrupt_on_ctrl_c();
     let options = search_options(args, &pos, tablebase.as_ref(), &interrupt)?;
     // Outputs that may not be replaced (a symbolic link, a directory, a device, a FIFO)

@@ -6,15 +6,15 @@ use std::process::ExitCode;
 use antichess_core::Position;
 use antichess_tb::format::MAX_UNITS;
 use antichess_tb::{
-    build, table_stats, verify_table_kind, BuildOptions, Material, MoveValue, TableKind,
-    TableStats, Tablebase, Wdl,
+    build, table_stats, verify_tables, BuildOptions, Material, MoveValue, TableKind, TableStats,
+    Tablebase, VerifyRow, VerifyStatus, VerifyTablesOptions, Wdl,
 };
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
 use crate::common::args::TablesArgs;
-use crate::common::output::Format;
+use crate::common::output::{print_json, Format};
 use crate::common::progress::BuildProgress;
 use crate::common::tables::ensure_tables;
 
@@ -544,19 +544,11 @@ fn run_stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run_verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
-    let dir = args.tables.dir();
-    let tb = Tablebase::open(&dir, args.tables.rules)?;
-    let tables: Vec<(Material, TableKind)> = if args.all {
-        let mut all: Vec<_> = tb
-            .materials()
-            .into_iter()
-            .map(|m| (m, TableKind::Exact))
-            .collect();
-        all.extend(tb.bound_tables());
-        all
+    let tables = if args.all {
+        None
     } else {
         let materials = parse_signatures(&args.signatures)?;
-        match args.bound {
+        Some(match args.bound {
             None => materials
                 .into_iter()
                 .map(|m| (m, TableKind::Exact))
@@ -565,96 +557,50 @@ fn run_verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
                 .into_iter()
                 .flat_map(|m| side.colors().iter().map(move |&c| (m, TableKind::Bound(c))))
                 .collect(),
-        }
+        })
     };
-    if tables.is_empty() {
-        bail!("no tables in {}", dir.display());
-    }
-    for &(m, kind) in &tables {
-        let present = match kind {
-            TableKind::Exact => tb.contains(&m),
-            TableKind::Bound(c) => tb.bound_table(&m, c).map_or(true, |t| t.is_some()),
-        };
-        if !present {
-            let (canonical, swapped) = m.canonical();
-            let which = match kind.swapped(swapped) {
-                TableKind::Exact => String::new(),
-                kind => format!("{kind} "),
-            };
-            bail!("no {which}table for {canonical} in {}", dir.display());
-        }
-    }
+    let options = VerifyTablesOptions {
+        dir: args.tables.dir(),
+        rules: args.tables.rules,
+        tables,
+        threads: args.tables.threads,
+    };
     let json = args.format == Format::Json;
-    let pool = rayon_pool(args.tables.threads)?;
-    let mut failures = 0;
-    let mut rows = Vec::new();
-    for (m, kind) in tables {
-        let start = std::time::Instant::now();
-        // A table that cannot be opened as its material (or whose smaller tables cannot)
-        // is a failure of this table; the others are still verified.
-        let result = pool.install(|| verify_table_kind(&tb, &m, kind));
-        let seconds = start.elapsed().as_secs_f64();
-        let (canonical, swapped) = m.canonical();
-        let name = format!(
-            "{}{}",
-            canonical.name(),
-            kind.swapped(swapped).record_suffix()
-        );
-        let row = match &result {
-            Ok(report) if report.mismatches == 0 => {
-                if !json {
-                    println!("{name}: ok ({} positions)", report.positions);
-                }
-                json!({ "material": name, "positions": report.positions, "status": "ok",
-                        "seconds": seconds })
-            }
-            Ok(report) => {
-                failures += 1;
-                if !json {
-                    println!(
-                        "{name}: {} of {} positions disagree with their successors",
-                        report.mismatches, report.positions
-                    );
-                    for e in &report.examples {
-                        println!("  {e}");
-                    }
-                }
-                json!({ "material": name, "positions": report.positions, "status": "mismatch",
-                        "mismatches": report.mismatches, "examples": report.examples,
-                        "seconds": seconds })
-            }
-            Err(err) => {
-                failures += 1;
-                if !json {
-                    println!("{name}: error: {err}");
-                }
-                json!({ "material": name, "status": "error", "error": err.to_string(),
-                        "seconds": seconds })
-            }
-        };
-        rows.push(row);
-    }
+    let report = verify_tables(&options, &mut |row| {
+        if !json {
+            print_verify_row(row);
+        }
+    })?;
     if json {
-        println!(
-            "{}",
-            json!({
-                "dir": dir.display().to_string(),
-                "rules": args.tables.rules.to_string(),
-                "ok": failures == 0,
-                "failed": failures,
-                "tables": rows,
-            })
-        );
+        print_json(&report)?;
     }
-    Ok(if failures == 0 {
+    Ok(if report.ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
 }
 
-fn rayon_pool(threads: usize) -> anyhow::Result<rayon::ThreadPool> {
-    Ok(rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?)
+/// A table's line of `tb verify` (with the first disagreements below a mismatch).
+fn print_verify_row(row: &VerifyRow) {
+    let name = &row.material;
+    let positions = row.positions.unwrap_or(0);
+    match row.status {
+        VerifyStatus::Ok => println!("{name}: ok ({positions} positions)"),
+        VerifyStatus::Mismatch => {
+            println!(
+                "{name}: {} of {positions} positions disagree with their successors",
+                row.mismatches.unwrap_or(0)
+            );
+            for e in row.examples.iter().flatten() {
+                println!("  {e}");
+            }
+        }
+        VerifyStatus::Error => {
+            println!(
+                "{name}: error: {}",
+                row.error.as_deref().unwrap_or_default()
+            )
+        }
+    }
 }

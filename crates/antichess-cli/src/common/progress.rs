@@ -182,6 +182,44 @@ impl BuildProgress {
         self.bar.set_message(format!("{}{level}", state.current));
     }
 
+    /// A build's plan: the start line, and the bar (on a terminal) over its positions.
+    fn planned(&self, total: usize, to_build: usize, positions: u64) {
+        if to_build == 0 {
+            return;
+        }
+        *self.state() = State {
+            total: positions,
+            to_build,
+            start: Some(Instant::now()),
+            ..State::default()
+        };
+        if let Some(place) = &self.place {
+            eprintln!(
+                "building {to_build} of the {total} tables needed ({positions} positions) for {} rules in {}",
+                place.rules,
+                place.dir.display()
+            );
+        } else if self.terminal {
+            eprintln!("building {to_build} of {total} tables ({positions} positions)");
+        }
+        if self.terminal {
+            // Style and length first, then the terminal: a bar drawn before it
+            // has its style stays on the screen as a second bar.
+            self.bar.set_style(
+                ProgressStyle::with_template(
+                    "{spinner} building tables [{bar:24}] {percent:>3}% {elapsed_precise}{prefix}  {wide_msg}",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
+            );
+            self.bar.reset();
+            self.bar.set_length(positions);
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.bar.enable_steady_tick(Duration::from_millis(250));
+        }
+    }
+
+    /// Shows one event of a build (nothing when quiet).
     pub fn event(&self, event: BuildEvent) {
         if self.quiet {
             return;
@@ -191,41 +229,7 @@ impl BuildProgress {
                 total,
                 to_build,
                 positions,
-            } => {
-                if to_build == 0 {
-                    return;
-                }
-                *self.state() = State {
-                    total: positions,
-                    to_build,
-                    start: Some(Instant::now()),
-                    ..State::default()
-                };
-                if let Some(place) = &self.place {
-                    eprintln!(
-                        "building {to_build} of the {total} tables needed ({positions} positions) for {} rules in {}",
-                        place.rules,
-                        place.dir.display()
-                    );
-                } else if self.terminal {
-                    eprintln!("building {to_build} of {total} tables ({positions} positions)");
-                }
-                if self.terminal {
-                    // Style and length first, then the terminal: a bar drawn before it
-                    // has its style stays on the screen as a second bar.
-                    self.bar.set_style(
-                        ProgressStyle::with_template(
-                            "{spinner} building tables [{bar:24}] {percent:>3}% {elapsed_precise}{prefix}  {wide_msg}",
-                        )
-                        .expect("valid template")
-                        .progress_chars("=> "),
-                    );
-                    self.bar.reset();
-                    self.bar.set_length(positions);
-                    self.bar.set_draw_target(ProgressDrawTarget::stderr());
-                    self.bar.enable_steady_tick(Duration::from_millis(250));
-                }
-            }
+            } => self.planned(total, to_build, positions),
             BuildEvent::Started {
                 material,
                 kind,

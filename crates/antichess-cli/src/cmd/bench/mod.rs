@@ -9,7 +9,7 @@ use anyhow::bail;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use crate::common::output::{peak_memory, Format};
+use crate::common::output::{print_json, Format};
 use crate::common::parse::parse_threads_or_all;
 
 mod book;
@@ -164,168 +164,80 @@ fn movegen(args: &MovegenArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn tablebase(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
-    use antichess_tb::{build, BuildOptions, Material};
+    use antichess_tb::bench::{tablebase_bench, TablebaseBenchEvent, TablebaseBenchOptions};
     let json = args.format == Format::Json;
-    let (dir, temporary) = match &args.dir {
-        Some(dir) => (dir.clone(), false),
-        None => (
-            std::env::temp_dir().join(format!("antichess-bench-tb-{}", std::process::id())),
-            true,
-        ),
+    let options = TablebaseBenchOptions {
+        units: args.units,
+        tables: args
+            .table
+            .iter()
+            .map(|sig| sig.parse())
+            .collect::<Result<_, _>>()?,
+        rules: args.rules,
+        dir: args.dir.clone(),
+        threads: args.threads,
     };
     let progress = crate::common::progress::BuildProgress::new(json);
-    let options = BuildOptions {
-        rules: args.rules,
-        dir: dir.clone(),
-        threads: args.threads,
-        strategy: Default::default(),
-    };
-    let result = (|| -> anyhow::Result<()> {
-        let report = build(&Material::all_up_to(args.units), &options, &|e| {
-            progress.event(e)
-        })?;
-        progress.finish(None);
-        let by_units = |n: u32| {
-            report
-                .built
-                .iter()
-                .filter(|b| b.material.units() == n)
-                .fold((0usize, 0u64, 0f64), |acc, b| {
-                    (acc.0 + 1, acc.1 + b.stats.positions, acc.2 + b.seconds)
-                })
-        };
-        let threads = if args.threads == 0 {
-            rayon::current_num_threads()
-        } else {
-            args.threads
-        };
-        let mut out = json!({
-            "rules": args.rules.to_string(),
-            "threads": threads,
-            "dir": dir.display().to_string(),
-        });
-        if !json {
-            println!(
-                "tablebase generation, {} rules, {threads} threads, into {}",
-                args.rules,
-                dir.display()
-            );
-            println!(
-                "{:>5} {:>7} {:>14} {:>10} {:>14}",
-                "units", "tables", "positions", "seconds", "positions/s"
-            );
-        }
-        let mut units = Vec::new();
-        for n in 2..=args.units {
-            let (tables, positions, seconds) = by_units(n);
-            if tables > 0 {
-                let rate = positions as f64 / seconds.max(1e-9);
-                if json {
-                    units.push(json!({
-                        "units": n,
-                        "tables": tables,
-                        "positions": positions,
-                        "seconds": seconds,
-                        "positions_per_second": rate,
-                    }));
-                } else {
-                    println!("{n:>5} {tables:>7} {positions:>14} {seconds:>10.1} {rate:>14.0}");
-                }
-            }
-        }
-        let rate = report.positions as f64 / report.seconds.max(1e-9);
-        if json {
-            out["by_units"] = units.into();
-            out["tables_built"] = report.built.len().into();
-            out["tables_present"] = report.present.into();
-            out["positions"] = report.positions.into();
-            out["seconds"] = report.seconds.into();
-            out["positions_per_second"] = rate.into();
-        } else {
-            println!(
-                "total: {} tables built ({} already present), {} positions in {:.1} s = {:.2} M positions/s",
-                report.built.len(),
-                report.present,
-                report.positions,
-                report.seconds,
-                rate / 1e6
-            );
-        }
-        let mut tables = Vec::new();
-        for sig in &args.table {
-            let m: Material = sig.parse()?;
-            let deps = antichess_tb::dependencies(&[m], args.rules);
-            let deps: Vec<Material> = deps.into_iter().filter(|d| *d != m.canonical().0).collect();
-            build(&deps, &options, &|e| progress.event(e))?;
-            let one = build(&[m], &options, &|e| progress.event(e))?;
-            progress.finish(None);
-            match one.built.first() {
-                Some(b) => {
-                    let positions = b.stats.positions.max(1) as f64;
-                    let per_position = b.peak_memory.map(|p| p as f64 / positions);
-                    if json {
-                        tables.push(json!({
-                            "material": b.material.name(),
-                            "present": false,
-                            "positions": b.stats.positions,
-                            "seconds": b.seconds,
-                            "positions_per_second": b.stats.positions as f64 / b.seconds,
-                            "peak_memory_bytes": b.peak_memory,
-                            "bytes_per_position": per_position,
-                            "file_bytes": b.bytes,
-                            "file_bytes_per_position": b.bytes as f64 / positions,
-                            "wins": b.stats.wins,
-                            "draws": b.stats.draws,
-                            "losses": b.stats.losses,
-                            "max_dtc": b.stats.max_dtc,
-                        }));
-                    } else {
-                        let memory = match (b.peak_memory, per_position) {
-                            (Some(p), Some(r)) => {
-                                format!(
-                                    "peak memory {:.1} MB = {r:.2} bytes per position",
-                                    p as f64 / 1e6
-                                )
-                            }
-                            _ => "peak memory unknown".to_string(),
-                        };
-                        println!(
-                            "{}: {} positions in {:.1} s = {:.2} M positions/s, {memory}, file {:.1} MB = {:.3} bytes per position (wins {}, draws {}, losses {}, longest DTC {} plies)",
-                            b.material,
-                            b.stats.positions,
-                            b.seconds,
-                            b.stats.positions as f64 / b.seconds / 1e6,
-                            b.bytes as f64 / 1e6,
-                            b.bytes as f64 / positions,
-                            b.stats.wins,
-                            b.stats.draws,
-                            b.stats.losses,
-                            b.stats.max_dtc
-                        );
-                    }
-                }
-                None if json => {
-                    tables.push(json!({ "material": m.name(), "present": true }));
-                }
-                None => println!("{m}: already present in {}", dir.display()),
-            }
-        }
-        if json && !tables.is_empty() {
-            out["table"] = tables[0].clone();
-            out["tables"] = tables.into();
-        }
-        let peak = peak_memory();
-        if json {
-            out["peak_memory_bytes"] = peak.into();
-            println!("{out}");
-        } else if let Some(peak) = peak {
-            println!("peak memory: {:.1} MB", peak as f64 / 1e6);
-        }
-        Ok(())
-    })();
-    if temporary {
-        let _ = std::fs::remove_dir_all(&dir);
+    let report = tablebase_bench(&options, &|e| match e {
+        TablebaseBenchEvent::Build(e) => progress.event(e),
+        TablebaseBenchEvent::BuildEnded => progress.finish(None),
+    })?;
+    if json {
+        print_json(&report)?;
+        return Ok(ExitCode::SUCCESS);
     }
-    result?;
+    println!(
+        "tablebase generation, {} rules, {} threads, into {}",
+        report.rules, report.threads, report.dir
+    );
+    println!(
+        "{:>5} {:>7} {:>14} {:>10} {:>14}",
+        "units", "tables", "positions", "seconds", "positions/s"
+    );
+    for u in &report.by_units {
+        println!(
+            "{:>5} {:>7} {:>14} {:>10.1} {:>14.0}",
+            u.units, u.tables, u.positions, u.seconds, u.positions_per_second
+        );
+    }
+    println!(
+        "total: {} tables built ({} already present), {} positions in {:.1} s = {:.2} M positions/s",
+        report.tables_built,
+        report.tables_present,
+        report.positions,
+        report.seconds,
+        report.positions_per_second / 1e6
+    );
+    for table in &report.tables {
+        let Some(b) = &table.built else {
+            println!("{}: already present in {}", table.material, report.dir);
+            continue;
+        };
+        let memory = match (b.peak_memory_bytes, b.bytes_per_position) {
+            (Some(p), Some(r)) => {
+                format!(
+                    "peak memory {:.1} MB = {r:.2} bytes per position",
+                    p as f64 / 1e6
+                )
+            }
+            _ => "peak memory unknown".to_string(),
+        };
+        println!(
+            "{}: {} positions in {:.1} s = {:.2} M positions/s, {memory}, file {:.1} MB = {:.3} bytes per position (wins {}, draws {}, losses {}, longest DTC {} plies)",
+            table.material,
+            b.positions,
+            b.seconds,
+            b.positions_per_second / 1e6,
+            b.file_bytes as f64 / 1e6,
+            b.file_bytes_per_position,
+            b.wins,
+            b.draws,
+            b.losses,
+            b.max_dtc
+        );
+    }
+    if let Some(peak) = report.peak_memory_bytes {
+        println!("peak memory: {:.1} MB", peak as f64 / 1e6);
+    }
     Ok(ExitCode::SUCCESS)
 }

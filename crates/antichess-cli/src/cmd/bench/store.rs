@@ -4,16 +4,16 @@
 //! result's write with its minimax), and reports from the search log how many claims and
 //! how many result writes per second the store took.
 
-use std::process::{Command, ExitCode, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::time::Duration;
 
-use antichess_book::{redact, remove_store, Book, Location};
-use antichess_core::{play_move_text, Color, Position, Rules};
+use antichess_book::jobs::store_bench::{store_bench, StoreBenchEvent, StoreBenchOptions};
+use antichess_core::{play_move_text, Position, Rules};
 use anyhow::{bail, Context};
 use clap::Args;
-use serde_json::json;
 
-use crate::common::output::Format;
+use crate::common::output::{print_json, Format};
 use crate::common::parse::{parse_duration, parse_threads};
 
 #[derive(Debug, Args)]
@@ -49,125 +49,34 @@ pub fn run(args: &StoreBenchArgs) -> anyhow::Result<ExitCode> {
     if args.processes == 0 {
         bail!("--processes 0: give at least one");
     }
-    let rules = Rules::INTERNATIONAL;
-    let game = play_move_text(Position::start(rules), &args.moves)?;
-    let temp_dir =
-        std::env::temp_dir().join(format!("antichess-bench-store-{}", std::process::id()));
-    let location = match &args.store {
-        Some(location) => location.clone(),
-        None => {
-            std::fs::create_dir_all(&temp_dir)
-                .with_context(|| format!("creating {}", temp_dir.display()))?;
-            temp_dir.join("store.book").display().to_string()
-        }
+    let options = StoreBenchOptions {
+        location: args.store.clone(),
+        game: play_move_text(Position::start(Rules::INTERNATIONAL), &args.moves)?,
+        moves: args.moves.clone(),
+        processes: args.processes,
+        time: args.time,
+        keep: args.keep,
     };
-    let shown = redact(&location);
-    drop(Book::create(
-        &location,
-        game.position(),
-        Color::White,
-        game.moves(),
-    )?);
-    let kind = match Location::parse(&location) {
-        Location::Sqlite(_) => "SQLite",
-        Location::Postgres(_) => "PostgreSQL",
-    };
-    if args.format == Format::Text {
-        println!(
-            "store benchmark: {kind} book at {shown}, root 1. {}, {} processes of 1 worker, 1 node per search, {} s",
-            args.moves,
-            args.processes,
-            args.time.as_secs_f64()
-        );
-    }
-    let result = measure(args, &location, kind, &shown);
-    if !args.keep {
-        let _ = remove_store(&location);
-    }
-    let _ = std::fs::remove_dir_all(&temp_dir);
-    result?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn measure(args: &StoreBenchArgs, location: &str, kind: &str, shown: &str) -> anyhow::Result<()> {
     let exe = std::env::current_exe().context("finding the antichess binary")?;
-    let seconds = args.time.as_secs_f64().to_string();
-    let start = Instant::now();
-    let children = (0..args.processes)
-        .map(|_| {
-            Command::new(&exe)
-                .args([
-                    "book",
-                    "grow",
-                    location,
-                    "--workers",
-                    "1",
-                    "--search-nodes",
-                    "1",
-                    "--hash",
-                    "1M",
-                    "--tb-units",
-                    "0",
-                    "--time",
-                    &seconds,
-                    "--format",
-                    "json",
-                ])
-                .stdin(Stdio::null())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .context("starting a grow process")
-        })
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let mut failures = Vec::new();
-    for child in children {
-        let out = child.wait_with_output()?;
-        if !out.status.success() {
-            failures.push(String::from_utf8_lossy(&out.stderr).into_owned());
-        }
-    }
-    let wall = start.elapsed().as_secs_f64();
-    if let Some(first) = failures.first() {
-        bail!(
-            "{} grow process(es) failed; the first said:\n{first}",
-            failures.len()
-        );
-    }
-    let mut book = Book::open(location)?;
-    let log = book.search_log()?;
-    let counts = book.counts()?;
-    let first = log.iter().map(|l| l.started_ms).min().unwrap_or(0);
-    let last = log
-        .iter()
-        .filter_map(|l| l.finished_ms)
-        .max()
-        .unwrap_or(first);
-    let span = ((last - first) as f64 / 1000.0).max(1e-3);
-    let claims = log.len() as f64;
-    let writes = log.iter().filter(|l| l.finished_ms.is_some()).count() as f64;
-    let workers: std::collections::HashSet<_> = log.iter().map(|l| l.worker.as_str()).collect();
-    if args.format == Format::Json {
-        println!(
-            "{}",
-            json!({
-                "store": kind,
-                "location": shown,
-                "moves": args.moves,
-                "processes": args.processes,
-                "seconds": args.time.as_secs_f64(),
-                "claims": log.len(),
-                "writes": writes as u64,
-                "claims_per_second": claims / span,
-                "writes_per_second": writes / span,
-                "transactions_per_second": (claims + writes) / span,
-                "span_seconds": span,
-                "book_nodes": counts.nodes,
-                "workers": workers.len(),
-                "wall_seconds": wall,
-            })
-        );
-        return Ok(());
+    let text = args.format == Format::Text;
+    let report = store_bench(
+        &options,
+        &|location, time| spawn(&exe, location, time),
+        &mut |e| {
+            let StoreBenchEvent::Created { store, location } = e;
+            if text {
+                println!(
+                "store benchmark: {store} book at {location}, root 1. {}, {} processes of 1 worker, 1 node per search, {} s",
+                args.moves,
+                args.processes,
+                args.time.as_secs_f64()
+            );
+            }
+        },
+    )?;
+    if !text {
+        print_json(&report)?;
+        return Ok(ExitCode::SUCCESS);
     }
     println!(
         "{:>10} {:>10} {:>9} {:>9} {:>12} {:>10} {:>10}",
@@ -175,17 +84,43 @@ fn measure(args: &StoreBenchArgs, location: &str, kind: &str, shown: &str) -> an
     );
     println!(
         "{:>10} {:>10} {:>9.1} {:>9.1} {:>12.1} {:>10.1} {:>10}",
-        claims,
-        writes,
-        claims / span,
-        writes / span,
-        (claims + writes) / span,
-        span,
-        counts.nodes
+        report.claims,
+        report.writes,
+        report.claims_per_second,
+        report.writes_per_second,
+        report.transactions_per_second,
+        report.span_seconds,
+        report.book_nodes
     );
     println!(
-        "({} workers wrote to the log; rates over the log's span from the first claim to the last write; wall time {wall:.1} s)",
-        workers.len()
+        "({} workers wrote to the log; rates over the log's span from the first claim to the last write; wall time {:.1} s)",
+        report.workers, report.wall_seconds
     );
-    Ok(())
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One worker: `antichess book grow` with one worker and one node per search for `time`.
+fn spawn(exe: &Path, location: &str, time: Duration) -> std::io::Result<Child> {
+    Command::new(exe)
+        .args([
+            "book",
+            "grow",
+            location,
+            "--workers",
+            "1",
+            "--search-nodes",
+            "1",
+            "--hash",
+            "1M",
+            "--tb-units",
+            "0",
+            "--time",
+            &time.as_secs_f64().to_string(),
+            "--format",
+            "json",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
 }

@@ -21,7 +21,7 @@ use anyhow::bail;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::common::args::{ProofFormatArg, ReferenceArgs};
+use crate::common::args::{ProofFormatArg, ReferenceArgs, SearchTables};
 use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
 use crate::common::parse::{parse_duration, parse_size};
 use crate::common::report::{gave_up, global_summary};
@@ -49,13 +49,8 @@ pub struct MinimizeArgs {
     #[arg(long, value_name = "T", value_parser = parse_duration, default_value = "10m")]
     pub save_every: Duration,
 
-    /// Directory of table files (default: ~/.cache/antichess/tables/<rules>).
-    #[arg(long, value_name = "DIR")]
-    pub tables: Option<PathBuf>,
-
-    /// Build missing tables with at most this many units first (0: use no tables).
-    #[arg(long, value_name = "N", default_value_t = 3)]
-    pub tb_units: u32,
+    #[command(flatten)]
+    pub tables: SearchTables,
 
     /// The solver's transposition table (MB, or with a unit: 512M, 4G).
     #[arg(long, value_parser = parse_size, default_value = "1G")]
@@ -176,7 +171,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     antichess_io::check_target(&args.output)?;
     let format = args.proof_format.map(Into::into);
     let input = MinimizeInput::read(&args.input, format, &reference)?;
-    let tablebase = solver_tables(&args.tables, input.rules(), args.tb_units, false)?;
+    let tablebase = solver_tables(&args.tables.tables, input.rules(), args.tables.tb_units, false)?;
     let minimize = minimize_options(args);
     let bar = progress_bar(minimize.time, args.global);
     let stop = stop_on_ctrl_c(&bar);

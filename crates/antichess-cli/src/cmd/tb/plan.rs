@@ -14,7 +14,7 @@
 
 use std::process::ExitCode;
 
-use antichess_tb::{dependencies, plan, BuildOptions, Material, Tablebase};
+use antichess_tb::{dependencies, plan, BuildOptions, Material, PlanEntry, Tablebase};
 use serde_json::json;
 
 use crate::common::output::Format;
@@ -254,11 +254,33 @@ pub(super) fn dry_run(
     format: Format,
 ) -> anyhow::Result<ExitCode> {
     let plan = plan(targets, options)?;
+    print_plan(&plan, options, format, false);
+    if format == Format::Text {
+        let rows: Vec<_> = plan
+            .iter()
+            .map(|e| (e.material, e.positions, e.present))
+            .collect();
+        if let Some(note) = dependencies_note(targets, &rows) {
+            eprintln!("note: {note}");
+        }
+    }
+    Size::of(
+        plan.iter().map(|e| (e.material, e.positions, e.present)),
+        options.rules.is_royal(),
+    )
+    .warn();
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A dry run's plan on stdout: a row per table (with its kind when `bound`) and the
+/// totals, as text or one JSON object.
+pub(super) fn print_plan(plan: &[PlanEntry], options: &BuildOptions, format: Format, bound: bool) {
     let size = Size::of(
         plan.iter().map(|e| (e.material, e.positions, e.present)),
         options.rules.is_royal(),
     );
     let per_position = size.per_position;
+    let status = |e: &PlanEntry| if e.present { "present" } else { "missing" };
     match format {
         Format::Json => println!(
             "{}",
@@ -271,36 +293,39 @@ pub(super) fn dry_run(
                 "largest_memory_estimate": size.peak_memory(),
                 "largest": size.largest.map(|(m, _)| m.name()),
                 "disk_estimate": size.disk(),
-                "plan": plan.iter().map(|e| json!({
-                    "material": e.material.name(),
-                    "units": e.material.units(),
-                    "pawns": e.material.pawns(),
-                    "positions": e.positions,
-                    "memory_estimate": e.positions * per_position,
-                    "status": if e.present { "present" } else { "missing" },
-                })).collect::<Vec<_>>(),
+                "plan": plan.iter().map(|e| {
+                    let mut row = json!({
+                        "material": e.material.name(),
+                        "units": e.material.units(),
+                        "pawns": e.material.pawns(),
+                        "positions": e.positions,
+                        "memory_estimate": e.positions * per_position,
+                        "status": status(e),
+                    });
+                    if bound {
+                        row["kind"] = e.kind.to_string().into();
+                    }
+                    row
+                }).collect::<Vec<_>>(),
             })
         ),
         Format::Text => {
-            for e in &plan {
+            for e in plan {
+                let kind = if bound {
+                    format!("{:<15} ", e.kind.to_string())
+                } else {
+                    String::new()
+                };
                 println!(
-                    "{:<10} {:>14} positions  ~{:>9}  {}",
+                    "{:<10} {kind}{:>14} positions  ~{:>9}  {}",
                     e.material.name(),
                     e.positions,
                     bytes_text(e.positions * per_position),
                     if e.present { "present" } else { "to build" }
                 );
             }
-            println!("{}", size.line("tables", &options.dir));
-            let rows: Vec<_> = plan
-                .iter()
-                .map(|e| (e.material, e.positions, e.present))
-                .collect();
-            if let Some(note) = dependencies_note(targets, &rows) {
-                eprintln!("note: {note}");
-            }
+            let noun = if bound { "bound tables" } else { "tables" };
+            println!("{}", size.line(noun, &options.dir));
         }
     }
-    size.warn();
-    Ok(ExitCode::SUCCESS)
 }
