@@ -171,7 +171,12 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     antichess_io::check_target(&args.output)?;
     let format = args.proof_format.map(Into::into);
     let input = MinimizeInput::read(&args.input, format, &reference)?;
-    let tablebase = solver_tables(&args.tables.tables, input.rules(), args.tables.tb_units, false)?;
+    let tablebase = solver_tables(
+        &args.tables.tables,
+        input.rules(),
+        args.tables.tb_units,
+        false,
+    )?;
     let minimize = minimize_options(args);
     let bar = progress_bar(minimize.time, args.global);
     let stop = stop_on_ctrl_c(&bar);
