@@ -324,3 +324,105 @@ fn solve_with_the_model_proves_and_refuses_bad_weights() {
     assert!(e.contains("--initial model"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `learn train-cost` fits the cost model on a data set's proof rows (one source held
+/// out), writes a weights file the search reads, and the search with `--initial cost`
+/// proves a line whose proof verifies; a strength above 1, a cost model without
+/// `--initial cost` and a file of the other kind are refused by name.
+#[test]
+fn train_cost_then_solve_with_the_cost_model() {
+    let dir = temp_dir("learn-cli-cost");
+    let data = dir.join("data.csv");
+    let weights = dir.join("cost.json");
+    ok(&[
+        "learn",
+        "dataset",
+        "--proof",
+        s(&shipped("e3-d5.proof")),
+        "--proof",
+        s(&shipped("e3-Na6.proof")),
+        "-o",
+        s(&data),
+    ]);
+    let report = json(&[
+        "learn",
+        "train-cost",
+        s(&data),
+        "-o",
+        s(&weights),
+        "--holdout",
+        "e3-d5",
+        "--format",
+        "json",
+    ]);
+    let parts = report["parts"].as_array().unwrap();
+    assert_eq!(parts.len(), 2, "{report}");
+    assert_eq!(parts[0]["part"], "prover");
+    assert_eq!(parts[1]["part"], "opponent");
+    for part in parts {
+        // The features explain a good share of the subtree sizes of the line trained on.
+        assert!(part["train_r2"].as_f64().unwrap() > 0.3, "{report}");
+        assert!(part["holdout_rows"].as_u64().unwrap() > 0, "{report}");
+        assert_eq!(part["weights"].as_array().unwrap().len(), 24);
+    }
+    assert_eq!(report["skipped_rows"], 0);
+    let sources = report["sources"].as_array().unwrap();
+    assert!(sources
+        .iter()
+        .any(|s| s["source"] == "e3-d5" && s["held_out"] == true));
+    let model = antichess_eval::CostModel::load(&weights).unwrap();
+    assert_eq!(model.provenance.holdout, vec!["e3-d5".to_string()]);
+    let out = ok(&["learn", "train-cost", s(&data), "-o", s(&weights)]);
+    assert!(
+        out.contains("prover's turn: ") && out.contains("R²"),
+        "{out}"
+    );
+
+    let proof = dir.join("na6.proof");
+    let out = json(&[
+        "solve",
+        "--moves",
+        "e3 Na6",
+        "--tb-units",
+        "0",
+        "--initial",
+        "cost",
+        "--cost-model",
+        s(&weights),
+        "--eval-strength",
+        "0.5",
+        "--proof",
+        s(&proof),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(out["result"], "proved", "{out}");
+    assert_eq!(out["verified"], true, "{out}");
+    ok(&["proof", "verify", s(&proof)]);
+
+    let e = fails(&[
+        "solve",
+        "--moves",
+        "e3 Na6",
+        "--initial",
+        "cost",
+        "--eval-strength",
+        "1.5",
+    ]);
+    assert!(e.contains("--eval-strength 1.5"), "{e}");
+    let e = fails(&["solve", "--moves", "e3 Na6", "--cost-model", s(&weights)]);
+    assert!(e.contains("--initial cost"), "{e}");
+    let linear = dir.join("linear.json");
+    std::fs::write(&linear, antichess_eval::Model::builtin().to_json()).unwrap();
+    let e = fails(&[
+        "solve",
+        "--moves",
+        "e3 Na6",
+        "--initial",
+        "cost",
+        "--cost-model",
+        s(&linear),
+    ]);
+    assert!(e.contains("--cost-model"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -845,3 +845,88 @@ fn solve_minimize_saves_the_proof_as_it_goes() {
     assert!(verified_nodes(&output) <= saves[1], "{saves:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `proof index`: a verified proof gets its index (built, then found on the next call);
+/// a damaged index is replaced, naming what was wrong; a file that does not verify gets
+/// none and the command exits 1 naming it; a directory is indexed file by file.
+#[test]
+fn index_builds_keeps_replaces_and_refuses() {
+    let dir = temp_dir("proof-cli-index");
+    let index = dir.join("index");
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs/e3-d5.proof");
+    let proofs = dir.join("proofs");
+    std::fs::create_dir_all(&proofs).unwrap();
+    let d5 = proofs.join("e3-d5.proof");
+    std::fs::copy(&shipped, &d5).unwrap();
+    let index_json = |args: &[&str]| -> (Option<i32>, serde_json::Value) {
+        let mut all = vec!["proof", "index"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--index-dir", path_str(&index), "--format", "json"]);
+        let out = antichess(&all);
+        let report =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out)));
+        (out.status.code(), report)
+    };
+    let (code, report) = index_json(&[path_str(&d5)]);
+    assert_eq!(code, Some(0), "{report}");
+    assert_eq!(report[0]["outcome"], "built", "{report}");
+    assert_eq!(report[0]["nodes"], 33);
+    let file = PathBuf::from(report[0]["index"].as_str().unwrap());
+    assert!(file.starts_with(&index) && file.exists(), "{report}");
+    let (_, report) = index_json(&[path_str(&d5)]);
+    assert_eq!(report[0]["outcome"], "found", "{report}");
+
+    // A damaged index is replaced.
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    let (code, report) = index_json(&[path_str(&d5)]);
+    assert_eq!(code, Some(0));
+    assert_eq!(report[0]["outcome"], "built", "{report}");
+    assert!(
+        report[0]["replaced"]
+            .as_str()
+            .unwrap()
+            .contains("proof index"),
+        "{report}"
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), bytes);
+
+    // A file that does not verify: no index, exit 1, named; the good one still found.
+    let bad = proofs.join("bad.proof");
+    let mut forged = std::fs::read(&d5).unwrap();
+    let last = forged.len() - 1;
+    forged[last] ^= 0x5a;
+    std::fs::write(&bad, &forged).unwrap();
+    let before = std::fs::read_dir(&index).unwrap().count();
+    let (code, report) = index_json(&[path_str(&proofs)]);
+    assert_eq!(code, Some(1), "{report}");
+    let outcomes: HashMap<String, String> = report
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let name = Path::new(r["file"].as_str().unwrap()).file_name().unwrap();
+            (
+                name.to_string_lossy().into_owned(),
+                r["outcome"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(outcomes["e3-d5.proof"], "found", "{report}");
+    assert_eq!(outcomes["bad.proof"], "refused", "{report}");
+    assert_eq!(std::fs::read_dir(&index).unwrap().count(), before);
+    let out = antichess(&[
+        "proof",
+        "index",
+        path_str(&bad),
+        "--index-dir",
+        path_str(&index),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("bad.proof: not indexed"),
+        "{}",
+        text(&out)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -11,8 +11,10 @@
 //! that searches can use it.
 #![warn(missing_docs)]
 
+pub mod cost;
 pub mod features;
 pub mod model;
 
+pub use cost::{CostModel, CostProvenance, Linear, COST_FORMAT};
 pub use features::{features, features_with_moves, FEATURES, FEATURE_COUNT};
 pub use model::{Model, ModelError, MODEL_FORMAT};

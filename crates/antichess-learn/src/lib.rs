@@ -7,18 +7,22 @@
 //! - [`csv`]: the data set's file (`docs/formats/eval-dataset.md`).
 //! - [`train`]: L2-regularised logistic regression by Newton's method, with sources held
 //!   out to measure how the model does on lines it never saw.
+//! - [`cost`]: ridge regressions of ln(subtree size in a proof), the cost model the
+//!   search's `--initial cost` reads ([`antichess_eval::CostModel`]).
 //!
 //! The weights this crate writes are read by [`antichess_eval::Model`]. The command line
-//! is `antichess learn dataset | train | eval`.
+//! is `antichess learn dataset | train | train-cost | eval`.
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod cost;
 pub mod csv;
 pub mod dataset;
 pub mod error;
 mod games;
 pub mod train;
 
+pub use cost::{train_cost, CostPartReport, CostSourceFit, CostTrainOptions, CostTrainReport};
 pub use csv::{read_csv, write_csv};
 pub use dataset::{
     build_dataset, DatasetEvent, DatasetOptions, DatasetReport, Row, SourceKind, SourceReport,

@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::{LearnError, Row};
 
 /// The unknowns: the weights and the bias (last).
-const N: usize = FEATURE_COUNT + 1;
+pub(crate) const N: usize = FEATURE_COUNT + 1;
 
 /// Probabilities are clamped to `[EPS, 1 − EPS]` in the log-loss.
 const EPS: f64 = 1e-15;
@@ -161,7 +161,7 @@ fn dot(a: &[f64; N], b: &[f64; N]) -> f64 {
 
 /// Solves `a x = b` for a symmetric positive definite `a` (Cholesky); `None` if `a` is
 /// not positive definite.
-fn cholesky_solve(a: &[[f64; N]; N], b: &[f64; N]) -> Option<[f64; N]> {
+pub(crate) fn cholesky_solve(a: &[[f64; N]; N], b: &[f64; N]) -> Option<[f64; N]> {
     let mut l = [[0.0f64; N]; N];
     for i in 0..N {
         for j in 0..=i {

@@ -9,11 +9,18 @@
 //! rounded and at least 1. `scale` gives the weighting room below 1 (mobility's numbers
 //! start at 1); with `strength` 0 the order of the search is mobility's, every number
 //! multiplied by `scale`.
+//!
+//! With a cost model ([`InitialNumbers::Cost`]), let c be the model's predicted ln(size of
+//! the position's subtree in a proof), less the model's mean for positions at the prover's
+//! turn (so a typical prover position counts 1), clipped to ±[`LOGIT_CLIP`]; the proof
+//! number is `scale × e^((1 − strength) × ln p₀ + strength × c)`, p₀ mobility's proof
+//! number (1 or m), and the disproof number mobility's times `scale`. At strength 1 the
+//! proof number is the predicted proof size; at 0 it is mobility's.
 
 use std::sync::Arc;
 
 use antichess_core::{Color, Position};
-use antichess_eval::Model;
+use antichess_eval::{CostModel, Model};
 
 /// The largest log-odds the weighting believes (e^(strength × 6) at most).
 pub const LOGIT_CLIP: f64 = 6.0;
@@ -29,6 +36,15 @@ pub enum InitialNumbers {
         /// The evaluation.
         model: Arc<Model>,
         /// How strongly the evaluation bends the numbers (the exponent's factor).
+        strength: f64,
+        /// The factor every initial number is multiplied by.
+        scale: u32,
+    },
+    /// Proof numbers from a model of the proof's size (see the module documentation).
+    Cost {
+        /// The model.
+        model: Arc<CostModel>,
+        /// How far the proof numbers go from mobility's towards the prediction (0 to 1).
         strength: f64,
         /// The factor every initial number is multiplied by.
         scale: u32,
@@ -54,6 +70,9 @@ impl InitialNumbers {
             InitialNumbers::Model {
                 strength, scale, ..
             } => format!("model (strength {strength}, scale {scale})"),
+            InitialNumbers::Cost {
+                strength, scale, ..
+            } => format!("cost model (strength {strength}, scale {scale})"),
         }
     }
 
@@ -88,6 +107,23 @@ impl InitialNumbers {
                 let round = |v: f64| (v.round() as u32).max(1);
                 (round(s * p0 / w), round(s * d0 * w))
             }
+            InitialNumbers::Cost {
+                model,
+                strength,
+                scale,
+            } => {
+                let c = model.ln_cost(pos, moves, prover_to_move) - model.prover.bias;
+                let c = c.clamp(-LOGIT_CLIP, LOGIT_CLIP);
+                let (p0, d0) = if prover_to_move {
+                    (1.0, f64::from(moves))
+                } else {
+                    (f64::from(moves), 1.0)
+                };
+                let s = f64::from(*scale);
+                let ln_p = (1.0 - strength) * p0.ln() + strength * c;
+                let round = |v: f64| (v.round() as u32).max(1);
+                (round(s * ln_p.exp()), round(s * d0))
+            }
         }
     }
 }
@@ -115,6 +151,30 @@ mod tests {
         };
         assert_eq!(n.numbers(&pos, Color::White, 20), (4, 80));
         assert_eq!(n.numbers(&pos, Color::Black, 20), (80, 4));
+    }
+
+    #[test]
+    fn the_cost_model_sets_the_proof_number_and_leaves_the_disproof_number() {
+        let pos = Position::start(Rules::default());
+        let mut model = CostModel::constant();
+        model.prover.bias = 2.0;
+        model.opponent.bias = 2.0 + 3.0f64.ln();
+        let model = Arc::new(model);
+        let at = |strength: f64| InitialNumbers::Cost {
+            model: model.clone(),
+            strength,
+            scale: 4,
+        };
+        // Strength 0: mobility's numbers, scaled.
+        assert_eq!(at(0.0).numbers(&pos, Color::White, 20), (4, 80));
+        assert_eq!(at(0.0).numbers(&pos, Color::Black, 20), (80, 4));
+        // Strength 1: a typical prover position counts 1 (× scale), the opponent's
+        // positions three times that, whatever their mobility.
+        assert_eq!(at(1.0).numbers(&pos, Color::White, 20), (4, 80));
+        assert_eq!(at(1.0).numbers(&pos, Color::Black, 20), (12, 4));
+        // Half way: the geometric mean of 20 and 3.
+        let (p, d) = at(0.5).numbers(&pos, Color::Black, 20);
+        assert_eq!((p, d), ((4.0 * 60f64.sqrt()).round() as u32, 4));
     }
 
     #[test]

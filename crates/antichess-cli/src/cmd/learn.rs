@@ -1,6 +1,6 @@
 //! `antichess learn`: the learned evaluation's data set, training and a look at one
 //! position (issue 60). The jobs are `antichess_learn::build_dataset` and
-//! `antichess_learn::train`; this module parses, shows progress on stderr and prints.
+//! `antichess_learn::train` and `antichess_learn::train_cost`; this module parses, shows progress on stderr and prints.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -9,8 +9,8 @@ use std::time::Instant;
 use antichess_core::{Position, Rules};
 use antichess_eval::{features, Model, FEATURES};
 use antichess_learn::{
-    build_dataset, read_csv, train, write_csv, DatasetEvent, DatasetOptions, DatasetReport,
-    TrainOptions, TrainReport,
+    build_dataset, read_csv, train, train_cost, write_csv, CostTrainOptions, CostTrainReport,
+    DatasetEvent, DatasetOptions, DatasetReport, TrainOptions, TrainReport,
 };
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
@@ -22,6 +22,7 @@ use crate::common::output::Format;
 pub enum LearnCommand {
     Dataset(DatasetArgs),
     Train(TrainArgs),
+    TrainCost(TrainCostArgs),
     Eval(EvalArgs),
 }
 
@@ -147,6 +148,42 @@ pub struct TrainArgs {
     pub format: Format,
 }
 
+/// Fit the cost model (docs/formats/eval-cost-model.md) on a data set's proof rows and
+/// write its weights file: what `--initial cost` reads for the search's proof numbers.
+///
+/// Two ridge regressions of ln(the position's subtree size in its proof) on the
+/// standardised features, one over the positions whose side to move is the prover, one
+/// over the opponent's; rows without a cost (tables, games) are skipped. Exact and
+/// deterministic. --holdout names sources (proof stems) left out of the fit and reported
+/// apart. Prints per part R² (train and held out) and the weights, per source the
+/// correlation of the prediction with ln(cost).
+///
+/// In JSON: `output`, `read_seconds`, `skipped_rows`, `l2`, `seconds`, `parts` (`part`,
+/// `train_rows`, `holdout_rows`, `train_r2`, `holdout_r2`, `weights` as [name, weight]
+/// pairs, `bias`) and `sources` (`source`, `part`, `held_out`, `rows`, `mean_ln_cost`,
+/// `bias`, `correlation`).
+#[derive(Debug, Args)]
+pub struct TrainCostArgs {
+    /// The data set (from `antichess learn dataset --proof ...`).
+    #[arg(value_name = "DATA.csv")]
+    pub data: PathBuf,
+
+    /// The weights file to write.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: PathBuf,
+
+    /// Sources held out of the fit, separated by commas (e3-Nf6,e3-Na6).
+    #[arg(long, value_name = "SOURCES", value_delimiter = ',')]
+    pub holdout: Vec<String>,
+
+    /// The L2 penalty on the standardised weights (the squared error is a mean over rows).
+    #[arg(long, value_name = "X", default_value_t = 1e-3)]
+    pub l2: f64,
+
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
 /// The evaluation of one position: the probability that the side to move wins, and the
 /// features with their share of the log-odds.
 ///
@@ -174,6 +211,7 @@ pub fn run(command: &LearnCommand) -> anyhow::Result<ExitCode> {
     match command {
         LearnCommand::Dataset(args) => dataset(args),
         LearnCommand::Train(args) => train_command(args),
+        LearnCommand::TrainCost(args) => train_cost_command(args),
         LearnCommand::Eval(args) => eval(args),
     }
 }
@@ -301,6 +339,73 @@ fn train_command(args: &TrainArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("writing {}", args.output.display()))?;
     print_train(args, &report, read_seconds);
     Ok(ExitCode::SUCCESS)
+}
+
+fn train_cost_command(args: &TrainCostArgs) -> anyhow::Result<ExitCode> {
+    let start = Instant::now();
+    let rows = read_csv(&args.data)?;
+    let read_seconds = start.elapsed().as_secs_f64();
+    eprintln!(
+        "read {} rows from {} in {:.1} s",
+        rows.len(),
+        args.data.display(),
+        read_seconds
+    );
+    let options = CostTrainOptions {
+        l2: args.l2,
+        holdout: args.holdout.clone(),
+    };
+    let (model, report) = train_cost(&rows, &options)?;
+    antichess_io::write_atomic(&args.output, model.to_json().as_bytes())
+        .with_context(|| format!("writing {}", args.output.display()))?;
+    print_train_cost(args, &report, read_seconds);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_train_cost(args: &TrainCostArgs, report: &CostTrainReport, read_seconds: f64) {
+    if args.format == Format::Json {
+        let mut value = serde_json::to_value(report).expect("a report serialises");
+        value["output"] = json!(args.output.display().to_string());
+        value["read_seconds"] = json!(read_seconds);
+        println!("{value}");
+        return;
+    }
+    println!(
+        "{:<12} {:>8} {:>8} {:>9} {:>9} {:>8} {:>8}",
+        "source", "turn", "set", "rows", "ln cost", "bias", "corr"
+    );
+    for s in &report.sources {
+        println!(
+            "{:<12} {:>8} {:>8} {:>9} {:>9.3} {:>+8.3} {:>8.3}",
+            s.source,
+            s.part,
+            if s.held_out { "held out" } else { "train" },
+            s.rows,
+            s.mean_ln_cost,
+            s.bias,
+            s.correlation
+        );
+    }
+    for part in &report.parts {
+        let held = part
+            .holdout_r2
+            .map(|r| format!(", held out {} rows R² {r:.3}", part.holdout_rows))
+            .unwrap_or_default();
+        println!(
+            "{}'s turn: {} rows, R² {:.3}{held}; mean ln cost {:.3}; weights (ln cost per standard deviation):",
+            part.part, part.train_rows, part.train_r2, part.bias
+        );
+        for (name, w) in &part.weights {
+            println!("  {name:<18} {w:>+9.4}");
+        }
+    }
+    println!(
+        "l2 {}, {} rows without a cost skipped; fitted in {:.1} s; weights written to {}",
+        report.l2,
+        report.skipped_rows,
+        report.seconds,
+        args.output.display()
+    );
 }
 
 fn print_train(args: &TrainArgs, report: &TrainReport, read_seconds: f64) {

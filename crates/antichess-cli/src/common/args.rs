@@ -403,14 +403,18 @@ pub enum InitialArg {
     Mobility,
     /// Mobility weighted by the learned evaluation (models/eval-v1.json, or --eval-model).
     Model,
+    /// Proof numbers from the model of a proof's size (models/cost-v1.json, or
+    /// --cost-model); disproof numbers mobility's.
+    Cost,
 }
 
 /// How a search's new nodes get their proof and disproof numbers (issue 60).
 #[derive(Debug, Clone, Args)]
 pub struct EvalArgs {
-    /// Initial proof and disproof numbers of new nodes: mobility, or mobility weighted by
+    /// Initial proof and disproof numbers of new nodes: mobility; mobility weighted by
     /// the learned evaluation (numbers × scale × e^(∓ strength × log-odds of the prover's
-    /// win)).
+    /// win)); or proof numbers from the model of a proof's size (scale × e^((1 − strength)
+    /// × ln mobility's + strength × predicted ln size), strength 0 to 1).
     #[arg(long = "initial", value_enum, default_value = "mobility")]
     pub initial: InitialArg,
 
@@ -418,9 +422,14 @@ pub struct EvalArgs {
     #[arg(long, value_name = "FILE")]
     pub eval_model: Option<std::path::PathBuf>,
 
-    /// How strongly the evaluation bends the numbers (0: mobility order).
-    #[arg(long, value_name = "K", default_value_t = 0.05)]
-    pub eval_strength: f64,
+    /// Weights file of the cost model (default: the built-in models/cost-v1.json).
+    #[arg(long, value_name = "FILE")]
+    pub cost_model: Option<std::path::PathBuf>,
+
+    /// How strongly the evaluation bends the numbers (0: mobility order; with --initial
+    /// cost at most 1; default 0.05 with model, 0.5 with cost).
+    #[arg(long, value_name = "K")]
+    pub eval_strength: Option<f64>,
 
     /// Every initial number is multiplied by this (room for the weighting below 1).
     #[arg(long, value_name = "S", default_value_t = 4)]
@@ -431,20 +440,39 @@ impl EvalArgs {
     /// The search's initial numbers; a bad weights file or value is an error naming it.
     pub fn initial_numbers(&self) -> anyhow::Result<antichess_pns::InitialNumbers> {
         use antichess_pns::InitialNumbers;
+        if self.eval_model.is_some() && self.initial != InitialArg::Model {
+            bail!("--eval-model is only read with --initial model");
+        }
+        if self.cost_model.is_some() && self.initial != InitialArg::Cost {
+            bail!("--cost-model is only read with --initial cost");
+        }
         if self.initial == InitialArg::Mobility {
-            if self.eval_model.is_some() {
-                bail!("--eval-model is only read with --initial model");
-            }
             return Ok(InitialNumbers::Mobility);
         }
-        if !(self.eval_strength.is_finite() && self.eval_strength >= 0.0) {
-            bail!(
-                "--eval-strength {}: must be a number >= 0",
-                self.eval_strength
-            );
+        let strength = self.eval_strength.unwrap_or(match self.initial {
+            InitialArg::Cost => 0.5,
+            _ => 0.05,
+        });
+        if !(strength.is_finite() && strength >= 0.0) {
+            bail!("--eval-strength {strength}: must be a number >= 0");
         }
         if self.eval_scale == 0 || self.eval_scale > 1024 {
             bail!("--eval-scale {}: must be 1 to 1024", self.eval_scale);
+        }
+        if self.initial == InitialArg::Cost {
+            if strength > 1.0 {
+                bail!("--eval-strength {strength}: with --initial cost it must be 0 to 1");
+            }
+            let model = match &self.cost_model {
+                Some(path) => antichess_eval::CostModel::load(path)
+                    .with_context(|| "--cost-model: cannot use the weights file".to_string())?,
+                None => antichess_eval::CostModel::builtin(),
+            };
+            return Ok(InitialNumbers::Cost {
+                model: std::sync::Arc::new(model),
+                strength,
+                scale: self.eval_scale,
+            });
         }
         let model = match &self.eval_model {
             Some(path) => antichess_eval::Model::load(path)
@@ -453,7 +481,7 @@ impl EvalArgs {
         };
         Ok(InitialNumbers::Model {
             model: std::sync::Arc::new(model),
-            strength: self.eval_strength,
+            strength,
             scale: self.eval_scale,
         })
     }
