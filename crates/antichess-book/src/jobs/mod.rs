@@ -5,7 +5,7 @@
 //! [`grow`] (workers with a progress monitor), [`transfer`] (export, import, copy), [`prove`] (the
 //! proof file of a solved book, and of its solved subtrees), [`seed`] (seed, new),
 //! [`tables`] (the materials met without a table), [`bench`] (`bench book`),
-//! [`store_bench`] (`bench store`),
+//! [`store_bench`] (`bench store`), [`expand_leaves`] (`proof expand-leaves`),
 //! [`frontier`] (the reports of save-frontier and load-frontier). This module holds what they share: a
 //! proof or disproof number and a ratio in JSON, a node's line as text.
 
@@ -16,6 +16,7 @@ use crate::node::{Node, NodeId, INF};
 use crate::Book;
 
 pub mod bench;
+pub mod expand_leaves;
 pub mod frontier;
 pub mod grow;
 pub mod prove;

@@ -1,24 +1,23 @@
 //! `antichess proof expand-leaves`: a proof whose tablebase leaves need tables of up to n
-//! units made into one that needs smaller tables only. Each leaf of more than `--units`
-//! units is proved again, and its proof is spliced in where the leaf was
-//! (`antichess_proof::expand_tablebase_leaves`): by the proof-number search with the
-//! tables of at most `--units` units within a budget, else played out from its own table
-//! when the tables directory has it (`antichess_proof::playout_proof`). The result is written atomically
-//! and verified with the smaller tables before success is reported.
+//! units made into one that needs smaller tables only. The job is
+//! `antichess_book::jobs::expand_leaves` (each leaf of more than `--units` units proved
+//! again and spliced in); this module reads the input, opens the tables, prints the
+//! progress, writes the result atomically and verifies it with the smaller tables before
+//! success is reported.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use antichess_pns::{extract_proof, SearchOptions, SearchStatus, Solver};
+use antichess_book::jobs::expand_leaves::{
+    expand_leaves, ExpandEvent, ExpandLeavesOptions, ExpandMethod,
+};
 use antichess_proof::{
-    expand_tablebase_leaves, playout_proof, read_proof_file, verify_file, write_proof_file,
-    ByteOrder, Format, LeafOracle, ReferenceOptions, TablebaseOracle, VerifyOptions,
+    read_proof_file, verify_file, write_proof_file, ByteOrder, Format, LeafOracle,
+    ReferenceOptions, TablebaseOracle, VerifyOptions,
 };
 use anyhow::{bail, Context};
 use clap::Args;
-
-use antichess_book::leaves::{save, saved};
 
 use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
 use crate::common::parse::{parse_nodes, parse_size};
@@ -96,96 +95,54 @@ pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
     if tree.is_empty() {
         bail!("{}: the proof has no nodes", args.input.display());
     }
-    let input_nodes = tree.len() as u64;
-    let input_leaves = tree.counts().tablebase;
     // Every table of the directory (the ones of at most --units units built first if
     // missing): the search probes only those, playouts are guided by the larger ones, and
     // the result's leaves have at most --units units.
     let tablebase = solver_tables_of("--units", &args.tables, tree.rules(), args.units, json)?
         .context("--units 0: the leaves need tables of some size")?;
-    let guide = TablebaseOracle::new(&tablebase);
-    let prover = tree.prover();
-    let mut played_out = 0u64;
-    let mut search = SearchOptions::new(tree.prover());
-    search.tablebase_units = args.units;
-    search.max_nodes = Some(args.leaf_nodes);
-    search.threads = args.threads.max(1);
-    let solver = Solver::try_new(args.hash, Some(&tablebase))?;
-    let start = Instant::now();
-    let mut proved = 0u64;
-    let mut positions = 0u64;
-    let mut last_report = Instant::now();
-    let mut reused = 0u64;
-    let leaf_dir = args.leaf_dir.as_deref();
-    let mut solve = |pos: &antichess_core::Position| -> Result<antichess_proof::ProofTree, String> {
-        if let Some(tree) = leaf_dir.and_then(|dir| saved(dir, args.units, prover, pos)) {
-            reused += 1;
-            proved += 1;
-            return Ok(tree);
-        }
-        // (An inner closure: its `return`s end the proof of this leaf.)
-        let leaf = (|| -> Result<antichess_proof::ProofTree, String> {
-            let has_table = matches!(guide.probe(pos), Ok(Some(_)));
-            let mut failure = None;
-            if args.method != Method::Playout || !has_table {
-                let leaf_start = Instant::now();
-                let result = solver.search(pos, &search, &mut |p| {
-                    if !json && last_report.elapsed().as_secs() >= 10 {
-                        last_report = Instant::now();
-                        eprintln!(
-                            "{:>6.0}s  {proved} leaves proved again; leaf {} for {:.0} s: proof {} disproof {}, {} positions",
-                            start.elapsed().as_secs_f64(),
-                            pos.fen(),
-                            leaf_start.elapsed().as_secs_f64(),
-                            p.proof,
-                            p.disproof,
-                            p.nodes
-                        );
-                    }
-                });
-                positions += result.nodes;
-                if result.status == SearchStatus::Proved {
-                    let (leaf, _) =
-                        extract_proof(&solver, pos, &[], &search).map_err(|e| e.to_string())?;
-                    proved += 1;
-                    return Ok(leaf);
-                }
-                failure = Some(format!(
-                    "not proved within {} positions (--leaf-nodes): {:?}",
-                    args.leaf_nodes, result.status
-                ));
-            }
-            match failure {
-                Some(failure) if args.method == Method::Search || !has_table => Err(format!(
-                    "{failure}, and no table of its material to play it out from"
-                )),
-                _ => {
-                    let leaf = playout_proof(pos, prover, &guide, args.units)
-                        .map_err(|e| e.to_string())?;
-                    played_out += 1;
-                    proved += 1;
-                    if !json && last_report.elapsed().as_secs() >= 10 {
-                        last_report = Instant::now();
-                        eprintln!(
-                            "{:>6.0}s  {proved} leaves proved again ({played_out} played out from their tables)",
-                            start.elapsed().as_secs_f64()
-                        );
-                    }
-                    Ok(leaf)
-                }
-            }
-        })()?;
-        if let Some(dir) = leaf_dir {
-            save(dir, args.units, &leaf).map_err(|e| e.to_string())?;
-        }
-        Ok(leaf)
+    let options = ExpandLeavesOptions {
+        units: args.units,
+        hash: args.hash,
+        leaf_nodes: args.leaf_nodes,
+        method: match args.method {
+            Method::Both => ExpandMethod::Both,
+            Method::Search => ExpandMethod::Search,
+            Method::Playout => ExpandMethod::Playout,
+        },
+        threads: args.threads,
+        leaf_dir: args.leaf_dir.clone(),
     };
-    let (mut out, report) = expand_tablebase_leaves(tree, args.units, &mut solve)?;
-    let seconds = start.elapsed().as_secs_f64();
-    if out.counts().tablebase > 0 {
-        out.record_tables(&guide)?;
-    }
+    let mut last_report = Instant::now();
+    let (out, report) = expand_leaves(tree, &tablebase, &options, &mut |event| {
+        if json || last_report.elapsed().as_secs() < 10 {
+            return;
+        }
+        last_report = Instant::now();
+        match event {
+            ExpandEvent::Searching {
+                proved,
+                leaf,
+                leaf_seconds,
+                progress,
+                seconds,
+            } => eprintln!(
+                "{seconds:>6.0}s  {proved} leaves proved again; leaf {} for {leaf_seconds:.0} s: proof {} disproof {}, {} positions",
+                leaf.fen(),
+                progress.proof,
+                progress.disproof,
+                progress.nodes
+            ),
+            ExpandEvent::PlayedOut {
+                proved,
+                played_out,
+                seconds,
+            } => eprintln!(
+                "{seconds:>6.0}s  {proved} leaves proved again ({played_out} played out from their tables)"
+            ),
+        }
+    })?;
     write_proof_file(&out, &args.output, Format::Compact, ByteOrder::Little)?;
+    let guide = TablebaseOracle::new(&tablebase);
     let oracle: &dyn LeafOracle = &guide;
     let stats = match verify_file(
         &args.output,
@@ -205,23 +162,27 @@ pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
         let mut value = serde_json::to_value(&stats)?;
         value["verified"] = true.into();
         value["output"] = args.output.display().to_string().into();
-        value["input_nodes"] = input_nodes.into();
-        value["input_tablebase_leaves"] = input_leaves.into();
-        value["leaves_expanded"] = report.leaves_expanded.into();
-        value["positions_searched"] = positions.into();
-        value["leaves_played_out"] = played_out.into();
-        value["leaves_reused"] = reused.into();
-        value["seconds"] = seconds.into();
+        for (key, field) in serde_json::to_value(&report)?
+            .as_object()
+            .expect("a report is an object")
+        {
+            value[key] = field.clone();
+        }
         value["tables_units"] = max_units.into();
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
         println!(
-            "wrote {}: {} nodes ({} bytes; the input had {input_nodes}), {} tablebase leaves of at most {max_units} units; {} leaves proved again in {seconds:.1} s ({reused} read back from --leaf-dir, {played_out} played out from their tables, the others searched: {positions} positions); verified",
+            "wrote {}: {} nodes ({} bytes; the input had {}), {} tablebase leaves of at most {max_units} units; {} leaves proved again in {:.1} s ({} read back from --leaf-dir, {} played out from their tables, the others searched: {} positions); verified",
             args.output.display(),
             stats.counts.total,
             stats.file_bytes.unwrap_or(0),
+            report.input_nodes,
             stats.counts.tablebase,
             report.leaves_expanded,
+            report.seconds,
+            report.leaves_reused,
+            report.leaves_played_out,
+            report.positions_searched,
         );
     }
     Ok(ExitCode::SUCCESS)
