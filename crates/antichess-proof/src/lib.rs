@@ -53,6 +53,8 @@ mod reference;
 mod stats;
 mod subtree;
 mod tables;
+#[cfg(feature = "test-support")]
+pub mod test_support;
 mod tree;
 mod walk;
 

@@ -7,33 +7,12 @@ use std::collections::HashMap;
 
 use crate::common::*;
 use antichess_core::{Color, Move, Position, Rules};
+use antichess_proof::test_support::ProverWinsEverywhere;
 use antichess_proof::{
     encode_compact, encode_reference, ordered_moves, read_reference, verify_compact,
-    verify_reference, ByteOrder, LeafOracle, LeafValue, Node, NodeKind, ProofError, ProofStats,
-    ProofTree, ReferenceFile, ReferenceOptions, VerifyOptions,
+    verify_reference, ByteOrder, LeafOracle, Node, NodeKind, ProofError, ProofStats, ProofTree,
+    ReferenceFile, ReferenceOptions, VerifyOptions,
 };
-
-/// Tables that say the prover wins every position: the crafted proofs below cut every
-/// line they do not need with a tablebase leaf.
-struct ProverWinsEverywhere(Color);
-
-impl LeafOracle for ProverWinsEverywhere {
-    fn max_units(&self) -> u32 {
-        32
-    }
-
-    fn probe(&self, pos: &Position) -> Result<Option<LeafValue>, String> {
-        Ok(Some(if pos.turn() == self.0 {
-            LeafValue::Win
-        } else {
-            LeafValue::Loss
-        }))
-    }
-
-    fn best_move(&self, _pos: &Position) -> Result<Option<Move>, String> {
-        Ok(None)
-    }
-}
 
 fn reference_options(tree: &ProofTree) -> ReferenceOptions {
     ReferenceOptions {

@@ -7,10 +7,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use antichess_core::{Color, Move, Position, Rules};
+use antichess_proof::test_support::{forged_proof, ProverWinsEverywhere};
 use antichess_proof::{
-    encode_reference, index_path, open_or_build_index, proof_checksum, read_proof_file,
-    verify_file, ByteOrder, IndexSource, LeafOracle, LeafValue, LoadedProof, NoTablebases, Node,
-    NodeKind, PositionId, ProofError, ProofIndex, ProofTree, ReferenceOptions, VerifyOptions,
+    index_path, open_or_build_index, proof_checksum, read_proof_file, verify_file, IndexSource,
+    LeafOracle, LeafValue, LoadedProof, NoTablebases, PositionId, ProofError, ProofIndex,
+    ReferenceOptions, VerifyOptions,
 };
 
 fn shipped(name: &str) -> PathBuf {
@@ -27,27 +28,6 @@ fn temp_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// A stand-in for tables that calls every tablebase leaf a win for `prover` (the tests of
-/// the index, not of the verifier; the shipped proofs verify with real tables in
-/// antichess-cli's proofs_manifest test).
-struct AllWon(Color);
-
-impl LeafOracle for AllWon {
-    fn max_units(&self) -> u32 {
-        32
-    }
-    fn probe(&self, pos: &Position) -> Result<Option<LeafValue>, String> {
-        Ok(Some(if pos.turn() == self.0 {
-            LeafValue::Win
-        } else {
-            LeafValue::Loss
-        }))
-    }
-    fn best_move(&self, _pos: &Position) -> Result<Option<Move>, String> {
-        Ok(None)
-    }
 }
 
 /// The slow reference: the height of `pos` by positions (the engine's former walk): 0 at
@@ -96,8 +76,9 @@ fn the_index_answers_as_the_loaded_proof_at_every_position() {
     let rules = Rules::INTERNATIONAL;
     for name in ["e3-g6.proof", "e3-Nf6.proof", "e3-a6.proof", "e3-e5.proof"] {
         let path = shipped(name);
-        let (index, source) = open_or_build_index(&path, rules, &dir, &AllWon(Color::White))
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (index, source) =
+            open_or_build_index(&path, rules, &dir, &ProverWinsEverywhere(Color::White))
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(source, IndexSource::Built { replaced: None }, "{name}");
         let loaded = LoadedProof::load(0, &path, rules).unwrap();
         let tree = read_proof_file(&path, None, &ReferenceOptions::default()).unwrap();
@@ -248,29 +229,11 @@ fn a_damaged_truncated_or_stale_index_is_built_again() {
     assert!(loaded.play(loaded.root()).is_some());
 }
 
-/// The forged proof of issue 63: the reference format's 12 bytes for the start position
-/// and one prover move (1. e3) to a "tablebase leaf" of 32 units, which no table covers.
+/// The forged proof of issue 63 ([`forged_proof`]: the reference format's 12 bytes for
+/// the start position and one prover move, 1. e3, to a "tablebase leaf" of 32 units,
+/// which no table covers), written into `dir`.
 fn forged(dir: &Path) -> PathBuf {
-    let start = Position::start(Rules::INTERNATIONAL);
-    let e3 = start.parse_uci("e2e3").unwrap();
-    let tree = ProofTree::from_parts(
-        start,
-        Color::White,
-        Vec::new(),
-        vec![
-            Node {
-                mv: None,
-                kind: NodeKind::Prover,
-            },
-            Node {
-                mv: Some(e3),
-                kind: NodeKind::Tablebase,
-            },
-        ],
-    )
-    .unwrap();
-    let bytes = encode_reference(&tree, ByteOrder::Little).unwrap();
-    assert_eq!(bytes.len(), 12);
+    let bytes = forged_proof();
     let path = dir.join("forged.proof");
     std::fs::write(&path, bytes).unwrap();
     path
@@ -342,7 +305,7 @@ fn timing_index_every_shipped_proof() {
         &[proofs],
         Rules::INTERNATIONAL,
         &dir,
-        &AllWon(Color::White),
+        &ProverWinsEverywhere(Color::White),
         &mut |f| {
             println!(
                 "{} {}: {} nodes, {} positions, {} bytes, {:.2} s",

@@ -21,9 +21,11 @@ pub mod random;
 use std::path::PathBuf;
 
 /// `ANTICHESS_FULL_CHECKS=1` asks for the full versions of the long checks: every position
-/// of lichess's tables in the oracle test of antichess-tb, and the differential tests at
-/// thirty times their size (unless `ANTICHESS_TEST_SCALE` says otherwise). CI runs without
-/// it: the samples, which fit in its time.
+/// of lichess's tables in the oracle test of antichess-tb, the differential tests at
+/// thirty times their size (unless `ANTICHESS_TEST_SCALE` says otherwise), and the
+/// verification of the shipped proofs that need the 4-unit tables (antichess-cli's
+/// `proofs_manifest` test, which then builds the whole 4-unit set). CI runs without it: the
+/// samples, which fit in its time.
 pub fn full_checks() -> bool {
     std::env::var("ANTICHESS_FULL_CHECKS").is_ok_and(|v| v == "1")
 }

@@ -604,6 +604,7 @@ pub fn may_follow(root: &Position, pos: &Position) -> bool {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use antichess_proof::test_support::forged_proof;
 
     fn shipped() -> PathBuf {
         PathBuf::from(SOURCE_PROOFS)
@@ -867,27 +868,6 @@ pub(crate) mod tests {
         assert!(set.choose(&after_e3, &[], &|| true, &mut |_| {}).is_none());
         let written = std::fs::read_dir(&set.index_dir).map_or(0, Iterator::count);
         assert_eq!(written, 0, "no index of a proof that did not verify");
-    }
-
-    /// The forged proof of issue 63, in the reference format.
-    pub(crate) fn forged_proof() -> Vec<u8> {
-        use antichess_proof::{encode_reference, ByteOrder, Node, NodeKind, ProofTree};
-        let start = Position::start(Rules::INTERNATIONAL);
-        let e3 = start.parse_uci("e2e3").unwrap();
-        let nodes = vec![
-            Node {
-                mv: None,
-                kind: NodeKind::Prover,
-            },
-            Node {
-                mv: Some(e3),
-                kind: NodeKind::Tablebase,
-            },
-        ];
-        let tree = ProofTree::from_parts(start, Color::White, Vec::new(), nodes).unwrap();
-        let bytes = encode_reference(&tree, ByteOrder::Little).unwrap();
-        assert_eq!(bytes.len(), 12);
-        bytes
     }
 
     /// `may_follow` never rejects a position play reached: checked between every pair of

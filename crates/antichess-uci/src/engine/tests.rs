@@ -1,5 +1,6 @@
 //! The engine's tests: UCI sessions run through [`super::run`] into a buffer.
 use super::*;
+use antichess_proof::test_support::{forged_proof, ProverWinsEverywhere};
 use std::io::Write;
 
 /// A writer into a shared buffer.
@@ -447,27 +448,6 @@ fn multipv_reports_the_best_root_moves() {
     assert_eq!(bestmove(&out), win, "{out}");
 }
 
-/// A stand-in for tables that calls every tablebase leaf a win for White (the tests
-/// build an index without the 4-unit tables; the shipped proofs verify with the real
-/// tables in antichess-cli's proofs_manifest test).
-struct AllWonForWhite;
-
-impl antichess_proof::LeafOracle for AllWonForWhite {
-    fn max_units(&self) -> u32 {
-        32
-    }
-    fn probe(&self, pos: &Position) -> Result<Option<antichess_proof::LeafValue>, String> {
-        Ok(Some(if pos.turn() == Color::White {
-            antichess_proof::LeafValue::Win
-        } else {
-            antichess_proof::LeafValue::Loss
-        }))
-    }
-    fn best_move(&self, _pos: &Position) -> Result<Option<Move>, String> {
-        Ok(None)
-    }
-}
-
 /// Issue 63: with a proof's index present, a fresh engine plays the proof's move from
 /// it: `go depth 1` after 1. e3 f5 answers the shipped proof's move, the index opened
 /// (not built: the engine has no tables to verify a proof with tablebase leaves). A
@@ -480,7 +460,7 @@ fn with_its_index_present_a_proof_answers_go_depth_1() {
         &proofs.join("e3-f5.proof"),
         Rules::INTERNATIONAL,
         &index,
-        &AllWonForWhite,
+        &ProverWinsEverywhere(Color::White),
     )
     .unwrap();
     let root = after(None, &["e2e3", "f7f5"]);
@@ -511,11 +491,7 @@ fn with_its_index_present_a_proof_answers_go_depth_1() {
 #[test]
 fn a_forged_proof_is_refused_by_the_engine() {
     let dir = antichess_testkit::temp_dir("uci-engine-forged");
-    std::fs::write(
-        dir.join("forged.proof"),
-        crate::proofs::tests::forged_proof(),
-    )
-    .unwrap();
+    std::fs::write(dir.join("forged.proof"), forged_proof()).unwrap();
     let out = session(&format!(
         "setoption name Proofs value {}\nposition startpos\ngo depth 1\n",
         dir.display()
