@@ -96,6 +96,12 @@ fn build_probe_stats() {
         .map(|x| x.as_f64().unwrap())
         .collect();
     assert_eq!(pct, [0.0, 0.002, 13.159, 10.33, 76.509]);
+    // One pawn: no position with an en passant right, and the percentages with them are the
+    // same (the second row, for pawns of both colours, is pinned on KPkp in antichess-tb's
+    // lasker_paper::kpkp_row).
+    let ep = &t["white_to_move"]["en_passant"];
+    assert_eq!(ep["unique"], serde_json::json!([0, 0, 0, 0, 0]));
+    assert_eq!(ep["percent_with"], t["white_to_move"]["percent"]);
     assert_eq!(t["black_to_move"]["deepest_dts"]["depth"], 42);
     assert_eq!(t["black_to_move"]["deepest_dts"]["unique"], 21);
     let line = &t["dts_line"];
@@ -115,6 +121,7 @@ fn build_probe_stats() {
         "{t}"
     );
     assert!(t.contains("ends in stalemate"), "{t}");
+    assert!(!t.contains("en passant right"), "{t}");
 }
 
 #[test]

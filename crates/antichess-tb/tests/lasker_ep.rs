@@ -23,6 +23,10 @@
 //!   the table's value lies in the interval, and mates and mated positions within the
 //!   horizon are found exactly.
 //!
+//! - **The positions with an en passant right counted by the statistics** (the paper's
+//!   KPkp convention) against an enumeration of the whole board that does not use the
+//!   index.
+//!
 //! `real_tables` (ignored; `LASKER_TB_DIR=<dir with every 4-man table> cargo test -p
 //! antichess-tb --test integration lasker_ep:: -- --ignored`) runs both checks on the real
 //! KPkp.
@@ -34,7 +38,7 @@ use antichess_core::orthodox::{in_check, OrthoPosition};
 use antichess_core::{Board, Color, Move};
 use antichess_tb::index::TableIndex;
 use antichess_tb::lasker::{
-    lasker_generate, LaskerTable, LaskerTableData, LaskerTablebase, LaskerValue,
+    lasker_generate, lasker_side_stats, LaskerTable, LaskerTableData, LaskerTablebase, LaskerValue,
 };
 use antichess_tb::Material;
 use rayon::prelude::*;
@@ -277,6 +281,95 @@ fn kpkp_over_synthetic_promotions() {
         exact >= 60,
         "{exact} mates within the horizon among the samples"
     );
+    ep_positions_counted(&tb, &kpkp, stats.ep_nodes);
+}
+
+/// The positions with an en passant right that the statistics count beside the stored
+/// ones (the convention of the paper's KPkp row, docs/research/lasker-engine.md), against
+/// an enumeration of the whole board that does not use the index: every board with a pawn
+/// of the side not to move on its fourth rank, both squares behind it empty, a pawn of the
+/// side to move beside it and the kings anywhere else, legal, counted once per class of
+/// mirror images (the White king on files a–d), by its value through its moves. The
+/// generator's en passant nodes are those whose position before the double step is legal.
+fn ep_positions_counted(tb: &LaskerTablebase, kpkp: &Material, ep_nodes: u64) {
+    use antichess_core::{Piece, Role, Square};
+    let mut nodes = 0;
+    for side in Color::ALL {
+        let st = lasker_side_stats(tb, kpkp, side).unwrap();
+        let them = side.other();
+        let (mut counts, mut illegal_before) = ([0u64; 5], [0u64; 5]);
+        for file in 0..8u8 {
+            let (to, ep, start) = match them {
+                Color::White => (
+                    Square::from_coords(file, 3),
+                    Square::from_coords(file, 2),
+                    Square::from_coords(file, 1),
+                ),
+                Color::Black => (
+                    Square::from_coords(file, 4),
+                    Square::from_coords(file, 5),
+                    Square::from_coords(file, 6),
+                ),
+            };
+            for beside in [file.wrapping_sub(1), file + 1] {
+                if beside >= 8 {
+                    continue;
+                }
+                let capturer = Square::from_coords(beside, to.rank());
+                for ks in Square::all() {
+                    for kt in Square::all() {
+                        let used = [to, ep, start, capturer];
+                        if ks == kt || used.contains(&ks) || used.contains(&kt) {
+                            continue;
+                        }
+                        let mut board = Board::empty();
+                        board.set(to, Piece::new(them, Role::Pawn));
+                        board.set(capturer, Piece::new(side, Role::Pawn));
+                        board.set(ks, Piece::new(side, Role::King));
+                        board.set(kt, Piece::new(them, Role::King));
+                        let white_king = if side == Color::White { ks } else { kt };
+                        if in_check(&board, them) || white_king.file() >= 4 {
+                            continue;
+                        }
+                        let pos =
+                            OrthoPosition::from_board_with_ep_unchecked(board, side, Some(ep));
+                        assert_eq!(pos.ep_square(), Some(ep), "{}", pos.fen());
+                        let v = usize::from(tb.probe(&pos).unwrap().value);
+                        counts[v] += 1;
+                        let mut before = board;
+                        before.clear(to);
+                        before.set(start, Piece::new(them, Role::Pawn));
+                        if in_check(&before, side) {
+                            illegal_before[v] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(st.ep_unique, counts, "{side:?} to move");
+        assert_eq!(
+            st.ep_unique_illegal_before, illegal_before,
+            "{side:?} to move"
+        );
+        // No KPkp board is symmetric: up to symmetry is the same count.
+        assert_eq!(st.ep_positions, counts);
+        // The geometry alone fixes how many there are, whatever the values.
+        assert_eq!(counts.iter().sum::<u64>(), 21_893);
+        assert_eq!(illegal_before.iter().sum::<u64>(), 710);
+        nodes += 21_893 - 710;
+        // The percentages with them.
+        let total: u64 = (0..5).map(|v| st.unique[v] + counts[v]).sum();
+        let with = st.percentages_with_ep();
+        for v in 0..5 {
+            let p = 100.0 * (st.unique[v] + counts[v]) as f64 / total as f64;
+            assert!(
+                (with[v] - p).abs() < 1e-9,
+                "value {v}: {} against {p}",
+                with[v]
+            );
+        }
+    }
+    assert_eq!(nodes, ep_nodes);
 }
 
 #[test]

@@ -9,6 +9,13 @@
 //! it on the diagonal, the Black king on or below the diagonal; with pawns the White king
 //! on files a–d ([`unique_images`]). Counting up to symmetry or on the whole board gives
 //! other pawnless percentages (asserted below too, so that the conventions stay distinct).
+//!
+//! KPkp's row matches when the positions with an en passant right are counted as positions
+//! of their own besides the stored ones ([`antichess_tb::lasker::ep_positions_of`]), those
+//! after an illegal position included. Its tables take about a minute of CPU to build, so
+//! `kpkp_row` builds them only with `ANTICHESS_FULL_CHECKS=1` (or reads them from
+//! `LASKER_TB_DIR`); `lasker_ep::kpkp_over_synthetic_promotions` checks the counting of
+//! those positions on every run.
 
 use antichess_core::orthodox::{Ending, OrthoPosition};
 use antichess_tb::lasker::{lasker_build, lasker_stats, LaskerStats, LaskerTablebase};
@@ -116,4 +123,52 @@ fn paper_figures() {
 
     let knnk = stats(&dir, "KNNk");
     assert_eq!(deepest_stalemate(&knnk), (52, 6));
+}
+
+#[test]
+fn kpkp_row() {
+    let kpkp: Material = "KPkp".parse().unwrap();
+    let dir = match std::env::var("LASKER_TB_DIR") {
+        Ok(d) => std::path::PathBuf::from(d),
+        Err(_) if antichess_testkit::full_checks() => {
+            let dir = temp_dir("lasker-paper-kpkp");
+            lasker_build(&[kpkp], &dir, 0, &|_| {}).unwrap();
+            dir
+        }
+        Err(_) => {
+            eprintln!(
+                "kpkp_row: skipped (builds KPkp and its 19 smaller tables; \
+                 ANTICHESS_FULL_CHECKS=1 or LASKER_TB_DIR=<dir with them>)"
+            );
+            return;
+        }
+    };
+    let tb = LaskerTablebase::open(&dir).unwrap();
+    let s = lasker_stats(&tb, &kpkp).unwrap();
+    // KPkp is its own colour image: both sides to move have the same counts.
+    assert_eq!(s.sides[0].unique, s.sides[1].unique);
+    assert_eq!(s.sides[0].ep_unique, s.sides[1].ep_unique);
+    let side = &s.sides[0];
+    assert_eq!(side.unique, [868_985, 84_610, 991_403, 166_532, 1_606_514]);
+    assert_eq!(side.ep_unique, [0, 0, 3_944, 717, 17_232]);
+    assert_eq!(side.ep_unique_illegal_before, [0, 0, 0, 10, 700]);
+    let row = |p: [f64; 5]| [4, 3, 2, 1, 0].map(|v| format!("{:.3}", p[v]));
+    // The paper's row (values 4, 3, 2, 1, 0; White to move, and Black to move by symmetry).
+    let paper = ["43.416", "4.472", "26.614", "2.262", "23.235"];
+    assert_eq!(row(side.percentages_with_ep()), paper);
+    assert_eq!(row(s.sides[1].percentages_with_ep()), paper);
+    // The stored positions alone, or with only the en passant positions whose position
+    // before the double step is legal (the generator's en passant nodes), miss it.
+    assert_eq!(
+        row(side.percentages()),
+        ["43.209", "4.479", "26.665", "2.276", "23.372"]
+    );
+    let mut legal_only = side.clone();
+    for v in 0..5 {
+        legal_only.ep_unique[v] -= side.ep_unique_illegal_before[v];
+    }
+    assert_eq!(
+        row(legal_only.percentages_with_ep()),
+        ["43.406", "4.473", "26.619", "2.263", "23.240"]
+    );
 }

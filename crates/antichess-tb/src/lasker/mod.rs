@@ -31,8 +31,8 @@ pub use format::{LaskerTableData, LASKER_EXTENSION, LASKER_VERSION};
 pub use generate::{lasker_generate, LaskerGenStats};
 pub use probe::{LaskerMoveValue, LaskerTable, LaskerTablebase};
 pub use stats::{
-    lasker_stats, stalemate_line, unique_images, LaskerDeepest, LaskerSideStats, LaskerStats,
-    LineMove,
+    ep_positions_of, lasker_side_stats, lasker_stats, stalemate_line, unique_images, LaskerDeepest,
+    LaskerSideStats, LaskerStats, LineMove,
 };
 
 use std::fmt;

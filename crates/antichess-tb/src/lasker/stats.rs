@@ -8,10 +8,14 @@
 //! rules.
 //!
 //! Illegal positions (the side not to move in check) are not counted; positions with an
-//! en passant capture available are not stored and not counted.
+//! en passant capture available are not stored and not counted in those three counts.
+//! They are counted apart ([`LaskerSideStats::ep_unique`] and its siblings), as positions
+//! of their own valued through their moves: with them added, the "unique" percentages are
+//! the published KPkp figures ([`LaskerSideStats::percentages_with_ep`]; the convention is
+//! [`ep_positions_of`]'s).
 
 use antichess_core::orthodox::{Ending, OrthoPosition};
-use antichess_core::{Color, Move};
+use antichess_core::{Board, Color, Move, Piece, Role, Square};
 use rayon::prelude::*;
 
 use super::probe::{LaskerTable, LaskerTablebase};
@@ -47,6 +51,17 @@ pub struct LaskerSideStats {
     pub boards: [u64; 5],
     pub deepest_dts: Option<LaskerDeepest>,
     pub deepest_dtm: Option<LaskerDeepest>,
+    /// Positions with an en passant right ([`ep_positions_of`]), each valued through its
+    /// moves, up to symmetry; not in `positions`.
+    pub ep_positions: [u64; 5],
+    /// The same in the paper's "unique" convention; not in `unique`.
+    pub ep_unique: [u64; 5],
+    /// The same on the whole board; not in `boards`.
+    pub ep_boards: [u64; 5],
+    /// Of `ep_unique`, those whose position before the double step is illegal (the side
+    /// now to move was in check from the pawn on its start square): counted by the
+    /// paper's convention, but not nodes of the generator.
+    pub ep_unique_illegal_before: [u64; 5],
 }
 
 impl LaskerSideStats {
@@ -57,6 +72,57 @@ impl LaskerSideStats {
         let total: u64 = self.unique.iter().sum();
         self.unique
             .map(|n| 100.0 * n as f64 / (total.max(1)) as f64)
+    }
+
+    /// Percentages of the five values among the "unique" positions together with the
+    /// positions with an en passant right counted as positions of their own
+    /// ([`ep_positions_of`]): the convention that reproduces Müller and Haworth's KPkp
+    /// row (docs/research/lasker-engine.md). The same as [`Self::percentages`] for a
+    /// table without pawns of both colours.
+    #[must_use]
+    pub fn percentages_with_ep(&self) -> [f64; 5] {
+        let counts: [u64; 5] = std::array::from_fn(|v| self.unique[v] + self.ep_unique[v]);
+        let total: u64 = counts.iter().sum();
+        counts.map(|n| 100.0 * n as f64 / (total.max(1)) as f64)
+    }
+}
+
+/// The en passant squares of the positions with an en passant right that the published
+/// figures count beside the stored position `board`, `side` to move (the paper's
+/// convention, found by reproducing its KPkp row): one for each pawn of the other side on
+/// its fourth rank whose two squares behind are empty and which a pawn of `side` can
+/// capture en passant legally — the FEN rule for an en passant square plus a legal
+/// capture. The position before the double step is *not* required to be legal; `f` gets
+/// the square and whether it was (the side now to move not in check from the pawn on its
+/// start square). `board` must be a legal position with `side` to move.
+pub fn ep_positions_of(board: &Board, side: Color, mut f: impl FnMut(Square, bool)) {
+    let them = side.other();
+    let pawn = Piece::new(them, Role::Pawn);
+    let occupied = board.occupied();
+    for to in board.by_piece(pawn) {
+        if to.relative_rank(them) != 3 {
+            continue;
+        }
+        let (ep, start) = match them {
+            Color::White => (to.offset(-8), to.offset(-16)),
+            Color::Black => (to.offset(8), to.offset(16)),
+        };
+        let (Some(ep), Some(start)) = (ep, start) else {
+            continue;
+        };
+        if occupied.contains(ep) || occupied.contains(start) {
+            continue;
+        }
+        if OrthoPosition::from_board_with_ep_unchecked(*board, side, Some(ep))
+            .ep_square()
+            .is_none()
+        {
+            continue;
+        }
+        let mut before = *board;
+        before.remove_unchecked(to, pawn);
+        before.put_unchecked(start, pawn);
+        f(ep, !antichess_core::orthodox::in_check(&before, side));
     }
 }
 
@@ -131,6 +197,11 @@ struct Partial {
     unique: [u64; 5],
     boards: [u64; 5],
     deepest: [Option<Deep>; 2],
+    ep_positions: [u64; 5],
+    ep_unique: [u64; 5],
+    ep_boards: [u64; 5],
+    ep_unique_illegal_before: [u64; 5],
+    error: Option<TbError>,
 }
 
 fn merge_deepest(a: Option<Deep>, b: Option<Deep>) -> Option<Deep> {
@@ -143,9 +214,17 @@ fn merge_deepest(a: Option<Deep>, b: Option<Deep>) -> Option<Deep> {
     }
 }
 
-fn side_stats(table: &LaskerTable, side: Color) -> LaskerSideStats {
+fn side_stats(
+    tb: &LaskerTablebase,
+    table: &LaskerTable,
+    side: Color,
+) -> Result<LaskerSideStats, TbError> {
     let index = table.index();
-    let pawns = index.material().has_pawns();
+    let material = index.material();
+    let pawns = material.has_pawns();
+    // En passant needs a pawn of each colour.
+    let ep = material.count(Color::White, Role::Pawn) > 0
+        && material.count(Color::Black, Role::Pawn) > 0;
     let group = if pawns { 2 } else { 8 };
     let p = (0..index.size())
         .into_par_iter()
@@ -160,6 +239,23 @@ fn side_stats(table: &LaskerTable, side: Color) -> LaskerSideStats {
             acc.positions[k] += 1;
             acc.unique[k] += unique;
             acc.boards[k] += weight;
+            if ep && acc.error.is_none() {
+                ep_positions_of(&board, side, |sq, legal_before| {
+                    let pos = OrthoPosition::from_board_with_ep_unchecked(board, side, Some(sq));
+                    match tb.probe(&pos) {
+                        Ok(e) => {
+                            let k = usize::from(e.value);
+                            acc.ep_positions[k] += 1;
+                            acc.ep_unique[k] += unique;
+                            acc.ep_boards[k] += weight;
+                            if !legal_before {
+                                acc.ep_unique_illegal_before[k] += unique;
+                            }
+                        }
+                        Err(e) => acc.error = Some(e),
+                    }
+                });
+            }
             let kind = match v.value {
                 4 | 0 => 0,
                 3 | 1 => 1,
@@ -176,7 +272,12 @@ fn side_stats(table: &LaskerTable, side: Color) -> LaskerSideStats {
                 a.positions[k] += b.positions[k];
                 a.unique[k] += b.unique[k];
                 a.boards[k] += b.boards[k];
+                a.ep_positions[k] += b.ep_positions[k];
+                a.ep_unique[k] += b.ep_unique[k];
+                a.ep_boards[k] += b.ep_boards[k];
+                a.ep_unique_illegal_before[k] += b.ep_unique_illegal_before[k];
             }
+            a.error = a.error.or(b.error);
             for k in 0..2 {
                 a.deepest[k] = merge_deepest(a.deepest[k], b.deepest[k]);
             }
@@ -194,13 +295,20 @@ fn side_stats(table: &LaskerTable, side: Color) -> LaskerSideStats {
             },
         )
     };
-    LaskerSideStats {
+    if let Some(e) = p.error {
+        return Err(e);
+    }
+    Ok(LaskerSideStats {
         positions: p.positions,
         unique: p.unique,
         boards: p.boards,
         deepest_dtm: deepest(0),
         deepest_dts: deepest(1),
-    }
+        ep_positions: p.ep_positions,
+        ep_unique: p.ep_unique,
+        ep_boards: p.ep_boards,
+        ep_unique_illegal_before: p.ep_unique_illegal_before,
+    })
 }
 
 /// The line of optimal play from `start` (value 3 or 1) down to the stalemate: every move
@@ -256,17 +364,29 @@ pub fn stalemate_line(
     }
 }
 
-/// Computes the statistics of the Lasker table of `material` in `tb` (which must also
-/// hold the tables its captures and promotions lead to, for the line).
-pub fn lasker_stats(tb: &LaskerTablebase, material: &Material) -> Result<LaskerStats, TbError> {
+/// The counts and deepest positions of the Lasker table of `material` in `tb` with
+/// `side` to move (the statistics without the line). With pawns of both colours, `tb`
+/// must also hold the tables the moves of positions with an en passant right lead to.
+pub fn lasker_side_stats(
+    tb: &LaskerTablebase,
+    material: &Material,
+    side: Color,
+) -> Result<LaskerSideStats, TbError> {
     let material = material.canonical().0;
     let table = tb.table(&material)?.ok_or_else(|| TbError::Missing {
         material: material.name(),
         dir: tb.dir().map(|d| d.to_path_buf()).unwrap_or_default(),
     })?;
+    side_stats(tb, table, side)
+}
+
+/// Computes the statistics of the Lasker table of `material` in `tb` (which must also
+/// hold the tables its captures and promotions lead to, for the line).
+pub fn lasker_stats(tb: &LaskerTablebase, material: &Material) -> Result<LaskerStats, TbError> {
+    let material = material.canonical().0;
     let sides = [
-        side_stats(table, Color::White),
-        side_stats(table, Color::Black),
+        lasker_side_stats(tb, &material, Color::White)?,
+        lasker_side_stats(tb, &material, Color::Black)?,
     ];
     let start = match (&sides[0].deepest_dts, &sides[1].deepest_dts) {
         (Some(w), Some(b)) if b.depth > w.depth => Some(b.fen.clone()),

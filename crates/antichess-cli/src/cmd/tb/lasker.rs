@@ -337,6 +337,13 @@ fn side_json(s: &LaskerSideStats) -> serde_json::Value {
         "percent": pct.map(|p| (p * 1000.0).round() / 1000.0),
         "deepest_dts": deepest_json(&s.deepest_dts),
         "deepest_dtm": deepest_json(&s.deepest_dtm),
+        "en_passant": {
+            "unique": s.ep_unique,
+            "up_to_symmetry": s.ep_positions,
+            "whole_board": s.ep_boards,
+            "unique_illegal_before": s.ep_unique_illegal_before,
+            "percent_with": s.percentages_with_ep().map(|p| (p * 1000.0).round() / 1000.0),
+        },
     })
 }
 
@@ -369,6 +376,28 @@ fn stats_text(s: &LaskerStats) -> String {
             out += &format!(
                 "    {v} {:<26} {:>10} unique {:>8.3}%  ({} up to symmetry, {} on the whole board)\n",
                 VALUE_NAMES[v], st.unique[v], pct[v], st.positions[v], st.boards[v]
+            );
+        }
+        let ep: u64 = st.ep_unique.iter().sum();
+        if ep > 0 {
+            // The published KPkp row counts the positions with an en passant right as
+            // positions of their own (docs/research/lasker-engine.md).
+            let pct = st.percentages_with_ep();
+            out += &format!(
+                "    with the {ep} unique positions with an en passant right ({} of them after an illegal position) as positions of their own:",
+                st.ep_unique_illegal_before.iter().sum::<u64>()
+            );
+            for v in (0..5).rev() {
+                out += &format!(" {v} {:.3}%", pct[v]);
+            }
+            out += &format!(
+                "\n      (those {ep} by value 4..0: {})\n",
+                st.ep_unique
+                    .iter()
+                    .rev()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" / ")
             );
         }
         for (metric, d) in [("DTS", &st.deepest_dts), ("DTM", &st.deepest_dtm)] {
