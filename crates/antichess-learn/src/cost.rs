@@ -15,7 +15,7 @@ use std::time::Instant;
 use antichess_eval::{CostModel, CostProvenance, Linear, FEATURE_COUNT};
 use serde::Serialize;
 
-use crate::train::{cholesky_solve, N};
+use crate::train::{cholesky_solve, design, mean_and_scale, sources_in_order, N};
 use crate::{LearnError, Row};
 
 /// What [`train_cost`] does.
@@ -89,38 +89,10 @@ pub struct CostTrainReport {
     pub seconds: f64,
 }
 
-/// The standardised features and a 1 for the bias.
-fn design(row: &Row, mean: &[f64], scale: &[f64]) -> [f64; N] {
-    let mut x = [1.0; N];
-    for i in 0..FEATURE_COUNT {
-        x[i] = (f64::from(row.features[i]) - mean[i]) / scale[i];
-    }
-    x
-}
-
 /// Fits one part on its training rows.
 fn fit(rows: &[&Row], l2: f64) -> Result<Linear, LearnError> {
     let n = rows.len() as f64;
-    let mut mean = vec![0.0f64; FEATURE_COUNT];
-    for row in rows {
-        for i in 0..FEATURE_COUNT {
-            mean[i] += f64::from(row.features[i]);
-        }
-    }
-    mean.iter_mut().for_each(|m| *m /= n);
-    let mut scale = vec![0.0f64; FEATURE_COUNT];
-    for row in rows {
-        for i in 0..FEATURE_COUNT {
-            let d = f64::from(row.features[i]) - mean[i];
-            scale[i] += d * d;
-        }
-    }
-    for s in &mut scale {
-        *s = (*s / n).sqrt();
-        if *s < 1e-6 {
-            *s = 1.0;
-        }
-    }
+    let (mean, scale) = mean_and_scale(rows);
     let mut a = [[0.0f64; N]; N];
     let mut b = [0.0f64; N];
     for row in rows {
@@ -222,22 +194,7 @@ pub fn train_cost(
             options.l2
         )));
     }
-    let mut order: Vec<String> = Vec::new();
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    for row in rows {
-        if !index.contains_key(&*row.source) {
-            index.insert(&row.source, order.len());
-            order.push(row.source.to_string());
-        }
-    }
-    for name in &options.holdout {
-        if !index.contains_key(name.as_str()) {
-            return Err(LearnError::Invalid(format!(
-                "held-out source \"{name}\" has no rows in the data (its sources: {})",
-                order.join(", ")
-            )));
-        }
-    }
+    let (order, index) = sources_in_order(rows, &options.holdout)?;
     let held = |row: &Row| options.holdout.iter().any(|h| **h == *row.source);
     let skipped_rows = rows.iter().filter(|r| r.cost == 0).count() as u64;
     let mut model = CostModel::constant();

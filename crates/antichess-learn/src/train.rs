@@ -146,8 +146,60 @@ fn log_loss(p: f64, y: f64) -> f64 {
     -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
 }
 
+/// The sources of `rows` in order of appearance, and each one's place in that order;
+/// an error naming a held-out source that has no rows.
+pub(crate) fn sources_in_order<'a>(
+    rows: &'a [Row],
+    holdout: &[String],
+) -> Result<(Vec<String>, HashMap<&'a str, usize>), LearnError> {
+    let mut order: Vec<String> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for row in rows {
+        if !index.contains_key(&*row.source) {
+            index.insert(&row.source, order.len());
+            order.push(row.source.to_string());
+        }
+    }
+    for name in holdout {
+        if !index.contains_key(name.as_str()) {
+            return Err(LearnError::Invalid(format!(
+                "held-out source \"{name}\" has no rows in the data (its sources: {})",
+                order.join(", ")
+            )));
+        }
+    }
+    Ok((order, index))
+}
+
+/// Each feature's mean and standard deviation over `rows` (a spread below 10⁻⁶ counts as
+/// 1, so that a constant feature standardises to 0).
+pub(crate) fn mean_and_scale(rows: &[&Row]) -> (Vec<f64>, Vec<f64>) {
+    let n = rows.len() as f64;
+    let mut mean = vec![0.0f64; FEATURE_COUNT];
+    for row in rows {
+        for i in 0..FEATURE_COUNT {
+            mean[i] += f64::from(row.features[i]);
+        }
+    }
+    mean.iter_mut().for_each(|m| *m /= n);
+    let mut scale = vec![0.0f64; FEATURE_COUNT];
+    for row in rows {
+        for i in 0..FEATURE_COUNT {
+            let d = f64::from(row.features[i]) - mean[i];
+            scale[i] += d * d;
+        }
+    }
+    for s in &mut scale {
+        *s = (*s / n).sqrt();
+        if *s < 1e-6 {
+            *s = 1.0;
+        }
+    }
+    (mean, scale)
+}
+
 /// The standardised features of a row and a constant 1 for the bias.
-fn design(row: &Row, mean: &[f64], scale: &[f64]) -> [f64; N] {
+pub(crate) fn design(row: &Row, mean: &[f64], scale: &[f64]) -> [f64; N] {
     let mut x = [1.0; N];
     for i in 0..FEATURE_COUNT {
         x[i] = (f64::from(row.features[i]) - mean[i]) / scale[i];
@@ -259,23 +311,7 @@ pub fn train(rows: &[Row], options: &TrainOptions) -> Result<(Model, TrainReport
             options.l2
         )));
     }
-    // The sources in order of appearance.
-    let mut order: Vec<String> = Vec::new();
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    for row in rows {
-        if !index.contains_key(&*row.source) {
-            index.insert(&row.source, order.len());
-            order.push(row.source.to_string());
-        }
-    }
-    for name in &options.holdout {
-        if !index.contains_key(name.as_str()) {
-            return Err(LearnError::Invalid(format!(
-                "held-out source \"{name}\" has no rows in the data (its sources: {})",
-                order.join(", ")
-            )));
-        }
-    }
+    let (order, index) = sources_in_order(rows, &options.holdout)?;
     let mut excluded = [false; FEATURE_COUNT];
     for name in &options.exclude {
         let Some(i) = FEATURES.iter().position(|f| f == name) else {
@@ -295,28 +331,8 @@ pub fn train(rows: &[Row], options: &TrainOptions) -> Result<(Model, TrainReport
             "every source is held out: no rows are left to train on".to_string()
         }));
     }
-    // Means and scales over the training rows.
     let n = train_rows.len() as f64;
-    let mut mean = vec![0.0f64; FEATURE_COUNT];
-    for row in &train_rows {
-        for i in 0..FEATURE_COUNT {
-            mean[i] += f64::from(row.features[i]);
-        }
-    }
-    mean.iter_mut().for_each(|m| *m /= n);
-    let mut scale = vec![0.0f64; FEATURE_COUNT];
-    for row in &train_rows {
-        for i in 0..FEATURE_COUNT {
-            let d = f64::from(row.features[i]) - mean[i];
-            scale[i] += d * d;
-        }
-    }
-    for s in &mut scale {
-        *s = (*s / n).sqrt();
-        if *s < 1e-6 {
-            *s = 1.0;
-        }
-    }
+    let (mean, scale) = mean_and_scale(&train_rows);
     // Row weights summing to 1.
     let mut per_source = vec![0u64; order.len()];
     for row in &train_rows {
