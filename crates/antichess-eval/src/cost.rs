@@ -15,7 +15,7 @@ use antichess_core::Position;
 use serde::{Deserialize, Serialize};
 
 use crate::features::{features_with_moves, FEATURES, FEATURE_COUNT};
-use crate::model::ModelError;
+use crate::model::{check_header, load_with, ModelError};
 
 /// The `format` field of a cost weights file.
 pub const COST_FORMAT: &str = "antichess-eval-cost";
@@ -152,12 +152,7 @@ impl CostModel {
 
     /// Reads a weights file.
     pub fn load(path: &Path) -> Result<CostModel, ModelError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ModelError::Io(path.display().to_string(), e))?;
-        CostModel::from_json(&text).map_err(|e| match e {
-            ModelError::Invalid(why) => ModelError::Invalid(format!("{}: {why}", path.display())),
-            other => other,
-        })
+        load_with(path, CostModel::from_json)
     }
 
     /// Parses and checks a weights file's text.
@@ -177,25 +172,7 @@ impl CostModel {
     }
 
     fn check(&self) -> Result<(), ModelError> {
-        if self.format != COST_FORMAT {
-            return Err(ModelError::Invalid(format!(
-                "format is {:?}, expected {COST_FORMAT:?}",
-                self.format
-            )));
-        }
-        if self.version != 1 {
-            return Err(ModelError::Invalid(format!(
-                "version {} is not supported (this build reads version 1)",
-                self.version
-            )));
-        }
-        if self.features != FEATURES {
-            return Err(ModelError::Invalid(format!(
-                "the file's features ({}) are not this build's ({})",
-                self.features.join(", "),
-                FEATURES.join(", ")
-            )));
-        }
+        check_header(&self.format, COST_FORMAT, self.version, &self.features)?;
         self.prover.check("prover")?;
         self.opponent.check("opponent")
     }

@@ -111,12 +111,7 @@ impl Model {
 
     /// Reads a weights file.
     pub fn load(path: &Path) -> Result<Model, ModelError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| ModelError::Io(path.display().to_string(), e))?;
-        Model::from_json(&text).map_err(|e| match e {
-            ModelError::Invalid(why) => ModelError::Invalid(format!("{}: {why}", path.display())),
-            other => other,
-        })
+        load_with(path, Model::from_json)
     }
 
     /// Parses and checks a weights file's text.
@@ -136,25 +131,7 @@ impl Model {
     }
 
     fn check(&self) -> Result<(), ModelError> {
-        if self.format != MODEL_FORMAT {
-            return Err(ModelError::Invalid(format!(
-                "format is {:?}, expected {MODEL_FORMAT:?}",
-                self.format
-            )));
-        }
-        if self.version != 1 {
-            return Err(ModelError::Invalid(format!(
-                "version {} is not supported (this build reads version 1)",
-                self.version
-            )));
-        }
-        if self.features != FEATURES {
-            return Err(ModelError::Invalid(format!(
-                "the file's features ({}) are not this build's ({})",
-                self.features.join(", "),
-                FEATURES.join(", ")
-            )));
-        }
+        check_header(&self.format, MODEL_FORMAT, self.version, &self.features)?;
         for (name, v) in [
             ("mean", &self.mean),
             ("scale", &self.scale),
@@ -208,6 +185,47 @@ impl Model {
     pub fn win_probability(&self, pos: &Position) -> f64 {
         1.0 / (1.0 + (-self.logit(pos)).exp())
     }
+}
+
+/// Reads a weights file at `path` with `parse`, naming the file in the error.
+pub(crate) fn load_with<T>(
+    path: &Path,
+    parse: fn(&str) -> Result<T, ModelError>,
+) -> Result<T, ModelError> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| ModelError::Io(path.display().to_string(), e))?;
+    parse(&text).map_err(|e| match e {
+        ModelError::Invalid(why) => ModelError::Invalid(format!("{}: {why}", path.display())),
+        other => other,
+    })
+}
+
+/// Checks a weights file's format name (against `expected`), its version (1) and its
+/// feature names (this build's).
+pub(crate) fn check_header(
+    format: &str,
+    expected: &str,
+    version: u32,
+    features: &[String],
+) -> Result<(), ModelError> {
+    if format != expected {
+        return Err(ModelError::Invalid(format!(
+            "format is {format:?}, expected {expected:?}"
+        )));
+    }
+    if version != 1 {
+        return Err(ModelError::Invalid(format!(
+            "version {version} is not supported (this build reads version 1)"
+        )));
+    }
+    if features != FEATURES {
+        return Err(ModelError::Invalid(format!(
+            "the file's features ({}) are not this build's ({})",
+            features.join(", "),
+            FEATURES.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
