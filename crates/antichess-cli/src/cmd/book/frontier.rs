@@ -74,7 +74,7 @@ pub struct LoadFrontierArgs {
 }
 
 /// A progress line on a terminal (every 50 proofs, and the last), for saves and loads.
-fn progress(terminal: bool) -> impl FnMut(FrontierEvent) {
+pub fn progress(terminal: bool) -> impl FnMut(FrontierEvent) {
     move |e| {
         let (done, total, what) = match e {
             FrontierEvent::Proved { done, total } => (done, total, "won subtrees proved"),
@@ -189,7 +189,7 @@ pub fn run_save(args: &SaveFrontierArgs) -> anyhow::Result<ExitCode> {
     let leaf_dir = args
         .leaf_dir
         .clone()
-        .unwrap_or_else(|| crate::common::book::leaf_dir(Path::new(&args.book)));
+        .unwrap_or_else(|| antichess_book::leaves::leaf_dir(Path::new(&args.book)));
     let options = AssembleOptions {
         hash_bytes: args.hash,
         leaf_nodes: Some(args.leaf_nodes),
