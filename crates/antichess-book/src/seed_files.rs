@@ -108,7 +108,10 @@ pub fn check_prover(
     for file in proof_files(seeds)? {
         let mut reader = std::fs::File::open(&file)
             .map(std::io::BufReader::new)
-            .map_err(reading(format!("reading the seed proof {}", file.display())))?;
+            .map_err(reading(format!(
+                "reading the seed proof {}",
+                file.display()
+            )))?;
         let header = antichess_proof::CompactHeader::read(&mut reader).map_err(|e| {
             BookError::Input(format!(
                 "{}: not a seed proof (a proof in our compact format): {e}",
@@ -140,7 +143,10 @@ pub fn check_prover(
 /// # Errors
 /// When the directory cannot be opened as tables of `rules`.
 pub fn seed_tables(tables: Option<&Path>, rules: Rules) -> Result<Option<Tablebase>> {
-    let dir = tables.map_or_else(|| antichess_tb::default_tables_dir(rules), Path::to_path_buf);
+    let dir = tables.map_or_else(
+        || antichess_tb::default_tables_dir(rules),
+        Path::to_path_buf,
+    );
     Ok(if tables.is_some() || dir.is_dir() {
         Some(Tablebase::open(&dir, rules)?)
     } else {

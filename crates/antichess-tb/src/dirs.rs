@@ -15,7 +15,9 @@ pub fn default_tables_dir(rules: Rules) -> PathBuf {
         .or_else(|| {
             std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("antichess/tables"))
         })
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/antichess/tables")))
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/antichess/tables"))
+        })
         .unwrap_or_else(|| PathBuf::from("tables"));
     base.join(rules.to_string())
 }

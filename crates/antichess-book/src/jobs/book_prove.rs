@@ -174,9 +174,17 @@ pub fn book_prove(
         return Ok(BookProveOutcome::NoProof(report, status));
     };
     let remove = options.assemble.leaf_dir.is_none().then_some(&leaf_dir);
-    let report = prove_book(book, tablebase, &assemble, output, remove, subtrees, &mut |e| {
-        events(BookProveEvent::Assembly(e));
-    })
+    let report = prove_book(
+        book,
+        tablebase,
+        &assemble,
+        output,
+        remove,
+        subtrees,
+        &mut |e| {
+            events(BookProveEvent::Assembly(e));
+        },
+    )
     .map_err(in_step(Some(format!("proving {shown}"))))?;
     Ok(BookProveOutcome::Proof(report, leaf_dir))
 }

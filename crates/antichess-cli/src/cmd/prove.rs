@@ -218,7 +218,12 @@ fn options(args: &ProveArgs, started: Instant) -> anyhow::Result<ProveLineOption
     let prover = args.prover.unwrap_or(root.turn());
     let hints = args.walk.hints(root.rules(), prover)?;
     let rules = root.rules();
-    antichess_book::seed_files::check_prover(&root, args.prover, &args.seed, args.frontier.as_deref())?;
+    antichess_book::seed_files::check_prover(
+        &root,
+        args.prover,
+        &args.seed,
+        args.frontier.as_deref(),
+    )?;
 
     // Tables first (their building time is not the search's).
     let tables_started = Instant::now();

@@ -256,7 +256,9 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         antichess_io::check_target(path)?;
     }
     let mut printer = Printer::new(json);
-    let outcome = solve_job(&pos, tablebase.as_ref(), &options, &mut |e| printer.event(e))?;
+    let outcome = solve_job(&pos, tablebase.as_ref(), &options, &mut |e| {
+        printer.event(e)
+    })?;
     printer.end_line();
     // (Interrupted after the search ended, in the proof's minimisation: nothing to resume.)
     if interrupt.load(Ordering::Relaxed)

@@ -95,7 +95,9 @@ pub fn solve_job(
         events,
     )?;
     let proof_not_written = match (&options.prove.output, &solved.proof) {
-        (ProofOutput::File(_), None) => Some(format!("the result is {}", solved.search.status.name())),
+        (ProofOutput::File(_), None) => {
+            Some(format!("the result is {}", solved.search.status.name()))
+        }
         _ => None,
     };
     let checkpoint = options

@@ -18,8 +18,8 @@ use clap::Args;
 use crate::common::args::EvalArgs;
 use crate::common::output::{peak_memory, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_size, parse_threads};
-use antichess_pns::prove::job::minimize_within;
 use crate::common::tables::solver_tables;
+use antichess_pns::prove::job::minimize_within;
 
 #[derive(Debug, Args)]
 pub struct SolveBenchArgs {

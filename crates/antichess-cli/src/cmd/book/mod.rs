@@ -17,8 +17,8 @@ use std::process::ExitCode;
 use antichess_book::jobs::seed::{seed_files, NewReport};
 use antichess_book::seed_files::{check_prover, proof_files, seed_tables};
 use antichess_book::{redact, Book};
-use anyhow::Context;
 use antichess_core::{Color, Move};
+use anyhow::Context;
 use clap::{Args, Subcommand};
 
 use crate::common::args::PositionArgs;

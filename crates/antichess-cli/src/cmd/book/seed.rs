@@ -9,8 +9,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use antichess_book::jobs::seed::{seed_job, Seeded, Seeding};
-use antichess_book::seed_files::seed_tables;
 use antichess_book::redact;
+use antichess_book::seed_files::seed_tables;
 use anyhow::Context;
 use clap::Args;
 
@@ -43,7 +43,6 @@ pub struct SeedArgs {
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
 }
-
 
 /// The files not taken, with the reasons, and when [`Seeding::failed`] a last line saying
 /// why, on stderr.
