@@ -15,8 +15,8 @@
 //! [`store::sqlite`] and [`store::postgres`]), [`nav`] (navigation over the store: a node
 //! by its line, the line to a node, the pin), [`book`] (opening, steering, checking), [`damage`] (damaged rows: what `book check`
 //! reports and why a worker finds nothing to claim), [`expand`]
-//! (searching a leaf and writing the result), [`select`] (the walk), [`grow`] (workers),
-//! [`prove`] (proof assembly), [`prove_line`] (the `prove` job: a line's book grown in a cache until solved, then its proof written), [`frontier`] (a book's state in one small file, across runs and machines), `queue` (queued lines that go on beyond the book), [`leaves`] (the leaf-proof directory grow writes and prove reads), [`seed`] (verified proofs taken as given; `seed_meta` how a book stores them), [`subtrees`] (solved
+//! (searching a leaf and writing the result), [`select`] (the walk; [`walk_choice`] the walk as a user chooses it), [`grow`] (workers),
+//! [`prove`] (proof assembly), [`prove_line`] (the `prove` job: a line's book grown in a cache until solved, then its proof written), [`frontier`] (a book's state in one small file, across runs and machines), `queue` (queued lines that go on beyond the book), [`leaves`] (the leaf-proof directory grow writes and prove reads), [`seed`] (verified proofs taken as given; `seed_meta` how a book stores them; [`seed_files`] the files named and their check against the book to be made), [`subtrees`] (solved
 //! subtrees kept as proof files), [`transfer`] (export and import of subtrees), [`tbqueue`] (building tablebases on many
 //! machines through a PostgreSQL queue), [`jobs`] (the `book` commands as jobs: options, events, one report). The file layout is documented
 //! in `docs/formats/book.md`.
@@ -41,6 +41,7 @@ pub mod prove;
 pub mod prove_line;
 mod queue;
 pub mod seed;
+pub mod seed_files;
 mod seed_meta;
 pub mod select;
 pub mod store;
@@ -49,6 +50,7 @@ pub mod tables;
 pub mod tbqueue;
 pub mod transfer;
 mod tree;
+pub mod walk_choice;
 
 pub use book::{open_with_rules, Book, BookMeta};
 pub use error::{BookError, Result};

@@ -20,6 +20,7 @@
 //! ```
 
 pub mod attacks;
+pub mod bench;
 mod bitboard;
 mod board;
 mod error;

@@ -14,6 +14,7 @@ pub mod bench;
 mod checkpoint;
 mod error;
 pub mod initial;
+pub mod initial_choice;
 pub mod minimize;
 mod missing;
 mod options;
@@ -28,6 +29,7 @@ pub use checkpoint::{
 };
 pub use error::{PnsError, Result};
 pub use initial::InitialNumbers;
+pub use initial_choice::{InitialChoice, InitialKind};
 pub use minimize::{
     extract_minimized, extract_proof, extract_proof_at, minimize_proof, MinimizeOptions,
     MinimizeProgress, MinimizeReport, PoolReport, ProofPool, GLOBAL_CHOICE,

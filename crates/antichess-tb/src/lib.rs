@@ -17,6 +17,8 @@
 
 pub mod bench;
 mod build;
+mod build_tracker;
+mod dirs;
 mod error;
 pub mod format;
 mod generate;
@@ -38,6 +40,8 @@ pub use build::{
     bound_dependencies, bound_plan, build, build_bounds, build_one, dependencies,
     direct_dependencies, plan, positions, BuildEvent, BuildOptions, BuildReport, Built, PlanEntry,
 };
+pub use build_tracker::BuildTracker;
+pub use dirs::default_tables_dir;
 pub use error::TbError;
 pub use format::TableKind;
 pub use generate::{generate, generate_kind, GenEvent, GenStats, GeneratedTable, Strategy};

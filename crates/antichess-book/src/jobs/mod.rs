@@ -3,7 +3,7 @@
 //! returns one serializable report that the CLI and the web print as text or JSON.
 //! [`show`] (a node and its children; the check), [`steer`] (queue, pin, mark),
 //! [`grow`] (workers with a progress monitor), [`transfer`] (export, import, copy), [`prove`] (the
-//! proof file of a solved book, and of its solved subtrees), [`seed`] (seed, new),
+//! proof file of a solved book, and of its solved subtrees; [`book_prove`] the command whole), [`seed`] (seed, new),
 //! [`tables`] (the materials met without a table), [`bench`] (`bench book`),
 //! [`store_bench`] (`bench store`), [`expand_leaves`] (`proof expand-leaves`),
 //! [`frontier`] (the reports of save-frontier and load-frontier). This module holds what they share: a
@@ -16,6 +16,7 @@ use crate::node::{Node, NodeId, INF};
 use crate::Book;
 
 pub mod bench;
+pub mod book_prove;
 pub mod expand_leaves;
 pub mod frontier;
 pub mod grow;

@@ -218,7 +218,12 @@ fn options(args: &ProveArgs, started: Instant) -> anyhow::Result<ProveLineOption
     let prover = args.prover.unwrap_or(root.turn());
     let hints = args.walk.hints(root.rules(), prover)?;
     let rules = root.rules();
-    crate::common::seeds::check_prover(&root, args.prover, &args.seed, args.frontier.as_deref())?;
+    antichess_book::seed_files::check_prover(
+        &root,
+        args.prover,
+        &args.seed,
+        args.frontier.as_deref(),
+    )?;
 
     // Tables first (their building time is not the search's).
     let tables_started = Instant::now();
@@ -248,7 +253,7 @@ fn options(args: &ProveArgs, started: Instant) -> anyhow::Result<ProveLineOption
             .unwrap_or_else(|| default_tables_dir(rules)),
         units: args.units,
         tables_seconds,
-        seeds: crate::common::seeds::proof_files(&args.seed)?,
+        seeds: antichess_book::seed_files::proof_files(&args.seed)?,
         lines: args.line.clone(),
         time: args.time,
         searches: args.searches,
@@ -271,39 +276,7 @@ fn options(args: &ProveArgs, started: Instant) -> anyhow::Result<ProveLineOption
 fn print_event(event: ProveLineEvent) {
     use ProveLineEvent as E;
     match event {
-        E::Started {
-            complete_units,
-            units,
-            tables_dir,
-            tables_seconds,
-            workers,
-            search_nodes,
-            hash_bytes,
-            initial,
-            selection,
-            effort,
-        } => {
-            let larger = if units > complete_units {
-                format!(", and some of up to {units} units")
-            } else {
-                String::new()
-            };
-            eprintln!(
-                "tables: every table of up to {complete_units} units{larger} in {} ({tables_seconds:.1} s to build what was missing)",
-                tables_dir.display()
-            );
-            let effort = match effort {
-                Some(e) => format!(
-                    ", the work spent weighed in from ply {} (fraction {})",
-                    e.min_depth, e.fraction
-                ),
-                None => String::new(),
-            };
-            eprintln!(
-                "searches: {workers} workers, {search_nodes} positions each, a {} MB table each, initial numbers: {initial}; walk {selection:?}{effort}",
-                hash_bytes >> 20,
-            );
-        }
+        started @ E::Started { .. } => print_started(started),
         E::FrontierLoaded {
             file,
             location,
@@ -312,7 +285,7 @@ fn print_event(event: ProveLineEvent) {
             "{}",
             super::book::frontier::loaded_line(&file, &location, &report)
         ),
-        E::Frontier(e) => frontier_progress(e),
+        E::Frontier(e) => super::book::frontier::progress(std::io::stderr().is_terminal())(e),
         E::Pending(r) => eprintln!(
             "pending proofs: {} seeded now that their tables exist ({} book node(s) won), {} still wait for tables{}",
             r.seeded,
@@ -353,6 +326,45 @@ fn print_event(event: ProveLineEvent) {
         E::LineNotQueued { text, error } => eprintln!("line {text} not queued: {error}"),
         other => print_growth_event(other),
     }
+}
+
+/// The run's first lines: the tables, and how the book's searches are set up.
+fn print_started(event: ProveLineEvent) {
+    let ProveLineEvent::Started {
+        complete_units,
+        units,
+        tables_dir,
+        tables_seconds,
+        workers,
+        search_nodes,
+        hash_bytes,
+        initial,
+        selection,
+        effort,
+    } = event
+    else {
+        return;
+    };
+    let larger = if units > complete_units {
+        format!(", and some of up to {units} units")
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "tables: every table of up to {complete_units} units{larger} in {} ({tables_seconds:.1} s to build what was missing)",
+        tables_dir.display()
+    );
+    let effort = match effort {
+        Some(e) => format!(
+            ", the work spent weighed in from ply {} (fraction {})",
+            e.min_depth, e.fraction
+        ),
+        None => String::new(),
+    };
+    eprintln!(
+        "searches: {workers} workers, {search_nodes} positions each, a {} MB table each, initial numbers: {initial}; walk {selection:?}{effort}",
+        hash_bytes >> 20,
+    );
 }
 
 /// Prints an event of the growth and the assembly on stderr.
@@ -403,21 +415,6 @@ fn print_growth_event(event: ProveLineEvent) {
         E::Assembling => eprintln!("the root is won: assembling the proof"),
         E::LeavesSolved(leaves) => eprintln!("leaves re-solved: {leaves}"),
         _ => {}
-    }
-}
-
-/// A frontier save's or load's progress line on a terminal (every 50 proofs, and the last).
-fn frontier_progress(event: antichess_book::frontier::FrontierEvent) {
-    use antichess_book::frontier::FrontierEvent as F;
-    let (done, total, what) = match event {
-        F::Proved { done, total } => (done, total, "won subtrees proved"),
-        F::Seeded { done, total } => (done, total, "proofs verified and seeded"),
-    };
-    if std::io::stderr().is_terminal() && (done % 50 == 0 || done == total) {
-        eprint!("\rfrontier: {done} of {total} {what}");
-        if done == total {
-            eprintln!();
-        }
     }
 }
 

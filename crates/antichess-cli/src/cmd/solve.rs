@@ -10,18 +10,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use antichess_core::{Color, Move};
-use antichess_pns::prove::resume::{prove_resumable, Checkpointing, ResumeEvent, Resumed};
-use antichess_pns::{ProveEvent, SearchOptions, SearchStatus, SolveReport, Solved, Solver, INF};
+use antichess_core::Color;
+use antichess_pns::prove::job::{error_text, minimize_within, solve_job, SolveJobOptions};
+use antichess_pns::prove::resume::{Checkpointing, ResumeEvent};
+use antichess_pns::{
+    ProofOutput, ProveEvent, ProveOptions, SearchOptions, SearchStatus, Solved, INF,
+};
 use antichess_tb::Tablebase;
 use anyhow::bail;
 use clap::Args;
 
 use crate::common::args::{EvalArgs, PositionArgs, SearchTables};
-use crate::common::output::{number, peak_memory, Format};
+use crate::common::output::{number, peak_memory, print_json, Format};
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::report::minimize_summary;
-use crate::common::solving::{describe_error, minimize_options, prove_options, verdict};
+use crate::common::solving::verdict;
 use crate::common::tables::solver_tables;
 
 /// Prove that one side wins by proof-number search (df-pn). A draw counts as a failure for
@@ -246,46 +249,20 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     }
     let tablebase = solver_tables(&args.tables.tables, pos.rules(), args.tables.tb_units, json)?;
     let interrupt = interrupt_on_ctrl_c();
-    let options = search_options(args, &pos, tablebase.as_ref(), &interrupt)?;
+    let options = job_options(args, &game, tablebase.as_ref(), &interrupt)?;
     // Outputs that may not be replaced (a symbolic link, a directory, a device, a FIFO)
     // are refused before the search, not after it.
     for path in [&args.proof, &args.checkpoint].into_iter().flatten() {
         antichess_io::check_target(path)?;
     }
-    let solver = Solver::try_new(args.hash, tablebase.as_ref())?;
-    // The file records the moves from the standard start position, when that is where
-    // the game began.
-    let prolog: &[Move] = if args.position.fen.is_none() {
-        game.moves()
-    } else {
-        &[]
-    };
-    // Ctrl-C during the minimisation ends it with the smallest proof so far.
-    let minimize = minimize_options(args.minimize, args.minimize_nodes).map(|mut minimize| {
-        minimize.stop = Some(Arc::clone(&interrupt));
-        minimize
-    });
-    let max_time = options.max_time;
-    let prove = prove_options(
-        options,
-        prolog,
-        args.proof.as_deref(),
-        minimize,
-        args.save_every,
-    );
-    let checkpoint = args.checkpoint.clone().map(|path| Checkpointing {
-        path,
-        every: args.checkpoint_every,
-    });
     let mut printer = Printer::new(json);
-    let Resumed { solved, saved } =
-        prove_resumable(&solver, &pos, &prove, checkpoint.as_ref(), &mut |e| {
-            printer.event(e)
-        })?;
+    let outcome = solve_job(&pos, tablebase.as_ref(), &options, &mut |e| {
+        printer.event(e)
+    })?;
     printer.end_line();
     // (Interrupted after the search ended, in the proof's minimisation: nothing to resume.)
     if interrupt.load(Ordering::Relaxed)
-        && solved.search.status == SearchStatus::Unknown
+        && outcome.solved.search.status == SearchStatus::Unknown
         && args.checkpoint.is_none()
         && !json
     {
@@ -293,13 +270,19 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     }
     // The result is printed even when the final checkpoint cannot be saved; the error
     // follows it (and the exit code says so).
-    print_result(args, &solved, saved.as_ref(), max_time)?;
-    if let Some(Err(e)) = saved {
+    if json {
+        print_json(&outcome.report)?;
+    } else {
+        print_text(&outcome.solved);
+        if let (Some(path), Some(reason)) = (&args.proof, &outcome.report.proof_not_written) {
+            println!("no proof written to {}: {reason}", path.display());
+        }
+    }
+    if let Some(Err(e)) = outcome.saved {
         return Err(anyhow::Error::new(e)
             .context("the result above was found, but the final checkpoint was not saved"));
     }
-    let failed = solved.proof.as_ref().is_some_and(|p| !p.verified());
-    Ok(if failed {
+    Ok(if outcome.proof_rejected() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
@@ -323,66 +306,51 @@ fn interrupt_on_ctrl_c() -> Arc<AtomicBool> {
     interrupt
 }
 
-/// The search's options from the arguments.
-fn search_options(
+/// The job's options from the arguments.
+fn job_options(
     args: &SolveArgs,
-    pos: &antichess_core::Position,
+    game: &antichess_core::Game,
     tablebase: Option<&Tablebase>,
     interrupt: &Arc<AtomicBool>,
-) -> anyhow::Result<SearchOptions> {
-    let mut options = SearchOptions::new(args.prover.unwrap_or(pos.turn()));
-    options.max_nodes = args.nodes;
-    options.max_time = args.time;
-    options.threads = args.threads.max(1);
-    options.lone_bishop_rule = !args.no_bishop_rule;
+) -> anyhow::Result<SolveJobOptions> {
+    let pos = game.position();
+    let mut search = SearchOptions::new(args.prover.unwrap_or(pos.turn()));
+    search.max_nodes = args.nodes;
+    search.max_time = args.time;
+    search.threads = args.threads.max(1);
+    search.lone_bishop_rule = !args.no_bishop_rule;
     if !(args.epsilon.is_finite() && args.epsilon >= 0.0) {
         bail!("--epsilon {}: must be a number >= 0", args.epsilon);
     }
-    options.epsilon = args.epsilon;
-    options.initial = args.eval.initial_numbers()?;
-    options.tablebase_units = tablebase.map_or(0, Tablebase::max_units);
-    options.record_missing_units = MISSING_TABLE_UNITS;
-    options.interrupt = Some(Arc::clone(interrupt));
-    Ok(options)
-}
-
-/// Prints the result: text, or the JSON report with the checkpoint's save.
-fn print_result(
-    args: &SolveArgs,
-    solved: &Solved,
-    saved: Option<&antichess_pns::Result<u64>>,
-    max_time: Option<Duration>,
-) -> anyhow::Result<()> {
-    // `--proof` with no proof to write (disproved, or unknown): say so.
-    let not_written = match (&args.proof, &solved.proof) {
-        (Some(_), None) => Some(format!("the result is {}", solved.search.status.name())),
-        _ => None,
-    };
-    if args.format == Format::Text {
-        print_text(solved);
-        if let (Some(path), Some(reason)) = (&args.proof, &not_written) {
-            println!("no proof written to {}: {reason}", path.display());
-        }
-        return Ok(());
+    search.epsilon = args.epsilon;
+    search.initial = args.eval.initial_numbers()?;
+    search.tablebase_units = tablebase.map_or(0, Tablebase::max_units);
+    search.record_missing_units = MISSING_TABLE_UNITS;
+    search.interrupt = Some(Arc::clone(interrupt));
+    let mut prove = ProveOptions::new(search);
+    // The file records the moves from the standard start position, when that is where
+    // the game began.
+    if args.position.fen.is_none() {
+        prove.prolog = game.moves().to_vec();
     }
-    let mut value = serde_json::to_value(SolveReport::new(solved, max_time))?;
-    if let Some(reason) = &not_written {
-        value["proof_not_written"] = reason.clone().into();
-    }
-    if let (Some(path), Some(saved)) = (&args.checkpoint, saved) {
-        value["checkpoint"] = match saved {
-            Ok(entries) => serde_json::json!({
-                "path": path.display().to_string(),
-                "entries": entries,
-            }),
-            Err(e) => serde_json::json!({
-                "path": path.display().to_string(),
-                "error": describe_error(e),
-            }),
-        };
-    }
-    println!("{}", serde_json::to_string(&value)?);
-    Ok(())
+    prove.output = args
+        .proof
+        .clone()
+        .map_or(ProofOutput::None, ProofOutput::File);
+    // Ctrl-C during the minimisation ends it with the smallest proof so far.
+    prove.minimize = minimize_within(args.minimize, args.minimize_nodes).map(|mut minimize| {
+        minimize.stop = Some(Arc::clone(interrupt));
+        minimize
+    });
+    prove.save_every = args.save_every;
+    Ok(SolveJobOptions {
+        prove,
+        hash_bytes: args.hash,
+        checkpoint: args.checkpoint.clone().map(|path| Checkpointing {
+            path,
+            every: args.checkpoint_every,
+        }),
+    })
 }
 
 /// The progress line on stderr (rewritten in place on a terminal) and the job's messages.
@@ -438,7 +406,7 @@ impl Printer {
                 "checkpoint saved to {} ({entries} entries in {seconds:.1} s)",
                 path.display()
             )),
-            ResumeEvent::NotSaved(e) => self.message(&format!("warning: {}", describe_error(e))),
+            ResumeEvent::NotSaved(e) => self.message(&format!("warning: {}", error_text(e))),
             ResumeEvent::Prove(e) => self.prove_event(e),
             _ => {}
         }
@@ -454,7 +422,7 @@ impl Printer {
             )),
             ProveEvent::NotSaved(e) => self.message(&format!(
                 "warning: the proof so far was not saved: {}",
-                describe_error(e)
+                error_text(e)
             )),
         }
     }

@@ -2,10 +2,11 @@
 //! proof file format, what a reference-format proof file does not record, and the book
 //! walk.
 
+use antichess_book::walk_choice::{WalkChoice, WalkRule};
 use antichess_book::{Effort, Selection};
 use antichess_core::{play_move_text, Color, Game, Position, Rules};
 use antichess_proof::{ByteOrder, Format, ReferenceOptions};
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::{Args, ValueEnum};
 
 use crate::common::parse::{parse_color, parse_threads_or_all};
@@ -48,22 +49,7 @@ impl PositionArgs {
     }
 }
 
-/// The default tables directory for a rule set: `$ANTICHESS_TABLES/<rules>` if set, else
-/// `$XDG_CACHE_HOME/antichess/tables/<rules>`, else `~/.cache/antichess/tables/<rules>`.
-pub fn default_tables_dir(rules: Rules) -> std::path::PathBuf {
-    let base = std::env::var_os("ANTICHESS_TABLES")
-        .map(std::path::PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("XDG_CACHE_HOME")
-                .map(|d| std::path::PathBuf::from(d).join("antichess/tables"))
-        })
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .map(|h| std::path::PathBuf::from(h).join(".cache/antichess/tables"))
-        })
-        .unwrap_or_else(|| std::path::PathBuf::from("tables"));
-    base.join(rules.to_string())
-}
+pub use antichess_tb::default_tables_dir;
 
 /// A tables directory and rule set.
 #[derive(Debug, Clone, Args)]
@@ -278,40 +264,7 @@ pub struct WalkArgs {
     pub hints: Option<std::path::PathBuf>,
 }
 
-/// The walk's defaults of one command.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct WalkDefaults {
-    pub select: SelectArg,
-    pub dominance: f64,
-    pub tolerance: ToleranceArg,
-    pub replies: RepliesArg,
-    pub effort: f64,
-    pub effort_depth: u32,
-}
-
-impl WalkDefaults {
-    /// `book grow`: the most proving walk, as measured on the small lines and 1. e3 f6.
-    pub const GROW: WalkDefaults = WalkDefaults {
-        select: SelectArg::Best,
-        dominance: 10.0,
-        tolerance: ToleranceArg::Fixed,
-        replies: RepliesArg::Refuting,
-        effort: 0.0,
-        effort_depth: 0,
-    };
-    /// `prove`: the walk that proved 1. e3 c6 from an empty book unsteered (58 min,
-    /// docs/research/hard-lines.md): a prover's move whose disproof number stands 3 times
-    /// above its siblings' is followed, and from 10 plies down the work already spent
-    /// below a move weighs against it.
-    pub const PROVE: WalkDefaults = WalkDefaults {
-        select: SelectArg::Dominant,
-        dominance: 3.0,
-        tolerance: ToleranceArg::Fixed,
-        replies: RepliesArg::Refuting,
-        effort: 0.25,
-        effort_depth: 10,
-    };
-}
+pub use antichess_book::walk_choice::WalkDefaults;
 
 /// A hints file (docs/formats/hints.md) read for `prover` under `rules`; a line on stderr
 /// says how many positions it names.
@@ -320,9 +273,7 @@ pub fn read_hints(
     rules: antichess_core::Rules,
     prover: antichess_core::Color,
 ) -> anyhow::Result<antichess_book::Hints> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| anyhow::anyhow!("--hints {}: {e}", path.display()))?;
-    let hints = antichess_book::Hints::parse(&text, rules, prover, &path.display().to_string())?;
+    let hints = antichess_book::walk_choice::read_hints(path, rules, prover)?;
     eprintln!(
         "hints: {} line(s) from {}, the prover's move at {} position(s){}",
         hints.lines,
@@ -355,45 +306,37 @@ impl WalkArgs {
         Ok(Some(std::sync::Arc::new(hints)))
     }
 
+    /// The walk as the arguments choose it.
+    fn choice(&self) -> WalkChoice {
+        WalkChoice {
+            rule: self.select.map(|select| match select {
+                SelectArg::Weighted => WalkRule::Weighted,
+                SelectArg::Best => WalkRule::Best,
+                SelectArg::Slack => WalkRule::Slack,
+                SelectArg::Dominant => WalkRule::Dominant,
+            }),
+            exponent: self.exponent,
+            slack: self.slack,
+            dominance: self.dominance,
+            log_tolerance: self.dominant_tolerance.map(|t| t == ToleranceArg::Log),
+            nearest_replies: self.replies.map(|r| r == RepliesArg::Nearest),
+            effort: self.effort,
+            effort_min: self.effort_min,
+            effort_depth: self.effort_depth,
+        }
+    }
+
     /// How the walk weighs the work spent (`None`: it does not), for searches of
     /// `search_nodes` positions, with `defaults` for what was not given.
     #[must_use]
     pub fn effort(&self, search_nodes: u64, defaults: WalkDefaults) -> Option<Effort> {
-        let fraction = self.effort.unwrap_or(defaults.effort);
-        (fraction > 0.0).then_some(Effort {
-            fraction,
-            min_size: search_nodes.saturating_mul(self.effort_min),
-            min_depth: self.effort_depth.unwrap_or(defaults.effort_depth),
-        })
+        self.choice().effort(search_nodes, defaults)
     }
 
     /// The walk asked for, with `defaults` for what was not given; an error names a bad
     /// parameter.
     pub fn selection(&self, defaults: WalkDefaults) -> anyhow::Result<Selection> {
-        let dominance = self.dominance.unwrap_or(defaults.dominance);
-        for (name, value) in [
-            ("exponent", self.exponent),
-            ("slack", self.slack),
-            ("dominance", dominance),
-            ("effort", self.effort.unwrap_or(defaults.effort)),
-        ] {
-            if !(value.is_finite() && value >= 0.0) {
-                bail!("--{name} {value}: must be a number >= 0");
-            }
-        }
-        Ok(match self.select.unwrap_or(defaults.select) {
-            SelectArg::Weighted => Selection::Weighted {
-                exponent: self.exponent,
-            },
-            SelectArg::Best => Selection::MostProving,
-            SelectArg::Slack => Selection::Slack { slack: self.slack },
-            SelectArg::Dominant => Selection::Dominant {
-                ratio: dominance,
-                slack: self.slack,
-                scaled: self.dominant_tolerance.unwrap_or(defaults.tolerance) == ToleranceArg::Log,
-                nearest: self.replies.unwrap_or(defaults.replies) == RepliesArg::Nearest,
-            },
-        })
+        Ok(self.choice().selection(defaults)?)
     }
 }
 
@@ -439,50 +382,18 @@ pub struct EvalArgs {
 impl EvalArgs {
     /// The search's initial numbers; a bad weights file or value is an error naming it.
     pub fn initial_numbers(&self) -> anyhow::Result<antichess_pns::InitialNumbers> {
-        use antichess_pns::InitialNumbers;
-        if self.eval_model.is_some() && self.initial != InitialArg::Model {
-            bail!("--eval-model is only read with --initial model");
-        }
-        if self.cost_model.is_some() && self.initial != InitialArg::Cost {
-            bail!("--cost-model is only read with --initial cost");
-        }
-        if self.initial == InitialArg::Mobility {
-            return Ok(InitialNumbers::Mobility);
-        }
-        let strength = self.eval_strength.unwrap_or(match self.initial {
-            InitialArg::Cost => 0.5,
-            _ => 0.05,
-        });
-        if !(strength.is_finite() && strength >= 0.0) {
-            bail!("--eval-strength {strength}: must be a number >= 0");
-        }
-        if self.eval_scale == 0 || self.eval_scale > 1024 {
-            bail!("--eval-scale {}: must be 1 to 1024", self.eval_scale);
-        }
-        if self.initial == InitialArg::Cost {
-            if strength > 1.0 {
-                bail!("--eval-strength {strength}: with --initial cost it must be 0 to 1");
-            }
-            let model = match &self.cost_model {
-                Some(path) => antichess_eval::CostModel::load(path)
-                    .with_context(|| "--cost-model: cannot use the weights file".to_string())?,
-                None => antichess_eval::CostModel::builtin(),
-            };
-            return Ok(InitialNumbers::Cost {
-                model: std::sync::Arc::new(model),
-                strength,
-                scale: self.eval_scale,
-            });
-        }
-        let model = match &self.eval_model {
-            Some(path) => antichess_eval::Model::load(path)
-                .with_context(|| "--eval-model: cannot use the weights file".to_string())?,
-            None => antichess_eval::Model::builtin(),
-        };
-        Ok(InitialNumbers::Model {
-            model: std::sync::Arc::new(model),
-            strength,
+        use antichess_pns::{InitialChoice, InitialKind};
+        let choice = InitialChoice {
+            kind: match self.initial {
+                InitialArg::Mobility => InitialKind::Mobility,
+                InitialArg::Model => InitialKind::Model,
+                InitialArg::Cost => InitialKind::Cost,
+            },
+            eval_model: self.eval_model.clone(),
+            cost_model: self.cost_model.clone(),
+            strength: self.eval_strength,
             scale: self.eval_scale,
-        })
+        };
+        Ok(choice.numbers()?)
     }
 }

@@ -1,8 +1,6 @@
 //! Helpers of the `book` commands: open a book, the moves of `--moves` from the root,
-//! where a book's searches keep their proofs, and the Ctrl-C flag of
-//! the long book jobs.
+//! and the Ctrl-C flag of the long book jobs.
 
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -74,9 +72,4 @@ pub fn stop_on_ctrl_c(message: &'static str) -> Arc<AtomicBool> {
         }
     });
     stop
-}
-
-/// Where the book's searches keep the proofs they find and the assembly looks for them.
-pub fn leaf_dir(book: &Path) -> PathBuf {
-    PathBuf::from(format!("{}.leaves", book.display()))
 }

@@ -22,13 +22,8 @@ pub fn number(n: u32) -> String {
     }
 }
 
-/// Peak resident memory of this process in bytes (Linux), if known.
-pub fn peak_memory() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
-}
+/// Peak resident memory of this process in bytes (Linux), if known: the tables' figure.
+pub use antichess_tb::memory::peak_resident as peak_memory;
 
 /// Parses `--format` of the commands that read proof files, where it once named the file's
 /// format: those names point to `--proof-format`.

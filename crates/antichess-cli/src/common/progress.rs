@@ -1,15 +1,18 @@
 //! Progress display for tablebase builds: one bar on stderr when it is a terminal, and a
 //! line when a build starts and when it ends (what is built, where, how long it took),
 //! terminal or not; with [`BuildProgress::table_lines`], also one line per table built
-//! (time, positions/s, file size, peak memory, the time left), for logs.
+//! (time, positions/s, file size, peak memory, the time left), for logs. Where the build
+//! stands and the time left are [`antichess_tb::BuildTracker`]'s.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use antichess_core::Rules;
-use antichess_tb::{BuildEvent, BuildOptions, BuildReport, Built, GenEvent, Material, TableKind};
+use antichess_tb::{
+    BuildEvent, BuildOptions, BuildReport, BuildTracker, Built, GenEvent, Material,
+};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// The tables named in a build's lines before "and N more".
@@ -22,31 +25,12 @@ struct Place {
     rules: Rules,
 }
 
-/// What the bar knows of the build so far.
-#[derive(Debug, Default)]
-struct State {
-    /// Positions of the tables finished.
-    done: u64,
-    /// Positions decided so far in the table being built (an underestimate of its
-    /// progress: its draws are never decided).
-    decided: u64,
-    /// Positions of the table being built.
-    positions: u64,
-    /// All positions to generate.
-    total: u64,
-    /// "#2/13 KRk".
-    current: String,
-    to_build: usize,
-    /// When the current build started (a display may show several builds in turn).
-    start: Option<Instant>,
-}
-
 /// Shows a tablebase build: one bar over all positions to generate (on a terminal), and
 /// the start and end lines (with [`BuildProgress::at`]).
 #[derive(Debug)]
 pub struct BuildProgress {
     bar: ProgressBar,
-    state: Mutex<State>,
+    state: Mutex<BuildTracker>,
     quiet: bool,
     terminal: bool,
     place: Option<Place>,
@@ -95,7 +79,7 @@ impl BuildProgress {
     pub fn new(quiet: bool) -> BuildProgress {
         BuildProgress {
             bar: ProgressBar::hidden(),
-            state: Mutex::new(State::default()),
+            state: Mutex::new(BuildTracker::default()),
             quiet,
             terminal: std::io::stderr().is_terminal(),
             place: None,
@@ -131,7 +115,7 @@ impl BuildProgress {
         self
     }
 
-    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+    fn state(&self) -> std::sync::MutexGuard<'_, BuildTracker> {
         self.state
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -140,46 +124,37 @@ impl BuildProgress {
     /// Our own estimate of the time left, from the average rate so far (indicatif's
     /// estimate follows the recent steps, and a build's steps are whole tables of very
     /// different sizes: it jumps).
-    fn eta(&self, state: &State) -> String {
-        let done = state.done + state.decided.min(state.positions);
-        let elapsed = state.start.map_or(0.0, |t| t.elapsed().as_secs_f64());
-        if done == 0 || state.total == 0 || elapsed < 1.0 {
-            return String::new();
-        }
-        let left = state.total.saturating_sub(done) as f64 * elapsed / done as f64;
-        format!(", ~{} left", duration_text(left))
+    fn eta(state: &BuildTracker) -> String {
+        state.eta_seconds().map_or_else(String::new, |left| {
+            format!(", ~{} left", duration_text(left))
+        })
     }
 
     /// The line of a table built (the state counts it as done already).
-    fn table_line(&self, state: &State, built: &Built) -> String {
+    fn table_line(state: &BuildTracker, built: &Built) -> String {
         let rate = built.stats.positions as f64 / built.seconds.max(1e-9) / 1e6;
         let peak = built
             .peak_memory
             .map_or_else(String::new, |p| format!(", peak memory {}", bytes_text(p)));
-        let elapsed = state.start.map_or(0.0, |t| t.elapsed().as_secs_f64());
-        let left = if state.done > 0 && state.total > state.done {
-            let left = (state.total - state.done) as f64 * elapsed / state.done as f64;
+        let left = state.left_seconds().map_or_else(String::new, |left| {
             format!(", ~{} left", duration_text(left))
-        } else {
-            String::new()
-        };
+        });
         format!(
             "{}: {} positions in {} ({rate:.2} M positions/s), {}{peak}; {:.1}% of the positions done{left}",
-            state.current,
+            state.current(),
             built.stats.positions,
             duration_text(built.seconds),
             bytes_text(built.bytes),
-            100.0 * state.done as f64 / state.total.max(1) as f64,
+            state.percent_done(),
         )
     }
 
-    fn show(&self, state: &State, level: Option<u16>) {
-        let position = state.done + state.decided.min(state.positions);
-        self.bar.set_position(position.min(state.total));
+    fn show(&self, state: &BuildTracker, level: Option<u16>) {
+        self.bar.set_position(state.position());
         let level = level.map_or_else(String::new, |l| format!(" level {l}"));
         // The estimate before the message, which is cut to the terminal's width.
-        self.bar.set_prefix(self.eta(state));
-        self.bar.set_message(format!("{}{level}", state.current));
+        self.bar.set_prefix(Self::eta(state));
+        self.bar.set_message(format!("{}{level}", state.current()));
     }
 
     /// A build's plan: the start line, and the bar (on a terminal) over its positions.
@@ -187,12 +162,6 @@ impl BuildProgress {
         if to_build == 0 {
             return;
         }
-        *self.state() = State {
-            total: positions,
-            to_build,
-            start: Some(Instant::now()),
-            ..State::default()
-        };
         if let Some(place) = &self.place {
             eprintln!(
                 "building {to_build} of the {total} tables needed ({positions} positions) for {} rules in {}",
@@ -224,45 +193,26 @@ impl BuildProgress {
         if self.quiet {
             return;
         }
+        let mut state = self.state();
+        state.update(&event);
         match event {
             BuildEvent::Planned {
                 total,
                 to_build,
                 positions,
-            } => self.planned(total, to_build, positions),
-            BuildEvent::Started {
-                material,
-                kind,
-                number,
-                positions,
             } => {
-                let mut state = self.state();
-                state.positions = positions;
-                state.decided = 0;
-                let kind = match kind {
-                    TableKind::Exact => String::new(),
-                    kind => format!(" ({kind})"),
-                };
-                state.current = format!("#{number}/{} {material}{kind}", state.to_build);
+                drop(state);
+                self.planned(total, to_build, positions);
+            }
+            BuildEvent::Started { .. } | BuildEvent::Generation(GenEvent::Initialised { .. }) => {
                 self.show(&state, None);
             }
-            BuildEvent::Generation(GenEvent::Initialised { decided }) => {
-                let mut state = self.state();
-                state.decided += decided;
-                self.show(&state, None);
-            }
-            BuildEvent::Generation(GenEvent::Level { level, decided }) => {
-                let mut state = self.state();
-                state.decided += decided;
+            BuildEvent::Generation(GenEvent::Level { level, .. }) => {
                 self.show(&state, Some(level));
             }
             BuildEvent::Finished(built) => {
-                let mut state = self.state();
-                state.done += state.positions;
-                state.decided = 0;
-                state.positions = 0;
                 if self.table_lines {
-                    self.line(&self.table_line(&state, &built));
+                    self.line(&Self::table_line(&state, &built));
                 }
                 self.show(&state, None);
             }

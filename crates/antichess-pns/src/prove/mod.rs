@@ -11,12 +11,14 @@
 //!
 //! [`resume::prove_resumable`] runs [`prove_position`] with the search's state kept in a
 //! checkpoint file, so that a long search can be stopped and resumed (`solve
-//! --checkpoint`).
+//! --checkpoint`), and [`job::solve_job`] is `solve` whole: the solver, the pipeline with
+//! its checkpoint, and the report.
 //!
 //! The CLI's `solve`, the web app's `/api/solve` and `book prove` all go through here, and
 //! [`SolveReport`] is the JSON both `solve --format json` and `/api/solve` answer with.
 //! What the caller sees as it goes comes through one callback, as [`ProveEvent`]s.
 
+pub mod job;
 mod report;
 pub mod resume;
 mod saver;

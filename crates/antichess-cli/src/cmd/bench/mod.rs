@@ -1,13 +1,11 @@
 //! `antichess bench`: fixed benchmarks that print their speed and assert their node counts
-//! (so that a faster number is never a wrong one).
+//! (so that a faster number is never a wrong one). Each is a library job (`movegen`:
+//! [`antichess_core::bench`]); this parses the arguments and prints the rows and reports.
 
 use std::process::ExitCode;
-use std::time::Instant;
 
-use antichess_core::{perft, perft_full, Position, Rules};
-use anyhow::bail;
+use antichess_core::bench::movegen_bench;
 use clap::{Args, Subcommand};
-use serde_json::json;
 
 use crate::common::output::{print_json, Format};
 use crate::common::parse::parse_threads_or_all;
@@ -100,65 +98,36 @@ fn movegen(args: &MovegenArgs) -> anyhow::Result<ExitCode> {
             "position", "depth", "nodes", "seconds", "Mnodes/s"
         );
     }
-    let mut rows = Vec::new();
-    let mut totals = [(0u64, 0f64); 2];
-    for &(name, fen, depth, expected, full) in antichess_core::MOVEGEN_SET {
-        let pos = Position::from_fen(fen, Rules::INTERNATIONAL)?;
-        let mut best = f64::INFINITY;
-        for _ in 0..args.repeat.max(1) {
-            let start = Instant::now();
-            let nodes = if full {
-                perft_full(&pos, depth)
+    let report = movegen_bench(args.repeat, &mut |row| {
+        if !json {
+            let mode = if row.every_leaf_played {
+                "every leaf played"
             } else {
-                perft(&pos, depth)
+                "last ply counted"
             };
-            best = best.min(start.elapsed().as_secs_f64());
-            if nodes != expected {
-                bail!("node count mismatch for {name} depth {depth}: {nodes}, expected {expected}");
-            }
-        }
-        let mode = if full {
-            "every leaf played"
-        } else {
-            "last ply counted"
-        };
-        if json {
-            rows.push(json!({
-                "position": name,
-                "fen": fen,
-                "depth": depth,
-                "nodes": expected,
-                "seconds": best,
-                "nodes_per_second": expected as f64 / best,
-                "every_leaf_played": full,
-            }));
-        } else {
             println!(
-                "{name:<12} {depth:>5} {expected:>12} {best:>10.3} {:>10.1}  {mode}",
-                expected as f64 / best / 1e6
+                "{:<12} {:>5} {:>12} {:>10.3} {:>10.1}  {mode}",
+                row.position,
+                row.depth,
+                row.nodes,
+                row.seconds,
+                row.nodes_per_second / 1e6
             );
         }
-        let t = &mut totals[usize::from(full)];
-        t.0 += expected;
-        t.1 += best;
-    }
-    let counted = totals[0].0 as f64 / totals[0].1;
-    let played = totals[1].0 as f64 / totals[1].1;
+    })?;
     if json {
-        println!(
-            "{}",
-            json!({
-                "results": rows,
-                "nodes_per_second_last_ply_counted": counted,
-                "nodes_per_second_every_leaf_played": played,
-                "threads": 1,
-            })
-        );
+        print_json(&report)?;
         return Ok(ExitCode::SUCCESS);
     }
     println!();
-    println!("total, last ply counted:  {:.1} Mnodes/s", counted / 1e6);
-    println!("total, every leaf played: {:.1} Mnodes/s", played / 1e6);
+    println!(
+        "total, last ply counted:  {:.1} Mnodes/s",
+        report.nodes_per_second_last_ply_counted / 1e6
+    );
+    println!(
+        "total, every leaf played: {:.1} Mnodes/s",
+        report.nodes_per_second_every_leaf_played / 1e6
+    );
     println!("(single thread; node counts asserted)");
     Ok(ExitCode::SUCCESS)
 }

@@ -18,8 +18,8 @@ use clap::Args;
 use crate::common::args::EvalArgs;
 use crate::common::output::{peak_memory, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_size, parse_threads};
-use crate::common::solving::minimize_options;
 use crate::common::tables::solver_tables;
+use antichess_pns::prove::job::minimize_within;
 
 #[derive(Debug, Args)]
 pub struct SolveBenchArgs {
@@ -93,7 +93,7 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
         tablebase: tablebase.as_ref(),
         initial,
         proof_dir: args.proof_dir.clone(),
-        minimize: minimize_options(args.minimize, args.minimize_nodes),
+        minimize: minimize_within(args.minimize, args.minimize_nodes),
         speed: !args.no_speed,
     };
     let mut unproved = Vec::new();

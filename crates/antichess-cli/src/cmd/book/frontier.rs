@@ -11,7 +11,7 @@ use antichess_book::frontier::{
     load_frontier, save_frontier, FrontierEvent, LoadReport, SaveReport,
 };
 use antichess_book::jobs::frontier::{FrontierLoaded, FrontierSaved};
-use antichess_book::{redact, AssembleOptions, Book};
+use antichess_book::{redact, AssembleOptions};
 use clap::Args;
 
 use crate::common::args::SearchTables;
@@ -74,7 +74,7 @@ pub struct LoadFrontierArgs {
 }
 
 /// A progress line on a terminal (every 50 proofs, and the last), for saves and loads.
-fn progress(terminal: bool) -> impl FnMut(FrontierEvent) {
+pub fn progress(terminal: bool) -> impl FnMut(FrontierEvent) {
     move |e| {
         let (done, total, what) = match e {
             FrontierEvent::Proved { done, total } => (done, total, "won subtrees proved"),
@@ -87,33 +87,6 @@ fn progress(terminal: bool) -> impl FnMut(FrontierEvent) {
             }
         }
     }
-}
-
-/// Saves `book`'s frontier to `path`, with a progress line on a terminal.
-pub fn save(
-    book: &mut Book,
-    tablebase: Option<&antichess_tb::Tablebase>,
-    options: &AssembleOptions,
-    path: &Path,
-) -> anyhow::Result<SaveReport> {
-    let mut progress = progress(std::io::stderr().is_terminal());
-    Ok(save_frontier(
-        book,
-        tablebase,
-        options,
-        path,
-        &mut progress,
-    )?)
-}
-
-/// Loads the frontier file `path` into a new book at `location`.
-pub fn load(
-    path: &Path,
-    location: &str,
-    tablebase: Option<&antichess_tb::Tablebase>,
-) -> anyhow::Result<LoadReport> {
-    let mut progress = progress(std::io::stderr().is_terminal());
-    Ok(load_frontier(path, location, tablebase, &mut progress)?)
 }
 
 /// The text line of a save.
@@ -189,7 +162,7 @@ pub fn run_save(args: &SaveFrontierArgs) -> anyhow::Result<ExitCode> {
     let leaf_dir = args
         .leaf_dir
         .clone()
-        .unwrap_or_else(|| crate::common::book::leaf_dir(Path::new(&args.book)));
+        .unwrap_or_else(|| antichess_book::leaves::leaf_dir(Path::new(&args.book)));
     let options = AssembleOptions {
         hash_bytes: args.hash,
         leaf_nodes: Some(args.leaf_nodes),
@@ -199,7 +172,14 @@ pub fn run_save(args: &SaveFrontierArgs) -> anyhow::Result<ExitCode> {
         leaf_dir: Some(leaf_dir),
         ..AssembleOptions::default()
     };
-    let report = save(&mut book, tablebase.as_ref(), &options, &args.output)?;
+    let mut progress = progress(std::io::stderr().is_terminal());
+    let report = save_frontier(
+        &mut book,
+        tablebase.as_ref(),
+        &options,
+        &args.output,
+        &mut progress,
+    )?;
     if json_out {
         print_json_pretty(&FrontierSaved {
             book: redact(&args.book),
@@ -221,7 +201,8 @@ pub fn run_load(args: &LoadFrontierArgs) -> anyhow::Result<ExitCode> {
         args.tables.tb_units,
         json_out,
     )?;
-    let report = load(&args.file, &args.output, tablebase.as_ref())?;
+    let mut progress = progress(std::io::stderr().is_terminal());
+    let report = load_frontier(&args.file, &args.output, tablebase.as_ref(), &mut progress)?;
     if json_out {
         print_json_pretty(&FrontierLoaded {
             file: args.file.display().to_string(),

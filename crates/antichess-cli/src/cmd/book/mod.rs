@@ -14,9 +14,11 @@
 
 use std::process::ExitCode;
 
-use antichess_book::jobs::seed::NewReport;
-use antichess_book::Book;
+use antichess_book::jobs::seed::{seed_files, NewReport};
+use antichess_book::seed_files::{check_prover, proof_files, seed_tables};
+use antichess_book::{redact, Book};
 use antichess_core::{Color, Move};
+use anyhow::Context;
 use clap::{Args, Subcommand};
 
 use crate::common::args::PositionArgs;
@@ -116,10 +118,12 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     let prover = args.prover.unwrap_or(pos.turn());
     // The seed files are listed (missing ones refused, and ones for another prover or
     // rule set) before the book is created.
-    let seed_files = seed::proof_files(&args.seed)?;
-    crate::common::seeds::check_prover(&pos, args.prover, &args.seed, None)?;
+    let files = proof_files(&args.seed)?;
+    check_prover(&pos, args.prover, &args.seed, None)?;
     let mut book = Book::create(&args.book, &pos, prover, prolog)?;
-    let seeding = seed::seed_book(&mut book, &seed_files, args.tables.as_deref())?;
+    let tablebase = seed_tables(args.tables.as_deref(), book.meta().rules)?;
+    let seeding = seed_files(&mut book, &files, tablebase.as_ref())
+        .with_context(|| format!("seeding {}", redact(book.location())))?;
     let report = NewReport::of(&mut book, &pos, seeding)?;
     let exit = if report.seeding.failed() {
         ExitCode::from(2)

@@ -1,21 +1,21 @@
 //! `antichess book prove`: a solved book turned into one verified proof file, and the
 //! solved subtrees of a book (solved or not) into proof files of their own (`--subtrees`).
-//! Arguments to [`antichess_book::jobs::prove`], its events and reports printed.
+//! Arguments to [`antichess_book::jobs::book_prove`], its events and reports printed.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use antichess_book::jobs::prove::{
-    prove_book, write_subtrees, NoProofReport, ProofFileReport, SubtreeReport,
+use antichess_book::jobs::book_prove::{
+    book_prove, check_root, BookProveEvent, BookProveOptions, BookProveOutcome,
 };
-use antichess_book::{redact, AssembleOptions, Book, ProveEvent};
-use anyhow::{bail, Context};
+use antichess_book::jobs::prove::{ProofFileReport, SubtreeReport};
+use antichess_book::{AssembleOptions, ProveEvent};
 use clap::Args;
 
 use crate::common::args::SearchTables;
 use crate::common::book::{open, stop_on_ctrl_c};
-use crate::common::output::{number, print_json, Format};
+use crate::common::output::{print_json, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::tables::solver_tables;
 
@@ -80,28 +80,9 @@ pub struct ProveArgs {
     pub format: Format,
 }
 
-/// Where the re-solved leaves' proofs are kept: --leaf-dir, else OUTPUT.leaves (or
-/// SUBTREES/leaves).
-fn leaf_dir(args: &ProveArgs) -> PathBuf {
-    args.leaf_dir.clone().unwrap_or_else(|| {
-        let mut name = match (&args.output, &args.subtrees) {
-            (Some(output), _) => output.clone().into_os_string(),
-            (None, Some(dir)) => dir.join("leaves").into_os_string(),
-            (None, None) => unreachable!("clap requires one"),
-        };
-        if args.output.is_some() {
-            name.push(".leaves");
-        }
-        PathBuf::from(name)
-    })
-}
-
-fn prove_options(
-    args: &ProveArgs,
-    tablebase: Option<&antichess_tb::Tablebase>,
-    leaf_dir: PathBuf,
-) -> AssembleOptions {
-    AssembleOptions {
+/// The job's options from the arguments.
+fn options(args: &ProveArgs, tablebase: Option<&antichess_tb::Tablebase>) -> BookProveOptions {
+    let assemble = AssembleOptions {
         hash_bytes: args.hash,
         leaf_nodes: args.leaf_nodes,
         tablebase_units: tablebase.map_or(0, antichess_tb::Tablebase::max_units),
@@ -113,8 +94,14 @@ fn prove_options(
         stop: Some(stop_on_ctrl_c(
             "stopping: a leaf being re-solved stops (the saved leaves are kept for the next run); a minimisation ends and the proof is written",
         )),
-        leaf_dir: Some(leaf_dir),
+        leaf_dir: args.leaf_dir.clone(),
         threads: args.threads,
+    };
+    BookProveOptions {
+        assemble,
+        output: args.output.clone(),
+        subtrees: args.subtrees.clone(),
+        subtree_depth: args.subtree_depth,
     }
 }
 
@@ -134,21 +121,6 @@ fn print_event(e: ProveEvent) {
     }
 }
 
-/// Refuses a book whose root is not won when only its proof is asked for.
-fn check_root(args: &ProveArgs, book: &mut Book) -> anyhow::Result<bool> {
-    let root = book.root()?;
-    if !root.status.is_win() && args.subtrees.is_none() {
-        bail!(
-            "the root of {} is not won yet (status {}, proof {}, disproof {}): grow it first",
-            redact(&args.book),
-            root.status,
-            number(root.proof),
-            number(root.disproof)
-        );
-    }
-    Ok(root.status.is_win())
-}
-
 pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let json_out = args.format == Format::Json;
     // An output that cannot be written is refused before the leaves are re-solved.
@@ -156,75 +128,49 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         antichess_io::check_target(output)?;
     }
     let mut book = open(&args.book)?;
-    let root_won = check_root(args, &mut book)?;
+    check_root(&mut book, args.subtrees.is_some())?;
     let rules = book.meta().rules;
     let tablebase = solver_tables(&args.tables.tables, rules, args.tables.tb_units, json_out)?;
-    let leaf_dir = leaf_dir(args);
-    let options = prove_options(args, tablebase.as_ref(), leaf_dir.clone());
+    let options = options(args, tablebase.as_ref());
     let tty = std::io::stderr().is_terminal() && !json_out;
-    let mut progress = |e: ProveEvent| {
-        if tty {
-            print_event(e);
+    let outcome = book_prove(&mut book, tablebase.as_ref(), &options, &mut |e| match e {
+        BookProveEvent::Assembly(e) if tty => print_event(e),
+        BookProveEvent::SubtreesWritten(subtrees) => {
+            if tty {
+                eprintln!();
+            }
+            if !json_out {
+                print_subtrees(subtrees, args.subtree_depth);
+            }
         }
-    };
-    let mut subtrees = Vec::new();
-    if let Some(dir) = &args.subtrees {
-        subtrees = write_subtrees(
-            &mut book,
-            tablebase.as_ref(),
-            &options,
-            dir,
-            args.subtree_depth,
-            &mut progress,
-        )
-        .with_context(|| format!("writing the solved subtrees of {}", redact(&args.book)))?;
-        if tty {
-            eprintln!();
+        BookProveEvent::Assembly(_) => {}
+    })?;
+    match outcome {
+        BookProveOutcome::SubtreeRejected(_) => Ok(ExitCode::from(1)),
+        BookProveOutcome::NoProof(report, status) => {
+            if json_out {
+                print_json(&report)?;
+            } else if args.output.is_some() {
+                println!("the root is not won yet (status {status}): no proof of the root written");
+            }
+            Ok(ExitCode::SUCCESS)
         }
-        if !json_out {
-            print_subtrees(&subtrees, args.subtree_depth);
-        }
-        if subtrees.iter().any(|s| !s.verified) {
-            return Ok(ExitCode::from(1));
+        BookProveOutcome::Proof(r, leaf_dir) => {
+            if tty {
+                eprintln!();
+            }
+            if json_out {
+                print_json(&r)?;
+            } else {
+                print_proof(&r, &leaf_dir);
+            }
+            Ok(if r.verified {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
     }
-    let Some(output) = args.output.as_ref().filter(|_| root_won) else {
-        if json_out {
-            print_json(&NoProofReport {
-                subtrees,
-                proof_file: None,
-                root_won,
-            })?;
-        } else if args.output.is_some() {
-            let status = book.root()?.status;
-            println!("the root is not won yet (status {status}): no proof of the root written");
-        }
-        return Ok(ExitCode::SUCCESS);
-    };
-    let remove = args.leaf_dir.is_none().then_some(&leaf_dir);
-    let r = prove_book(
-        &mut book,
-        tablebase.as_ref(),
-        &options,
-        output,
-        remove,
-        subtrees,
-        &mut progress,
-    )
-    .with_context(|| format!("proving {}", redact(&args.book)))?;
-    if tty {
-        eprintln!();
-    }
-    if json_out {
-        print_json(&r)?;
-    } else {
-        print_proof(&r, &leaf_dir);
-    }
-    Ok(if r.verified {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
 }
 
 fn print_subtrees(subtrees: &[SubtreeReport], depth: u32) {

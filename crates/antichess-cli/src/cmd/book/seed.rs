@@ -5,15 +5,15 @@
 //! (skipped) or are not sound proofs (rejected) are reported and the others seeded all the
 //! same; the command fails when a file is rejected or when none could be taken.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use antichess_book::jobs::seed::{seed_files, seed_job, Seeded, Seeding};
-use antichess_book::{redact, Book};
+use antichess_book::jobs::seed::{seed_job, Seeded, Seeding};
+use antichess_book::redact;
+use antichess_book::seed_files::seed_tables;
 use anyhow::Context;
 use clap::Args;
 
-use crate::common::args::default_tables_dir;
 use crate::common::book::open;
 use crate::common::output::{print_json, Format};
 
@@ -44,8 +44,6 @@ pub struct SeedArgs {
     pub format: Format,
 }
 
-pub use crate::common::seeds::proof_files;
-
 /// The files not taken, with the reasons, and when [`Seeding::failed`] a last line saying
 /// why, on stderr.
 pub fn print_problems(s: &Seeding) {
@@ -75,33 +73,6 @@ pub fn print_problems(s: &Seeding) {
     }
 }
 
-/// The tables to verify seeds with: `tables`, or the default directory of the rules if
-/// it exists.
-fn seed_tables(
-    tables: Option<&Path>,
-    rules: antichess_core::Rules,
-) -> anyhow::Result<Option<antichess_tb::Tablebase>> {
-    let dir = tables.map_or_else(|| default_tables_dir(rules), Path::to_path_buf);
-    Ok(if tables.is_some() || dir.is_dir() {
-        Some(antichess_tb::Tablebase::open(&dir, rules)?)
-    } else {
-        None
-    })
-}
-
-/// Seeds `book` with `files`, verified with the tables in `tables` (or the default
-/// directory of the book's rules if it exists): see [`seed_files`]. Errors of the book's
-/// store stop the work.
-pub fn seed_book(
-    book: &mut Book,
-    files: &[PathBuf],
-    tables: Option<&Path>,
-) -> anyhow::Result<Seeding> {
-    let tablebase = seed_tables(tables, book.meta().rules)?;
-    seed_files(book, files, tablebase.as_ref())
-        .with_context(|| format!("seeding {}", redact(book.location())))
-}
-
 /// Prints what seeding did.
 pub fn print_seeds(seeds: &[Seeded]) {
     for r in seeds {
@@ -122,7 +93,7 @@ pub fn print_seeds(seeds: &[Seeded]) {
 }
 
 pub fn run_seed(args: &SeedArgs) -> anyhow::Result<ExitCode> {
-    let files = proof_files(&args.proofs)?;
+    let files = antichess_book::seed_files::proof_files(&args.proofs)?;
     if files.is_empty() {
         anyhow::bail!(
             "no proof file to seed with: {} hold{} no `.proof` file",

@@ -1,6 +1,7 @@
 //! What a new book is given to start from (`prove`, `book new`, `book seed`): the proof
-//! files named on the command line, and a check, made before any table is built or any
-//! book file created, that those proofs and a frontier file fit the book to be made.
+//! files named by the user ([`proof_files`]), and a check, made before any table is built
+//! or any book file created, that those proofs and a frontier file fit the book to be
+//! made ([`check_prover`]); the tables the seeds are verified with ([`seed_tables`]).
 //!
 //! A book proves a win for one side, by default the side to move at its root. A proof
 //! file and a frontier file record their own prover and rules; a seed or frontier for
@@ -11,25 +12,38 @@
 
 use std::path::{Path, PathBuf};
 
-use antichess_core::{Color, Position};
-use anyhow::{bail, Context};
+use antichess_core::{Color, Position, Rules};
+use antichess_tb::Tablebase;
+
+use crate::error::{BookError, Result};
+
+/// An I/O error of reading `path`, which names it.
+fn reading(context: String) -> impl FnOnce(std::io::Error) -> BookError {
+    move |source| BookError::Io { context, source }
+}
 
 /// The proof files named: files as given, directories' `.proof` files in name order. A
 /// path that does not exist, or is neither a regular file nor a directory (a device, a
 /// FIFO), is an error that names it and says which.
-pub fn proof_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+///
+/// # Errors
+/// As said, and when a directory cannot be read.
+pub fn proof_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for path in paths {
         let meta = match std::fs::metadata(path) {
             Ok(meta) => meta,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                bail!("{}: no such proof file or directory", path.display())
+                return Err(BookError::Input(format!(
+                    "{}: no such proof file or directory",
+                    path.display()
+                )))
             }
-            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+            Err(e) => return Err(reading(format!("reading {}", path.display()))(e)),
         };
         if meta.is_dir() {
             let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-                .with_context(|| format!("reading {}", path.display()))?
+                .map_err(reading(format!("reading {}", path.display())))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| p.extension().is_some_and(|e| e == "proof") && p.is_file())
                 .collect();
@@ -38,12 +52,12 @@ pub fn proof_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
         } else if meta.is_file() {
             out.push(path.clone());
         } else {
-            bail!(
+            return Err(BookError::Input(format!(
                 "{}: {}, not a regular file: give proof files (our compact format) or \
                  directories of them",
                 path.display(),
                 antichess_io::kind_of(meta.file_type())
-            );
+            )));
         }
     }
     Ok(out)
@@ -54,22 +68,25 @@ pub fn proof_files(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 /// that proves a win for `prover` (`--prover`, by default the side to move) from `root`
 /// under its rules: each file's header is read (a file whose header cannot be read is an
 /// error too). When `--prover` was not given, a prover mismatch says which to give.
+///
+/// # Errors
+/// [`BookError::Mismatch`] when a file does not fit; the errors of reading them.
 pub fn check_prover(
     root: &Position,
     prover: Option<Color>,
     seeds: &[PathBuf],
     frontier: Option<&Path>,
-) -> anyhow::Result<()> {
+) -> Result<()> {
     let given = prover.is_some();
     let prover = prover.unwrap_or(root.turn());
     let rules = root.rules();
     let fits = |what: &str, file: &Path, their_rules, their_prover: Color| {
         if their_rules != rules {
-            bail!(
+            return Err(BookError::Mismatch(format!(
                 "{}: the {what} is under {their_rules} rules, the book would be under {rules}: \
                  give --rules {their_rules}, or leave the file out",
                 file.display()
-            );
+            )));
         }
         if their_prover != prover {
             let default = if given {
@@ -80,40 +97,61 @@ pub fn check_prover(
                      give --prover {their_prover} to prove {their_prover}'s win"
                 )
             };
-            bail!(
+            return Err(BookError::Mismatch(format!(
                 "{}: the {what} proves a win for {their_prover}, but the book would prove one \
                  for {prover}{default}",
                 file.display()
-            );
+            )));
         }
         Ok(())
     };
     for file in proof_files(seeds)? {
         let mut reader = std::fs::File::open(&file)
             .map(std::io::BufReader::new)
-            .with_context(|| format!("reading the seed proof {}", file.display()))?;
+            .map_err(reading(format!(
+                "reading the seed proof {}",
+                file.display()
+            )))?;
         let header = antichess_proof::CompactHeader::read(&mut reader).map_err(|e| {
-            anyhow::anyhow!(
+            BookError::Input(format!(
                 "{}: not a seed proof (a proof in our compact format): {e}",
                 file.display()
-            )
+            ))
         })?;
         fits("proof", &file, header.rules, header.prover)?;
     }
     if let Some(file) = frontier.filter(|f| f.exists()) {
-        let header = antichess_book::frontier::read_header(file)?;
+        let header = crate::frontier::read_header(file)?;
         fits("frontier", file, header.rules, header.prover)?;
-        let theirs = Position::from_fen(&header.root_fen, header.rules)?;
+        let theirs = Position::from_fen(&header.root_fen, header.rules)
+            .map_err(|e| BookError::Input(e.to_string()))?;
         if !theirs.same_position(root) {
-            bail!(
+            return Err(BookError::Mismatch(format!(
                 "{} is the frontier of a book of another position ({}), not of {}",
                 file.display(),
                 header.root_fen,
                 root.fen()
-            );
+            )));
         }
     }
     Ok(())
+}
+
+/// The tables to verify seeds with: those in `tables`, or in the rule set's default
+/// directory ([`antichess_tb::default_tables_dir`]) if it exists (`None`: neither).
+///
+/// # Errors
+/// When the directory cannot be opened as tables of `rules`.
+pub fn seed_tables(tables: Option<&Path>, rules: Rules) -> Result<Option<Tablebase>> {
+    let dir = tables.map_or_else(
+        || antichess_tb::default_tables_dir(rules),
+        Path::to_path_buf,
+    );
+    Ok(if tables.is_some() || dir.is_dir() {
+        Some(Tablebase::open(&dir, rules)?)
+    } else {
+        None
+    })
 }
 
 #[cfg(test)]
