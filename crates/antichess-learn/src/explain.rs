@@ -85,3 +85,22 @@ impl fmt::Display for EvalReport {
         write!(f, "{:<18} {:>9} {:>+13.4}", "bias", "", self.bias)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use antichess_core::{Position, Rules};
+    use antichess_eval::Model;
+
+    use super::explain;
+
+    #[test]
+    fn the_contributions_and_the_bias_add_up_to_the_log_odds() {
+        let pos = Position::start(Rules::INTERNATIONAL);
+        let report = explain(&pos, &Model::builtin(), "builtin".to_string());
+        let sum: f64 = report.features.iter().map(|f| f.contribution).sum::<f64>() + report.bias;
+        assert!((sum - report.logit).abs() < 1e-9, "{sum} {}", report.logit);
+        assert!(report.win_probability > 0.0 && report.win_probability < 1.0);
+        assert_eq!(report.turn, "white");
+        assert!(report.to_string().starts_with("fen: "));
+    }
+}

@@ -359,3 +359,28 @@ impl fmt::Display for FitFileReport<TrainReport> {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{dataset_file, proofs_in, DatasetFileOptions};
+    use crate::{DatasetOptions, LearnError};
+
+    #[test]
+    fn a_directory_without_proofs_and_no_source_are_errors() {
+        let dir =
+            std::env::temp_dir().join(format!("antichess-learn-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let err = proofs_in(&dir).unwrap_err();
+        assert!(matches!(err, LearnError::Invalid(_)));
+        assert!(err.to_string().ends_with("no *.proof file there"), "{err}");
+        let options = DatasetFileOptions {
+            dataset: DatasetOptions::default(),
+            proofs_dir: None,
+            output: dir.join("data.csv"),
+        };
+        let err = dataset_file(&options, &mut |_| {}).unwrap_err();
+        assert!(err.to_string().starts_with("no source: "), "{err}");
+        assert!(!dir.join("data.csv").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

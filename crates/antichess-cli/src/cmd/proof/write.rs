@@ -1,6 +1,7 @@
 //! What the `proof` commands that write a proof and verify it (`join`, `extract`) share
-//! with each other and with `proof verify`: the output's options ([`WriteVerifiedArgs`]),
-//! the tables to verify with, and the exit of a rejected proof.
+//! with each other and with `proof verify`, `stats` and `convert`: the output's options
+//! ([`WriteVerifiedArgs`]), the tables to verify with, the printing of a job's report (text
+//! or JSON) and the exit of a rejected proof.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
