@@ -10,6 +10,10 @@
 //! - [`cost`]: ridge regressions of ln(subtree size in a proof), the cost model the
 //!   search's `--initial cost` reads ([`antichess_eval::CostModel`]).
 //!
+//! - [`files`]: the commands' jobs on files (data set built and written, a model fitted
+//!   from a data set file and its weights written), [`explain`]: one position's evaluation
+//!   feature by feature; their reports' `Display` is the commands' text.
+//!
 //! The weights this crate writes are read by [`antichess_eval::Model`]. The command line
 //! is `antichess learn dataset | train | train-cost | eval`.
 #![warn(missing_docs)]
@@ -19,6 +23,8 @@ pub mod cost;
 pub mod csv;
 pub mod dataset;
 pub mod error;
+pub mod explain;
+pub mod files;
 mod games;
 pub mod train;
 
@@ -28,4 +34,9 @@ pub use dataset::{
     build_dataset, DatasetEvent, DatasetOptions, DatasetReport, Row, SourceKind, SourceReport,
 };
 pub use error::LearnError;
+pub use explain::{explain, EvalReport, FeatureContribution};
+pub use files::{
+    dataset_file, proofs_in, train_cost_file, train_file, DatasetFileOptions, DatasetFileReport,
+    FitFileReport, RowsRead,
+};
 pub use train::{train, FeatureWeight, SourceFit, TrainOptions, TrainReport};

@@ -44,6 +44,7 @@ mod disk_index;
 mod error;
 mod expand;
 mod files;
+pub mod jobs;
 mod join;
 pub mod loaded;
 mod oracle;

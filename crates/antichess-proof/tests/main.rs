@@ -11,6 +11,7 @@ mod common;
 mod bound_playout;
 mod checker;
 mod disk_index;
+mod jobs;
 mod proof;
 mod subtree;
 mod tables;

@@ -5,7 +5,7 @@
 //! [`grow`] (workers with a progress monitor), [`transfer`] (export, import, copy), [`prove`] (the
 //! proof file of a solved book, and of its solved subtrees; [`book_prove`] the command whole), [`seed`] (seed, new),
 //! [`tables`] (the materials met without a table), [`bench`] (`bench book`),
-//! [`store_bench`] (`bench store`), [`expand_leaves`] (`proof expand-leaves`),
+//! [`store_bench`] (`bench store`), [`expand_leaves`] and [`expand_leaves_file`] (`proof expand-leaves`),
 //! [`frontier`] (the reports of save-frontier and load-frontier). This module holds what they share: a
 //! proof or disproof number and a ratio in JSON, a node's line as text.
 
@@ -18,6 +18,7 @@ use crate::Book;
 pub mod bench;
 pub mod book_prove;
 pub mod expand_leaves;
+pub mod expand_leaves_file;
 pub mod frontier;
 pub mod grow;
 pub mod prove;

@@ -1,22 +1,21 @@
 //! `antichess learn`: the learned evaluation's data set, training and a look at one
-//! position (issue 60). The jobs are `antichess_learn::build_dataset` and
-//! `antichess_learn::train` and `antichess_learn::train_cost`; this module parses, shows progress on stderr and prints.
+//! position (issue 60). The jobs are `antichess_learn`'s: `dataset_file`, `train_file`,
+//! `train_cost_file` and `explain`; this module parses, shows progress on stderr and
+//! prints the reports.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use antichess_core::{Position, Rules};
-use antichess_eval::{features, Model, FEATURES};
+use antichess_eval::Model;
 use antichess_learn::{
-    build_dataset, read_csv, train, train_cost, write_csv, CostTrainOptions, CostTrainReport,
-    DatasetEvent, DatasetOptions, DatasetReport, TrainOptions, TrainReport,
+    dataset_file, explain, train_cost_file, train_file, CostTrainOptions, DatasetFileOptions,
+    DatasetOptions, TrainOptions,
 };
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::{Args, Subcommand};
-use serde_json::json;
 
-use crate::common::output::Format;
+use crate::common::output::{print_json, Format};
 
 #[derive(Debug, Subcommand)]
 pub enum LearnCommand {
@@ -216,117 +215,27 @@ pub fn run(command: &LearnCommand) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The *.proof files of a directory, in name order.
-fn proofs_in(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    for entry in
-        std::fs::read_dir(dir).with_context(|| format!("--proofs-dir {}", dir.display()))?
-    {
-        let path = entry
-            .with_context(|| format!("--proofs-dir {}", dir.display()))?
-            .path();
-        if path.extension().is_some_and(|e| e == "proof") && path.is_file() {
-            files.push(path);
-        }
-    }
-    files.sort();
-    if files.is_empty() {
-        bail!("--proofs-dir {}: no *.proof file there", dir.display());
-    }
-    Ok(files)
-}
-
 fn dataset(args: &DatasetArgs) -> anyhow::Result<ExitCode> {
-    let mut proofs = args.proofs.clone();
-    if let Some(dir) = &args.proofs_dir {
-        proofs.extend(proofs_in(dir)?);
-    }
-    if proofs.is_empty() && args.games.is_empty() && args.tables.is_none() {
-        bail!("no source: give --proof FILE, --proofs-dir DIR, --games FILE or --tables DIR");
-    }
-    let options = DatasetOptions {
-        proofs,
-        games: args.games.clone(),
-        games_skip_plies: args.games_skip_plies,
-        tables: args.tables.clone(),
-        rules: args.rules,
-        table_units: args.table_units,
-        table_samples: args.table_samples,
-        max_rows_per_source: args.max_rows,
-        seed: args.seed,
-    };
-    let (rows, report) = build_dataset(&options, &mut |event| match event {
-        DatasetEvent::SourceStarted { source, path, .. } => {
-            eprintln!("reading {source} ({path})");
-        }
-        DatasetEvent::SourceFinished(r) => match (r.games, r.games_skipped) {
-            (Some(games), Some(skipped)) => eprintln!(
-                "{}: {games} games ({skipped} drawn or unfinished skipped), {} plies, {} \
-                 positions, {} rows ({} wins, {} losses) in {:.1} s",
-                r.source, r.nodes, r.positions, r.rows, r.wins, r.losses, r.seconds
-            ),
-            _ => eprintln!(
-                "{}: {} nodes, {} positions, {} rows ({} wins, {} losses) in {:.1} s",
-                r.source, r.nodes, r.positions, r.rows, r.wins, r.losses, r.seconds
-            ),
+    let options = DatasetFileOptions {
+        dataset: DatasetOptions {
+            proofs: args.proofs.clone(),
+            games: args.games.clone(),
+            games_skip_plies: args.games_skip_plies,
+            tables: args.tables.clone(),
+            rules: args.rules,
+            table_units: args.table_units,
+            table_samples: args.table_samples,
+            max_rows_per_source: args.max_rows,
+            seed: args.seed,
         },
-    })?;
-    let start = Instant::now();
-    write_csv(&args.output, &rows)?;
-    let write_seconds = start.elapsed().as_secs_f64();
-    print_dataset(args, &report, write_seconds);
-    Ok(ExitCode::SUCCESS)
-}
-
-fn print_dataset(args: &DatasetArgs, report: &DatasetReport, write_seconds: f64) {
-    if args.format == Format::Json {
-        let mut value = serde_json::to_value(report).expect("a report serialises");
-        value["output"] = json!(args.output.display().to_string());
-        value["write_seconds"] = json!(write_seconds);
-        println!("{value}");
-        return;
-    }
-    println!(
-        "{:<12} {:>10} {:>10} {:>9} {:>9} {:>9} {:>8}",
-        "source", "nodes", "positions", "rows", "wins", "losses", "seconds"
-    );
-    for r in &report.sources {
-        println!(
-            "{:<12} {:>10} {:>10} {:>9} {:>9} {:>9} {:>8.1}",
-            r.source, r.nodes, r.positions, r.rows, r.wins, r.losses, r.seconds
-        );
-    }
-    for r in &report.sources {
-        if let (Some(games), Some(skipped)) = (r.games, r.games_skipped) {
-            println!(
-                "{}: {games} games read, {skipped} skipped (drawn or unfinished); nodes: the \
-                 plies of the {} decided",
-                r.source,
-                games - skipped
-            );
-        }
-    }
-    println!(
-        "{} rows ({} wins, {} losses) written to {} in {:.1} s (sources read in {:.1} s)",
-        report.rows,
-        report.wins,
-        report.losses,
-        args.output.display(),
-        write_seconds,
-        report.seconds
-    );
+        proofs_dir: args.proofs_dir.clone(),
+        output: args.output.clone(),
+    };
+    let report = dataset_file(&options, &mut |event| eprintln!("{event}"))?;
+    print(&report, args.format)
 }
 
 fn train_command(args: &TrainArgs) -> anyhow::Result<ExitCode> {
-    let start = Instant::now();
-    let rows = read_csv(&args.data)?;
-    let read_seconds = start.elapsed().as_secs_f64();
-    eprintln!(
-        "read {} rows from {} in {:.1} s",
-        rows.len(),
-        args.data.display(),
-        read_seconds
-    );
     let options = TrainOptions {
         l2: args.l2,
         iterations: args.iterations,
@@ -334,146 +243,21 @@ fn train_command(args: &TrainArgs) -> anyhow::Result<ExitCode> {
         balance_sources: !args.no_balance,
         exclude: args.exclude.clone(),
     };
-    let (model, report) = train(&rows, &options)?;
-    antichess_io::write_atomic(&args.output, model.to_json().as_bytes())
-        .with_context(|| format!("writing {}", args.output.display()))?;
-    print_train(args, &report, read_seconds);
-    Ok(ExitCode::SUCCESS)
+    let report = train_file(&args.data, &args.output, &options, &mut |read| {
+        eprintln!("{read}");
+    })?;
+    print(&report, args.format)
 }
 
 fn train_cost_command(args: &TrainCostArgs) -> anyhow::Result<ExitCode> {
-    let start = Instant::now();
-    let rows = read_csv(&args.data)?;
-    let read_seconds = start.elapsed().as_secs_f64();
-    eprintln!(
-        "read {} rows from {} in {:.1} s",
-        rows.len(),
-        args.data.display(),
-        read_seconds
-    );
     let options = CostTrainOptions {
         l2: args.l2,
         holdout: args.holdout.clone(),
     };
-    let (model, report) = train_cost(&rows, &options)?;
-    antichess_io::write_atomic(&args.output, model.to_json().as_bytes())
-        .with_context(|| format!("writing {}", args.output.display()))?;
-    print_train_cost(args, &report, read_seconds);
-    Ok(ExitCode::SUCCESS)
-}
-
-fn print_train_cost(args: &TrainCostArgs, report: &CostTrainReport, read_seconds: f64) {
-    if args.format == Format::Json {
-        let mut value = serde_json::to_value(report).expect("a report serialises");
-        value["output"] = json!(args.output.display().to_string());
-        value["read_seconds"] = json!(read_seconds);
-        println!("{value}");
-        return;
-    }
-    println!(
-        "{:<12} {:>8} {:>8} {:>9} {:>9} {:>8} {:>8}",
-        "source", "turn", "set", "rows", "ln cost", "bias", "corr"
-    );
-    for s in &report.sources {
-        println!(
-            "{:<12} {:>8} {:>8} {:>9} {:>9.3} {:>+8.3} {:>8.3}",
-            s.source,
-            s.part,
-            if s.held_out { "held out" } else { "train" },
-            s.rows,
-            s.mean_ln_cost,
-            s.bias,
-            s.correlation
-        );
-    }
-    for part in &report.parts {
-        let held = part
-            .holdout_r2
-            .map(|r| format!(", held out {} rows R² {r:.3}", part.holdout_rows))
-            .unwrap_or_default();
-        println!(
-            "{}'s turn: {} rows, R² {:.3}{held}; mean ln cost {:.3}; weights (ln cost per standard deviation):",
-            part.part, part.train_rows, part.train_r2, part.bias
-        );
-        for (name, w) in &part.weights {
-            println!("  {name:<18} {w:>+9.4}");
-        }
-    }
-    println!(
-        "l2 {}, {} rows without a cost skipped; fitted in {:.1} s; weights written to {}",
-        report.l2,
-        report.skipped_rows,
-        report.seconds,
-        args.output.display()
-    );
-}
-
-fn print_train(args: &TrainArgs, report: &TrainReport, read_seconds: f64) {
-    if args.format == Format::Json {
-        let mut value = serde_json::to_value(report).expect("a report serialises");
-        value["output"] = json!(args.output.display().to_string());
-        value["read_seconds"] = json!(read_seconds);
-        println!("{value}");
-        return;
-    }
-    println!(
-        "{:<12} {:>8} {:>9} {:>8} {:>9} {:>9} {:>9}",
-        "source", "set", "rows", "wins", "log-loss", "baseline", "accuracy"
-    );
-    for s in &report.sources {
-        println!(
-            "{:<12} {:>8} {:>9} {:>8} {:>9.4} {:>9.4} {:>9.4}",
-            s.source,
-            if s.held_out { "held out" } else { "train" },
-            s.rows,
-            s.wins,
-            s.log_loss,
-            s.baseline_log_loss,
-            s.accuracy
-        );
-    }
-    println!(
-        "train: {} rows, log-loss {:.4} (constant prediction {:.4}), accuracy {:.4}",
-        report.train_rows,
-        report.train_log_loss,
-        report.train_baseline_log_loss,
-        report.train_accuracy
-    );
-    if let (Some(loss), Some(base), Some(acc)) = (
-        report.holdout_log_loss,
-        report.holdout_baseline_log_loss,
-        report.holdout_accuracy,
-    ) {
-        println!(
-            "held out: {} rows, log-loss {loss:.4} (constant prediction {base:.4}), accuracy {acc:.4}",
-            report.holdout_rows
-        );
-    }
-    println!("weights (log-odds per standard deviation):");
-    for w in &report.weights {
-        println!(
-            "  {:<18} {:>+9.4}   (mean {:.3}, sd {:.3})",
-            w.feature, w.weight, w.mean, w.scale
-        );
-    }
-    println!("  {:<18} {:>+9.4}", "bias", report.bias);
-    println!(
-        "{} Newton steps ({}), l2 {}, sources {}; fitted in {:.1} s; weights written to {}",
-        report.iterations,
-        if report.converged {
-            "converged"
-        } else {
-            "not converged"
-        },
-        report.l2,
-        if report.balance_sources {
-            "balanced"
-        } else {
-            "not balanced"
-        },
-        report.seconds,
-        args.output.display()
-    );
+    let report = train_cost_file(&args.data, &args.output, &options, &mut |read| {
+        eprintln!("{read}");
+    })?;
+    print(&report, args.format)
 }
 
 fn eval(args: &EvalArgs) -> anyhow::Result<ExitCode> {
@@ -483,46 +267,22 @@ fn eval(args: &EvalArgs) -> anyhow::Result<ExitCode> {
         Some(path) => Model::load(path)?,
         None => Model::builtin(),
     };
-    let x = features(&pos);
-    let logit = model.logit_of(&x);
-    let p = 1.0 / (1.0 + (-logit).exp());
-    let contributions: Vec<f64> = (0..x.len())
-        .map(|i| model.weights[i] * (f64::from(x[i]) - model.mean[i]) / model.scale[i])
-        .collect();
-    let source = args
+    let name = args
         .model
         .as_ref()
         .map_or("builtin".to_string(), |p| p.display().to_string());
-    if args.format == Format::Json {
-        println!(
-            "{}",
-            json!({
-                "fen": pos.fen(),
-                "rules": pos.rules().to_string(),
-                "turn": pos.turn().name(),
-                "model": source,
-                "logit": logit,
-                "win_probability": p,
-                "bias": model.bias,
-                "features": FEATURES.iter().enumerate().map(|(i, name)| json!({
-                    "name": name,
-                    "value": x[i],
-                    "contribution": contributions[i],
-                })).collect::<Vec<_>>(),
-            })
-        );
-        return Ok(ExitCode::SUCCESS);
+    print(&explain(&pos, &model, name), args.format)
+}
+
+/// Prints a report: its text, or its JSON on one line.
+fn print<T: serde::Serialize + std::fmt::Display>(
+    report: &T,
+    format: Format,
+) -> anyhow::Result<ExitCode> {
+    if format == Format::Json {
+        print_json(report)?;
+    } else {
+        println!("{report}");
     }
-    println!("fen: {}", pos.fen());
-    println!("model: {source}");
-    println!(
-        "{} to move wins with probability {p:.4} (log-odds {logit:+.4})",
-        pos.turn()
-    );
-    println!("{:<18} {:>9} {:>13}", "feature", "value", "contribution");
-    for (i, name) in FEATURES.iter().enumerate() {
-        println!("{name:<18} {:>9} {:>+13.4}", x[i], contributions[i]);
-    }
-    println!("{:<18} {:>9} {:>+13.4}", "bias", "", model.bias);
     Ok(ExitCode::SUCCESS)
 }

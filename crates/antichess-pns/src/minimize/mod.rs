@@ -42,8 +42,8 @@
 //! Files: `extract` (the proof of a proved position, from the transposition table),
 //! `passes` (the extractor's passes: [`extract_minimized`]), `phases` (the pool's phases:
 //! [`minimize_proof`]), `pool` and `dag` (the union of proofs and a choice over it),
-//! `exact` (smallest proofs of small subtrees), `global` (the integer program), `deadline`
-//! and `options`. The imports go one way: passes → phases → extract, exact, global,
+//! `exact` (smallest proofs of small subtrees), `global` (the integer program), `deadline`,
+//! `options`, and `file` and `text` (the `proof minimize` job and its words). The imports go one way: passes → phases → extract, exact, global,
 //! options → dag → pool, with `deadline` below them all.
 
 mod dag;
@@ -56,6 +56,7 @@ mod options;
 mod passes;
 mod phases;
 mod pool;
+pub mod text;
 
 pub use extract::{extract_proof, extract_proof_at};
 pub use global::GLOBAL_CHOICE;

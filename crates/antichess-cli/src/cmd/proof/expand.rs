@@ -1,25 +1,22 @@
 //! `antichess proof expand-leaves`: a proof whose tablebase leaves need tables of up to n
 //! units made into one that needs smaller tables only. The job is
-//! `antichess_book::jobs::expand_leaves` (each leaf of more than `--units` units proved
-//! again and spliced in); this module reads the input, opens the tables, prints the
-//! progress, writes the result atomically and verifies it with the smaller tables before
-//! success is reported.
+//! `antichess_book::jobs::expand_leaves_file` (each leaf of more than `--units` units
+//! proved again and spliced in, the result written atomically and verified with the
+//! smaller tables before success is reported); this module parses the arguments, opens
+//! the tables (building the missing ones) and prints the progress and the report.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use antichess_book::jobs::expand_leaves::{
-    expand_leaves, ExpandEvent, ExpandLeavesOptions, ExpandMethod,
-};
-use antichess_proof::{
-    read_proof_file, verify_file, write_proof_file, ByteOrder, Format, LeafOracle,
-    ReferenceOptions, TablebaseOracle, VerifyOptions,
-};
+use antichess_book::jobs::expand_leaves::{ExpandEvent, ExpandLeavesOptions, ExpandMethod};
+use antichess_book::jobs::expand_leaves_file::{expand_leaves_file, read_input};
 use anyhow::{bail, Context};
 use clap::Args;
 
-use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
+use crate::common::output::{
+    parse_format_of_proof_command, print_json_pretty, Format as OutputFormat,
+};
 use crate::common::parse::{parse_nodes, parse_size};
 use crate::common::tables::solver_tables_of;
 
@@ -90,11 +87,7 @@ pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
         bail!("--units 0: the leaves need tables of some size (2 to 5)");
     }
     let json = args.format == OutputFormat::Json;
-    let tree = read_proof_file(&args.input, None, &ReferenceOptions::default())
-        .with_context(|| format!("reading {}", args.input.display()))?;
-    if tree.is_empty() {
-        bail!("{}: the proof has no nodes", args.input.display());
-    }
+    let tree = read_input(&args.input)?;
     // Every table of the directory (the ones of at most --units units built first if
     // missing): the search probes only those, playouts are guided by the larger ones, and
     // the result's leaves have at most --units units.
@@ -113,77 +106,17 @@ pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
         leaf_dir: args.leaf_dir.clone(),
     };
     let mut last_report = Instant::now();
-    let (out, report) = expand_leaves(tree, &tablebase, &options, &mut |event| {
-        if json || last_report.elapsed().as_secs() < 10 {
-            return;
-        }
-        last_report = Instant::now();
-        match event {
-            ExpandEvent::Searching {
-                proved,
-                leaf,
-                leaf_seconds,
-                progress,
-                seconds,
-            } => eprintln!(
-                "{seconds:>6.0}s  {proved} leaves proved again; leaf {} for {leaf_seconds:.0} s: proof {} disproof {}, {} positions",
-                leaf.fen(),
-                progress.proof,
-                progress.disproof,
-                progress.nodes
-            ),
-            ExpandEvent::PlayedOut {
-                proved,
-                played_out,
-                seconds,
-            } => eprintln!(
-                "{seconds:>6.0}s  {proved} leaves proved again ({played_out} played out from their tables)"
-            ),
-        }
-    })?;
-    write_proof_file(&out, &args.output, Format::Compact, ByteOrder::Little)?;
-    let guide = TablebaseOracle::new(&tablebase);
-    let oracle: &dyn LeafOracle = &guide;
-    let stats = match verify_file(
-        &args.output,
-        Some(Format::Compact),
-        oracle,
-        &VerifyOptions::default(),
-        &mut |_| {},
-    ) {
-        Ok(stats) => stats,
-        Err(e) => {
-            let _ = std::fs::remove_file(&args.output);
-            bail!("the expanded proof does not verify (not kept): {e}");
+    let mut on_event = |event: ExpandEvent<'_>| {
+        if !json && last_report.elapsed().as_secs() >= 10 {
+            last_report = Instant::now();
+            eprintln!("{event}");
         }
     };
-    let max_units = out.tablebase_units()?;
+    let report = expand_leaves_file(tree, &tablebase, &options, &args.output, &mut on_event)?;
     if json {
-        let mut value = serde_json::to_value(&stats)?;
-        value["verified"] = true.into();
-        value["output"] = args.output.display().to_string().into();
-        for (key, field) in serde_json::to_value(&report)?
-            .as_object()
-            .expect("a report is an object")
-        {
-            value[key] = field.clone();
-        }
-        value["tables_units"] = max_units.into();
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        print_json_pretty(&report)?;
     } else {
-        println!(
-            "wrote {}: {} nodes ({} bytes; the input had {}), {} tablebase leaves of at most {max_units} units; {} leaves proved again in {:.1} s ({} read back from --leaf-dir, {} played out from their tables, the others searched: {} positions); verified",
-            args.output.display(),
-            stats.counts.total,
-            stats.file_bytes.unwrap_or(0),
-            report.input_nodes,
-            stats.counts.tablebase,
-            report.leaves_expanded,
-            report.seconds,
-            report.leaves_reused,
-            report.leaves_played_out,
-            report.positions_searched,
-        );
+        println!("{report}");
     }
     Ok(ExitCode::SUCCESS)
 }

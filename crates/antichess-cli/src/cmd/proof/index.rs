@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use antichess_core::Rules;
-use antichess_proof::{default_index_dir, index_proof_files, IndexedFile};
+use antichess_proof::{default_index_dir, index_proof_files};
 use clap::Args;
 
 use super::write::tables_to_verify;
@@ -46,7 +46,7 @@ pub fn run(args: &IndexArgs) -> anyhow::Result<ExitCode> {
     let json = args.format == OutputFormat::Json;
     let report = index_proof_files(&args.paths, args.rules, &dir, &oracle, &mut |done| {
         if !json {
-            println!("{}", line(done));
+            println!("{done}");
         }
     })?;
     if json {
@@ -57,29 +57,4 @@ pub fn run(args: &IndexArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-fn line(done: &IndexedFile) -> String {
-    let file = done.file.display();
-    let index = done
-        .index
-        .as_ref()
-        .map_or(String::new(), |p| p.display().to_string());
-    match (done.outcome, &done.error) {
-        (_, Some(error)) => format!("{file}: not indexed: {error}"),
-        ("found", _) => format!(
-            "{file}: index found ({} positions, {} bytes): {index}",
-            done.positions, done.index_bytes
-        ),
-        _ => format!(
-            "{file}: verified ({} nodes) and indexed ({} positions, {} bytes) in {:.1} s: {index}{}",
-            done.nodes,
-            done.positions,
-            done.index_bytes,
-            done.seconds,
-            done.replaced
-                .as_ref()
-                .map_or(String::new(), |why| format!(" (the index found was not used: {why})"))
-        ),
-    }
 }

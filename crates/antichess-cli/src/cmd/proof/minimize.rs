@@ -16,13 +16,16 @@ use std::time::{Duration, Instant};
 use antichess_pns::minimize::file::{
     minimize_file, MinimizeFileEvent, MinimizeFileOptions, MinimizeFileReport, MinimizeInput,
 };
+use antichess_pns::minimize::text::started_text;
 use antichess_pns::{MinimizeOptions, GLOBAL_CHOICE};
 use anyhow::bail;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::common::args::{ProofFormatArg, ReferenceArgs, SearchTables};
-use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
+use crate::common::output::{
+    parse_format_of_proof_command, print_json_pretty, Format as OutputFormat,
+};
 use crate::common::parse::{parse_duration, parse_size};
 use crate::common::report::{gave_up, global_summary};
 use crate::common::tables::solver_tables;
@@ -153,9 +156,8 @@ pub struct WorkArgs {
 }
 
 pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
-    let global = args.global.is_some()
-        || args.work.global_nodes.is_some()
-        || args.work.global_mip_nodes.is_some();
+    let mut minimize = minimize_options(args);
+    let global = minimize.has_global_phase();
     if args.global_slack.is_some() && !global {
         bail!("--global-slack needs --global (or --global-nodes, --global-mip-nodes)");
     }
@@ -177,10 +179,8 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
         args.tables.tb_units,
         false,
     )?;
-    let minimize = minimize_options(args);
     let bar = progress_bar(minimize.time, args.global);
     let stop = stop_on_ctrl_c(&bar);
-    let mut minimize = minimize;
     minimize.stop = Some(Arc::clone(&stop));
     let options = MinimizeFileOptions {
         output: args.output.clone(),
@@ -198,10 +198,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     let write_error = report.write_error.take();
     if args.json || args.format == OutputFormat::Json {
         if write_error.is_none() {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&serde_json::to_value(&report)?)?
-            );
+            print_json_pretty(&report)?;
         }
     } else {
         if stop.load(Ordering::Relaxed) {
@@ -224,17 +221,9 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The minimiser's options from the arguments (with no --time and a work budget, no time
-/// limit).
+/// The minimiser's options from the arguments.
 fn minimize_options(args: &MinimizeArgs) -> MinimizeOptions {
-    let time = match (args.time, args.work.nodes) {
-        (Some(time), _) => time,
-        (None, Some(_)) => Duration::MAX,
-        (None, None) => Duration::from_secs(300),
-    };
-    let mut options = MinimizeOptions::new(time);
-    options.work = args.work.nodes;
-    options.top_work = args.work.nodes.map(|n| n / 16);
+    let mut options = MinimizeOptions::with_budget(args.time, args.work.nodes);
     options.top_nodes = args.top_nodes;
     options.top_min_budget = args.top_budget.unwrap_or(0);
     options.top_time = args.top_time.unwrap_or(options.top_time);
@@ -292,7 +281,9 @@ fn print_event(
     event: MinimizeFileEvent<'_>,
 ) {
     let message = match event {
-        MinimizeFileEvent::Started { nodes, merged } => start_line(args, minimize, nodes, &merged),
+        MinimizeFileEvent::Started { nodes, merged } => {
+            started_text(&args.input, minimize, nodes, &merged)
+        }
         MinimizeFileEvent::Progress(p) => {
             bar.set_position(started.elapsed().as_secs());
             if let Some(r) = p.report {
@@ -313,40 +304,6 @@ fn print_event(
         ),
     };
     bar.suspend(|| eprintln!("{message}"));
-}
-
-/// What is minimised, for how long.
-fn start_line(
-    args: &MinimizeArgs,
-    minimize: &MinimizeOptions,
-    nodes: usize,
-    merged: &[usize],
-) -> String {
-    let global = minimize.global_time.is_some()
-        || minimize.global_work.is_some()
-        || minimize.global_mip_nodes.is_some();
-    format!(
-        "{}: {nodes} nodes{}; minimising for {}{}",
-        args.input.display(),
-        if merged.is_empty() {
-            String::new()
-        } else {
-            let sizes: Vec<String> = merged.iter().map(ToString::to_string).collect();
-            format!(" (merged: {})", sizes.join(", "))
-        },
-        budget_text(minimize.time, minimize.work),
-        if global {
-            format!(
-                ", then a global phase of at most {}",
-                budget_text(
-                    minimize.global_time.unwrap_or(Duration::MAX),
-                    minimize.global_work
-                )
-            )
-        } else {
-            String::new()
-        }
-    )
 }
 
 /// The line of figures of a minimisation.
@@ -373,16 +330,4 @@ fn summary(report: &MinimizeFileReport) -> String {
         global_summary(pool),
         pool.positions
     )
-}
-
-/// "30 s", "2000000 positions", "30 s or 2000000 positions".
-fn budget_text(time: Duration, nodes: Option<u64>) -> String {
-    let time_text = (time != Duration::MAX).then(|| format!("{:.0} s", time.as_secs_f64()));
-    let nodes_text = nodes.map(|n| format!("{n} positions"));
-    match (time_text, nodes_text) {
-        (Some(t), Some(n)) => format!("{t} or {n}"),
-        (Some(t), None) => t,
-        (None, Some(n)) => n,
-        (None, None) => "no limit".to_string(),
-    }
 }

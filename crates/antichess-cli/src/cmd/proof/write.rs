@@ -1,13 +1,17 @@
 //! What the `proof` commands that write a proof and verify it (`join`, `extract`) share
-//! with each other and with `proof verify`: the output's options ([`WriteVerifiedArgs`]),
-//! the tables to verify with, and the exit of a rejected proof.
+//! with each other and with `proof verify`, `stats` and `convert`: the output's options
+//! ([`WriteVerifiedArgs`]), the tables to verify with, the printing of a job's report (text
+//! or JSON) and the exit of a rejected proof.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use antichess_proof::jobs::JobError;
 use clap::Args;
 
-use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
+use crate::common::output::{
+    parse_format_of_proof_command, print_json_pretty, Format as OutputFormat,
+};
 
 /// The options of a command that writes a proof and verifies it (`join`, `extract`).
 #[derive(Debug, Args)]
@@ -37,6 +41,50 @@ impl WriteVerifiedArgs {
             expand_tablebase_leaves: self.expand_tablebase_leaves,
             ..antichess_proof::VerifyOptions::default()
         }
+    }
+}
+
+/// Turns a job's result into an exit code: `ok` prints a success (exit 0); rejections
+/// print the reason (in JSON, `{"verified": false, "error": reason}`) and exit 1; other
+/// errors go up (exit 2).
+pub(super) fn finish<T, E: Into<JobError>>(
+    result: Result<T, E>,
+    json: bool,
+    ok: impl FnOnce(T, bool) -> anyhow::Result<()>,
+) -> anyhow::Result<ExitCode> {
+    match result.map_err(Into::into) {
+        Ok(value) => {
+            ok(value, json)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(err) if err.is_rejection() => Ok(rejected(json, &err.to_string())),
+        Err(err) => Err(err.into()),
+    }
+}
+
+/// Prints a report: its JSON (indented), or its text.
+pub(super) fn print<T: serde::Serialize + std::fmt::Display>(
+    report: T,
+    json: bool,
+) -> anyhow::Result<()> {
+    if json {
+        print_json_pretty(&report)
+    } else {
+        println!("{report}");
+        Ok(())
+    }
+}
+
+/// [`print`] for a report whose text is lines, each ending with a newline.
+pub(super) fn print_block<T: serde::Serialize + std::fmt::Display>(
+    report: T,
+    json: bool,
+) -> anyhow::Result<()> {
+    if json {
+        print_json_pretty(&report)
+    } else {
+        print!("{report}");
+        Ok(())
     }
 }
 
