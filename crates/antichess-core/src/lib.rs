@@ -25,6 +25,7 @@ mod bitboard;
 mod board;
 mod error;
 mod game;
+pub mod jobs;
 mod movegen;
 mod moves;
 pub mod orthodox;

@@ -11,6 +11,7 @@ mod differential_python_chess;
 mod differential_royal;
 mod differential_shakmaty;
 mod game_rules;
+mod jobs;
 mod notation;
 mod perft;
 mod perft_royal;

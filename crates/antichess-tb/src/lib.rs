@@ -12,8 +12,9 @@
 //! them by their captures. Tables depend on the rules (stalemate scoring and promotion
 //! rule); a table built for other rules is refused.
 //!
-//! Jobs of the CLI live here too: [`bench`] (`antichess bench tablebase`) and
-//! [`verify_tables`] (`antichess tb verify`), each with options in and a report out.
+//! Jobs of the CLI live here too: [`bench`] (`antichess bench tablebase`),
+//! [`verify_tables`] (`antichess tb verify`) and the other `tb` commands ([`jobs`]), each
+//! with options in and a report out.
 
 pub mod bench;
 mod build;
@@ -23,6 +24,7 @@ mod error;
 pub mod format;
 mod generate;
 pub mod index;
+pub mod jobs;
 pub mod lasker;
 pub mod material;
 pub mod memory;

@@ -9,6 +9,7 @@
 mod bound;
 mod brute_force;
 mod identical;
+mod jobs;
 mod lasker_ep;
 mod lasker_identical;
 mod lasker_paper;

@@ -6,7 +6,8 @@
 //! proof file of a solved book, and of its solved subtrees; [`book_prove`] the command whole), [`seed`] (seed, new),
 //! [`tables`] (the materials met without a table), [`bench`] (`bench book`),
 //! [`store_bench`] (`bench store`), [`expand_leaves`] and [`expand_leaves_file`] (`proof expand-leaves`),
-//! [`frontier`] (the reports of save-frontier and load-frontier). This module holds what they share: a
+//! [`frontier`] (the reports of save-frontier and load-frontier), [`tb_build`] (the
+//! book's side of `tb build`: a frontier's tables, a table queue worker). This module holds what they share: a
 //! proof or disproof number and a ratio in JSON, a node's line as text.
 
 use serde::Serializer;
@@ -27,6 +28,7 @@ pub mod show;
 pub mod steer;
 pub mod store_bench;
 pub mod tables;
+pub mod tb_build;
 pub mod transfer;
 
 /// A proof or disproof number in JSON: an integer, or the string `"inf"` for infinity.

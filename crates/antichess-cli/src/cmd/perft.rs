@@ -1,15 +1,14 @@
-//! `antichess perft`: count the leaves of the legal move tree.
+//! `antichess perft`: count the leaves of the legal move tree (the job is
+//! `antichess_core::jobs::run_perft`; here its progress bar and its report printed).
 
 use std::process::ExitCode;
-use std::time::Instant;
 
-use antichess_core::{perft, perft_full, Move, Position};
+use antichess_core::jobs::{run_perft, PerftEvent, PerftOptions};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::json;
 
 use crate::common::args::PositionArgs;
-use crate::common::output::Format;
+use crate::common::output::{print_json, Format};
 
 /// Count the leaf nodes of the legal move tree to a depth (move generation test).
 ///
@@ -36,77 +35,48 @@ pub struct PerftArgs {
     pub format: Format,
 }
 
-fn count(pos: &Position, depth: u32, full: bool) -> u64 {
-    if full {
-        perft_full(pos, depth)
-    } else {
-        perft(pos, depth)
-    }
-}
-
 pub fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
     let pos = args.position.position()?;
-    let json = args.format == Format::Json;
-    let start = Instant::now();
-    let mut divide = Vec::new();
-    let total = if args.depth == 0 {
-        1
-    } else {
-        let moves = pos.legal_moves();
-        let bar = ProgressBar::new(moves.len() as u64).with_style(
-            ProgressStyle::with_template(
-                "{spinner} perft {msg} [{bar:30}] {pos}/{len} root moves, {elapsed}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar.set_message(format!("{}", args.depth));
-        let mut rows: Vec<(Move, String, u64)> = Vec::new();
-        for m in &moves {
-            let n = count(&pos.play(*m), args.depth - 1, args.full);
-            rows.push((*m, pos.san(*m), n));
-            bar.inc(1);
-        }
-        bar.finish_and_clear();
-        if args.divide {
-            rows.sort_by_key(|(m, _, _)| m.to_string());
-            if json {
-                divide = rows
-                    .iter()
-                    .map(|(m, san, n)| json!({ "uci": m.to_string(), "san": san, "nodes": n }))
-                    .collect();
-            } else {
-                for (m, san, n) in &rows {
-                    println!("{m} {san:<8} {n}");
-                }
-                println!();
-            }
-        }
-        rows.iter().map(|(_, _, n)| n).sum()
+    let options = PerftOptions {
+        depth: args.depth,
+        divide: args.divide,
+        full: args.full,
     };
-    let seconds = start.elapsed().as_secs_f64();
-    if json {
-        let mut out = json!({
-            "fen": pos.fen(),
-            "rules": pos.rules().to_string(),
-            "depth": args.depth,
-            "nodes": total,
-            "seconds": seconds,
-            "full": args.full,
-        });
-        if args.divide {
-            out["divide"] = divide.into();
+    let mut bar = None;
+    let report = run_perft(&pos, options, &mut |e| match e {
+        PerftEvent::Started { root_moves } => {
+            let b = ProgressBar::new(root_moves as u64).with_style(
+                ProgressStyle::with_template(
+                    "{spinner} perft {msg} [{bar:30}] {pos}/{len} root moves, {elapsed}",
+                )
+                .expect("valid template")
+                .progress_chars("=> "),
+            );
+            b.set_message(format!("{}", args.depth));
+            bar = Some(b);
         }
-        println!("{out}");
+        PerftEvent::RootMove => bar.iter().for_each(|b| b.inc(1)),
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    if args.format == Format::Json {
+        print_json(&report)?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("{total}");
+    if let Some(rows) = report.divide.as_ref().filter(|_| args.depth > 0) {
+        for row in rows {
+            println!("{} {:<8} {}", row.uci, row.san, row.nodes);
+        }
+        println!();
+    }
+    println!("{}", report.nodes);
     eprintln!(
         "perft({}) of {} in {:.3} s, {:.1} Mnodes/s{}",
         args.depth,
-        pos.fen(),
-        seconds,
-        total as f64 / seconds.max(1e-9) / 1e6,
+        report.fen,
+        report.seconds,
+        report.nodes as f64 / report.seconds.max(1e-9) / 1e6,
         if args.full {
             " (every leaf played)"
         } else {

@@ -1,14 +1,24 @@
-//! What `tb build` and its `--bound` mode (`bound.rs`) share: the command's arguments
-//! ([`BuildArgs`], with the [`Game`] and [`BoundSide`] choices that other `tb` commands
-//! take too) and the report of a build.
+//! `antichess tb build`: the command's arguments ([`BuildArgs`], with the [`Game`] and
+//! [`BoundSide`] choices that other `tb` commands take too), their conversion into the
+//! job's options (`antichess_tb::jobs::build`, and the book's side of it for
+//! `--from-frontier` and `--queue`), and the printing of its events and report (a dry
+//! run's plan included).
+
+use std::process::ExitCode;
 
 use antichess_core::Color;
-use antichess_tb::index::TableIndex;
+use antichess_tb::format::MAX_UNITS;
+use antichess_tb::jobs::build::{
+    build_tables, BuildSummary, TablesBuildEvent, TablesBuildOptions, TablesBuildReport,
+};
+use antichess_tb::jobs::plan::{bytes_text, PlanReport};
+use antichess_tb::{BuildOptions, Material};
+use anyhow::bail;
 use clap::Args;
-use serde_json::json;
 
 use crate::common::args::TablesArgs;
-use crate::common::output::Format;
+use crate::common::output::{print_json, Format};
+use crate::common::progress::BuildProgress;
 
 /// The game whose tables a `tb` command serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -132,59 +142,206 @@ impl BoundSide {
     }
 }
 
-/// Prints what a build did: one JSON object (a row per table present or built), or a line
-/// saying how many `noun` were built and how fast.
-pub(super) fn print_report(
-    report: &antichess_tb::BuildReport,
-    dir: &std::path::Path,
-    rules: antichess_core::Rules,
-    json: bool,
-    noun: &str,
-) {
-    if !json {
-        println!(
-            "{} {noun} built, {} already present, in {} ({:.1} s, {} positions, {:.2} M positions/s)",
-            report.built.len(),
-            report.present,
-            dir.display(),
-            report.seconds,
-            report.positions,
-            report.positions as f64 / report.seconds.max(1e-9) / 1e6
-        );
-        return;
+/// `tb build --from-book` takes the book's materials of at most this many units unless
+/// `--units` says otherwise.
+const FROM_BOOK_UNITS: u32 = 5;
+
+/// `tb build` of antichess tables (Lasker tables are `lasker.rs`'s).
+pub(super) fn run(args: &BuildArgs) -> anyhow::Result<ExitCode> {
+    if args.top.is_some() && args.from_book.is_none() && args.from_frontier.is_none() {
+        bail!("--top goes with --from-book or --from-frontier");
     }
-    let mut rows: Vec<serde_json::Value> = report
-        .present_tables
+    let (targets, bound) = match &args.from_frontier {
+        Some(path) => {
+            let (targets, side) = frontier_targets(path, args)?;
+            (targets, Some(side))
+        }
+        None => (asked_targets(args)?, args.bound),
+    };
+    let build = BuildOptions {
+        rules: args.tables.rules,
+        dir: args.tables.dir(),
+        threads: args.tables.threads,
+        strategy: Default::default(),
+    };
+    if bound.is_some() {
+        if targets.is_empty() {
+            bail!("--bound: give the materials (e.g. RPPpp) or --from-book BOOK");
+        }
+        if build.rules.is_royal() {
+            bail!(
+                "--bound builds tables for the antichess rule sets, not {}",
+                build.rules
+            );
+        }
+    } else if let Some(url) = &args.queue {
+        return super::queue::run(url, &targets, build, args.format);
+    } else if targets.is_empty() {
+        if let Some(book) = &args.from_book {
+            bail!(
+                "the book {book} records no material of at most {} units met without a table \
+                 (its searches record those of at most 6 units; --units N to change the limit)",
+                args.units.unwrap_or(FROM_BOOK_UNITS)
+            );
+        }
+        bail!("give signatures (e.g. KRkb), --units N or --from-book BOOK");
+    }
+    let options = TablesBuildOptions {
+        build,
+        targets,
+        bound: bound.map(|side| side.colors().to_vec()),
+        dry_run: args.dry_run,
+    };
+    run_job(&options, args.format)
+}
+
+/// The materials named.
+pub(super) fn parse_signatures(signatures: &[String]) -> anyhow::Result<Vec<Material>> {
+    signatures
         .iter()
-        .map(|m| {
-            json!({
-                "material": m.name(),
-                "positions": 2 * TableIndex::new(m).size(),
-                "status": "present",
-            })
-        })
-        .collect();
-    rows.extend(report.built.iter().map(|b| {
-        json!({
-            "material": b.material.name(),
-            "kind": b.kind.to_string(),
-            "positions": b.stats.positions,
-            "status": "built",
-            "seconds": b.seconds,
-            "bytes": b.bytes,
-            "peak_memory": b.peak_memory,
-        })
-    }));
+        .map(|s| s.parse::<Material>().map_err(Into::into))
+        .collect()
+}
+
+/// The materials named, or every one of at most `units` units.
+pub(super) fn targets(signatures: &[String], units: Option<u32>) -> anyhow::Result<Vec<Material>> {
+    match units {
+        Some(n) if !(2..=MAX_UNITS).contains(&n) => {
+            bail!("--units {n}: tables have 2 to {MAX_UNITS} units")
+        }
+        Some(n) => Ok(Material::all_up_to(n)),
+        None => parse_signatures(signatures),
+    }
+}
+
+/// The materials asked for by signature, `--units` or `--from-book`.
+fn asked_targets(args: &BuildArgs) -> anyhow::Result<Vec<Material>> {
+    Ok(match &args.from_book {
+        Some(book) => crate::common::book::missing_materials(
+            book,
+            args.top.unwrap_or(10),
+            args.units.unwrap_or(FROM_BOOK_UNITS),
+            args.tables.rules,
+        )?,
+        None => targets(&args.signatures, args.units)?,
+    })
+}
+
+/// The materials `tb build --from-frontier` builds (the first --top of the frontier's
+/// order), and for which side: --bound, else the frontier's prover. Says on stderr what
+/// the frontier needs and what the build wins back.
+fn frontier_targets(
+    path: &std::path::Path,
+    args: &BuildArgs,
+) -> anyhow::Result<(Vec<Material>, BoundSide)> {
+    let choice =
+        antichess_book::jobs::tb_build::frontier_choice(path, args.tables.rules, args.top)?;
+    let side = args.bound.unwrap_or(match choice.prover {
+        Color::White => BoundSide::White,
+        Color::Black => BoundSide::Black,
+    });
+    if args.format == Format::Json && args.dry_run {
+        // The plan's JSON follows on standard output; the frontier's account goes first.
+        eprintln!("{}", serde_json::to_string(&choice.found)?);
+    } else {
+        eprintln!("{}", choice.account);
+    }
+    if choice.targets.is_empty() {
+        bail!(
+            "{}: no proof of this frontier has a tablebase leaf of more than 4 units: the \
+             4-unit set is all it needs (`tb build --units 4`)",
+            path.display()
+        );
+    }
+    Ok((choice.targets, side))
+}
+
+/// Runs the build job: the plan's announcement and the build's progress on stderr, the
+/// report (or the dry run's plan) on stdout.
+fn run_job(options: &TablesBuildOptions, format: Format) -> anyhow::Result<ExitCode> {
+    let json = format == Format::Json;
+    // The start line on stderr; the summary goes to standard output.
+    let progress = BuildProgress::new(json).at(&options.build).table_lines();
+    let result = build_tables(options, &|e| match e {
+        TablesBuildEvent::Planned {
+            summary,
+            note,
+            warnings,
+        } => {
+            if !json {
+                eprintln!("plan: {summary}");
+                if let Some(note) = note {
+                    eprintln!("note: {note}");
+                }
+            }
+            warn(&warnings);
+        }
+        TablesBuildEvent::Build(e) => progress.event(e),
+    });
+    progress.finish(None);
+    match result? {
+        TablesBuildReport::Plan(plan) => print_plan(&plan, format)?,
+        TablesBuildReport::Built(summary) if json => print_json(&summary)?,
+        TablesBuildReport::Built(summary) => {
+            let noun = if options.bound.is_some() {
+                "bound tables"
+            } else {
+                "tables"
+            };
+            print_summary(&summary, noun);
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Each warning on stderr.
+fn warn(warnings: &[String]) {
+    for warning in warnings {
+        eprintln!("warning: {warning}");
+    }
+}
+
+/// The line saying how many `noun` were built, and how fast.
+pub(super) fn print_summary(summary: &BuildSummary, noun: &str) {
     println!(
-        "{}",
-        json!({
-            "dir": dir.display().to_string(),
-            "rules": rules.to_string(),
-            "built": report.built.len(),
-            "present": report.present,
-            "positions": report.positions,
-            "seconds": report.seconds,
-            "tables": rows,
-        })
+        "{} {noun} built, {} already present, in {} ({:.1} s, {} positions, {:.2} M positions/s)",
+        summary.built,
+        summary.present,
+        summary.dir,
+        summary.seconds,
+        summary.positions,
+        summary.rate() / 1e6
     );
+}
+
+/// A dry run's plan on stdout (a row per table, with its kind in a bound plan, and the
+/// totals, as text or one JSON object), then its note (text only) and warnings on stderr.
+fn print_plan(plan: &PlanReport, format: Format) -> anyhow::Result<()> {
+    if format == Format::Json {
+        print_json(plan)?;
+    } else {
+        for row in &plan.plan {
+            let kind = match &row.kind {
+                Some(kind) => format!("{kind:<15} "),
+                None => String::new(),
+            };
+            println!(
+                "{:<10} {kind}{:>14} positions  ~{:>9}  {}",
+                row.material,
+                row.positions,
+                bytes_text(row.memory_estimate),
+                if row.status == "present" {
+                    "present"
+                } else {
+                    "to build"
+                }
+            );
+        }
+        println!("{}", plan.summary);
+        if let Some(note) = &plan.note {
+            eprintln!("note: {note}");
+        }
+    }
+    warn(&plan.warnings);
+    Ok(())
 }

@@ -1,49 +1,58 @@
-//! The size of a `tb build`: `--dry-run` lists the plan (every table needed, in build
-//! order, with its positions, the memory today's generator is expected to need for it and
-//! whether it is present) and its totals; a real build prints the totals on stderr before
-//! it starts. Both warn on stderr when the build is large (more than [`LARGE_POSITIONS`]
-//! positions to generate) or when its largest table is expected to need more memory than
-//! the machine has available, so that a `--from-book --top 3` of 3.6 × 10^10 positions
-//! does not start without a word. When most of the build is tables the ones asked for
-//! depend on (the tables their captures and promotions lead to), a note on stderr says how
-//! many were asked for and how much of the build the others are.
+//! The size of a table build, before it starts: the plan's totals ([`PlanSize`]), the line
+//! that announces them, the note for a build that is mostly dependencies of the tables
+//! asked for ([`dependencies_note`]), the warnings for a large build (more than
+//! [`LARGE_POSITIONS`] positions to generate) or one whose largest table is expected to
+//! need more memory than the machine has available, and the dry run's report
+//! ([`PlanReport`], the JSON of `tb build --dry-run`).
 //!
 //! Estimates: memory per position of the table being built (both sides to move) and file
 //! bytes per position, from measurements (docs/benchmarks.md); positions count both sides
 //! to move.
 
-use std::process::ExitCode;
+use std::path::Path;
 
-use antichess_tb::{dependencies, plan, BuildOptions, Material, PlanEntry, Tablebase};
-use serde_json::json;
+use serde::Serialize;
 
-use crate::common::output::Format;
-use crate::common::progress::bytes_text;
+use crate::build::{BuildOptions, PlanEntry};
+use crate::material::Material;
 
 /// Memory today's generator needs per position of the table being built (both sides to
 /// move): 2.49 measured on KBNkr (a 16-bit word and a mark bit per position, plus the file
 /// image while writing; docs/research/tb-memory.md), rounded up: the estimate `--dry-run`
 /// shows.
-pub(super) const BYTES_PER_POSITION: u64 = 3;
+pub const BYTES_PER_POSITION: u64 = 3;
 
 /// The same for the royal-king generator (`antichess_tb::royal`): a 32-bit word per
 /// position and the lists of each level; 195 MB measured for `KPkp` (8.5 M positions),
 /// rounded up.
-const ROYAL_BYTES_PER_POSITION: u64 = 24;
+pub const ROYAL_BYTES_PER_POSITION: u64 = 24;
 
 /// File bytes per position of an antichess table (exact or bound; both sides to move):
 /// 0.40 measured on the whole 4-unit set (1.2 GB), 0.343 on KBNkr, 0.446 on KRNkp, 0.33
 /// to 0.40 estimated over the 5-unit classes (docs/benchmarks.md). Royal-king tables have
 /// no figure (no disk estimate).
-const FILE_BYTES_PER_POSITION: f64 = 0.40;
+pub const FILE_BYTES_PER_POSITION: f64 = 0.40;
 
 /// A build of more positions than this (about an hour of one core at the measured rates,
 /// and 4.5 GB of files) is announced as large.
-pub(super) const LARGE_POSITIONS: u64 = 10_000_000_000;
+pub const LARGE_POSITIONS: u64 = 10_000_000_000;
+
+/// "812 kB", "34.1 MB", "2.10 GB" (powers of 1000).
+#[must_use]
+pub fn bytes_text(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b < 1e6 {
+        format!("{:.0} kB", b / 1e3)
+    } else if b < 1e9 {
+        format!("{:.1} MB", b / 1e6)
+    } else {
+        format!("{:.2} GB", b / 1e9)
+    }
+}
 
 /// The totals of a plan.
 #[derive(Debug, Clone)]
-pub(super) struct Size {
+pub struct PlanSize {
     /// Tables of the plan.
     pub tables: usize,
     /// Tables to build (missing).
@@ -58,10 +67,10 @@ pub(super) struct Size {
     pub disk_known: bool,
 }
 
-impl Size {
-    /// The totals of `rows` (material, positions, present).
-    pub fn of(rows: impl IntoIterator<Item = (Material, u64, bool)>, royal: bool) -> Size {
-        let mut size = Size {
+impl PlanSize {
+    /// The totals of `rows` (material, positions, present); `royal`: royal-king tables.
+    pub fn of(rows: impl IntoIterator<Item = (Material, u64, bool)>, royal: bool) -> PlanSize {
+        let mut size = PlanSize {
             tables: 0,
             to_build: 0,
             positions: 0,
@@ -87,12 +96,20 @@ impl Size {
         size
     }
 
+    /// The totals of a plan's entries.
+    #[must_use]
+    pub fn of_plan(plan: &[PlanEntry], royal: bool) -> PlanSize {
+        PlanSize::of(rows(plan), royal)
+    }
+
     /// The memory the largest table to build is expected to need.
+    #[must_use]
     pub fn peak_memory(&self) -> u64 {
         self.largest.map_or(0, |(_, p)| p * self.per_position)
     }
 
     /// The files' expected size, when known.
+    #[must_use]
     pub fn disk(&self) -> Option<u64> {
         self.disk_known
             .then(|| (self.positions as f64 * FILE_BYTES_PER_POSITION).round() as u64)
@@ -100,7 +117,8 @@ impl Size {
 
     /// "342 tables needed, 12 present, 330 to build (…) in DIR"; `noun`: "tables",
     /// "bound tables".
-    pub fn line(&self, noun: &str, dir: &std::path::Path) -> String {
+    #[must_use]
+    pub fn line(&self, noun: &str, dir: &Path) -> String {
         let largest = match self.largest {
             Some((m, _)) => format!(
                 ", the largest ({}) needing ~{} at {} bytes per position",
@@ -126,32 +144,10 @@ impl Size {
         )
     }
 
-    /// Before a build: the plan's line and `note` (see [`dependencies_note`]) on stderr
-    /// (not with JSON output, which keeps stderr quiet), then [`Size::warnings`]. Nothing
-    /// when every table is present.
-    pub fn announce(&self, noun: &str, dir: &std::path::Path, json: bool, note: Option<String>) {
-        if self.to_build == 0 {
-            return;
-        }
-        if !json {
-            eprintln!("plan: {}", self.line(noun, dir));
-            if let Some(note) = note {
-                eprintln!("note: {note}");
-            }
-        }
-        self.warn();
-    }
-
-    /// On stderr, each of [`Size::warnings`].
-    pub fn warn(&self) {
-        for warning in self.warnings() {
-            eprintln!("warning: {warning}");
-        }
-    }
-
     /// What makes the build one to think about first: more than [`LARGE_POSITIONS`]
     /// positions to generate, or a largest table expected to need more memory than the
     /// machine has available.
+    #[must_use]
     pub fn warnings(&self) -> Vec<String> {
         let mut out = Vec::new();
         if self.positions > LARGE_POSITIONS {
@@ -181,38 +177,27 @@ impl Size {
     }
 }
 
+/// A plan's entries as (material, positions, present).
+fn rows(plan: &[PlanEntry]) -> Vec<(Material, u64, bool)> {
+    plan.iter()
+        .map(|e| (e.material, e.positions, e.present))
+        .collect()
+}
+
 /// The memory available for new work (MemAvailable of /proc/meminfo), if known.
-fn memory_available() -> Option<u64> {
+#[must_use]
+pub fn memory_available() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
 }
 
-/// Before an exact build: [`Size::announce`] of its plan, a table counted as present when
-/// its file is there (the build checks each file again before it counts it).
-pub(super) fn announce_exact(
-    targets: &[Material],
-    options: &BuildOptions,
-    json: bool,
-) -> anyhow::Result<()> {
-    let tb = Tablebase::open(&options.dir, options.rules)?;
-    let rows: Vec<(Material, u64, bool)> = dependencies(targets, options.rules)
-        .into_iter()
-        .map(|m| (m, antichess_tb::positions(&m), tb.contains(&m)))
-        .collect();
-    let note = dependencies_note(targets, &rows);
-    Size::of(rows, options.rules.is_royal()).announce("tables", &options.dir, json, note);
-    Ok(())
-}
-
 /// A note for when the tables to build that were not asked for (dependencies of those that
 /// were) are more positions than those asked for: how many tables were asked for, and how
 /// much of the build the others are. `rows`: the plan (material, positions, present).
-pub(super) fn dependencies_note(
-    asked: &[Material],
-    rows: &[(Material, u64, bool)],
-) -> Option<String> {
+#[must_use]
+pub fn dependencies_note(asked: &[Material], rows: &[(Material, u64, bool)]) -> Option<String> {
     let to_build = rows.iter().filter(|r| !r.2);
     let (mut asked_tables, mut asked_positions, mut other_tables, mut other_positions) =
         (0usize, 0u64, 0usize, 0u64);
@@ -247,85 +232,91 @@ pub(super) fn dependencies_note(
     ))
 }
 
-/// `tb build --dry-run`: the plan, built nothing.
-pub(super) fn dry_run(
-    targets: &[Material],
-    options: &BuildOptions,
-    format: Format,
-) -> anyhow::Result<ExitCode> {
-    let plan = plan(targets, options)?;
-    print_plan(&plan, options, format, false);
-    if format == Format::Text {
-        let rows: Vec<_> = plan
-            .iter()
-            .map(|e| (e.material, e.positions, e.present))
-            .collect();
-        if let Some(note) = dependencies_note(targets, &rows) {
-            eprintln!("note: {note}");
-        }
-    }
-    Size::of(
-        plan.iter().map(|e| (e.material, e.positions, e.present)),
-        options.rules.is_royal(),
-    )
-    .warn();
-    Ok(ExitCode::SUCCESS)
+/// One table of a dry run's plan.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanRow {
+    /// The material's name.
+    pub material: String,
+    /// Its units (kings included).
+    pub units: u32,
+    /// Its pawns.
+    pub pawns: u32,
+    /// Positions, both sides to move.
+    pub positions: u64,
+    /// The memory today's generator is expected to need to build it.
+    pub memory_estimate: u64,
+    /// `"present"` or `"missing"`.
+    pub status: &'static str,
+    /// The table's kind, in a bound build's plan.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
 }
 
-/// A dry run's plan on stdout: a row per table (with its kind when `bound`) and the
-/// totals, as text or one JSON object.
-pub(super) fn print_plan(plan: &[PlanEntry], options: &BuildOptions, format: Format, bound: bool) {
-    let size = Size::of(
-        plan.iter().map(|e| (e.material, e.positions, e.present)),
-        options.rules.is_royal(),
-    );
-    let per_position = size.per_position;
-    let status = |e: &PlanEntry| if e.present { "present" } else { "missing" };
-    match format {
-        Format::Json => println!(
-            "{}",
-            json!({
-                "dir": options.dir.display().to_string(),
-                "rules": options.rules.to_string(),
-                "tables": plan.len(),
-                "to_build": size.to_build,
-                "positions": size.positions,
-                "largest_memory_estimate": size.peak_memory(),
-                "largest": size.largest.map(|(m, _)| m.name()),
-                "disk_estimate": size.disk(),
-                "plan": plan.iter().map(|e| {
-                    let mut row = json!({
-                        "material": e.material.name(),
-                        "units": e.material.units(),
-                        "pawns": e.material.pawns(),
-                        "positions": e.positions,
-                        "memory_estimate": e.positions * per_position,
-                        "status": status(e),
-                    });
-                    if bound {
-                        row["kind"] = e.kind.to_string().into();
-                    }
-                    row
-                }).collect::<Vec<_>>(),
-            })
-        ),
-        Format::Text => {
-            for e in plan {
-                let kind = if bound {
-                    format!("{:<15} ", e.kind.to_string())
-                } else {
-                    String::new()
-                };
-                println!(
-                    "{:<10} {kind}{:>14} positions  ~{:>9}  {}",
-                    e.material.name(),
-                    e.positions,
-                    bytes_text(e.positions * per_position),
-                    if e.present { "present" } else { "to build" }
-                );
-            }
-            let noun = if bound { "bound tables" } else { "tables" };
-            println!("{}", size.line(noun, &options.dir));
+/// What a dry run found: the plan in build order and its totals (the JSON of `tb build
+/// --dry-run`), with the line, the note and the warnings said beside it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlanReport {
+    /// The tables directory.
+    pub dir: String,
+    /// The rule set.
+    pub rules: String,
+    /// Tables of the plan.
+    pub tables: usize,
+    /// Tables missing.
+    pub to_build: usize,
+    /// Positions of the tables missing.
+    pub positions: u64,
+    /// The memory the largest table to build is expected to need.
+    pub largest_memory_estimate: u64,
+    /// The largest table to build.
+    pub largest: Option<String>,
+    /// The files' expected size, when known.
+    pub disk_estimate: Option<u64>,
+    /// Every table, in build order.
+    pub plan: Vec<PlanRow>,
+    /// The totals as one line ([`PlanSize::line`]).
+    #[serde(skip)]
+    pub summary: String,
+    /// [`dependencies_note`] of an exact plan.
+    #[serde(skip)]
+    pub note: Option<String>,
+    /// [`PlanSize::warnings`].
+    #[serde(skip)]
+    pub warnings: Vec<String>,
+}
+
+impl PlanReport {
+    /// The report of `plan`, to be built with `options`; `asked`: the materials asked for
+    /// (for the note), `None` for a bound plan.
+    #[must_use]
+    pub fn new(plan: &[PlanEntry], options: &BuildOptions, asked: Option<&[Material]>) -> Self {
+        let bound = asked.is_none();
+        let size = PlanSize::of_plan(plan, options.rules.is_royal());
+        let noun = if bound { "bound tables" } else { "tables" };
+        PlanReport {
+            dir: options.dir.display().to_string(),
+            rules: options.rules.to_string(),
+            tables: plan.len(),
+            to_build: size.to_build,
+            positions: size.positions,
+            largest_memory_estimate: size.peak_memory(),
+            largest: size.largest.map(|(m, _)| m.name()),
+            disk_estimate: size.disk(),
+            plan: plan
+                .iter()
+                .map(|e| PlanRow {
+                    material: e.material.name(),
+                    units: e.material.units(),
+                    pawns: e.material.pawns(),
+                    positions: e.positions,
+                    memory_estimate: e.positions * size.per_position,
+                    status: if e.present { "present" } else { "missing" },
+                    kind: bound.then(|| e.kind.to_string()),
+                })
+                .collect(),
+            summary: size.line(noun, &options.dir),
+            note: asked.and_then(|asked| dependencies_note(asked, &rows(plan))),
+            warnings: size.warnings(),
         }
     }
 }
