@@ -72,7 +72,10 @@ fn convert_verifies_then_writes_and_does_not_convert_a_forged_proof() {
     let head = FileHead::read(&damaged, None, &ReferenceOptions::default()).unwrap();
     let err = convert_verified(&head, &NoTablebases, false, &options).unwrap_err();
     assert!(err.is_rejection(), "{err}");
-    assert!(err.to_string().contains("does not verify, not converted"), "{err}");
+    assert!(
+        err.to_string().contains("does not verify, not converted"),
+        "{err}"
+    );
     assert!(!dir.join("forged-out.proof").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

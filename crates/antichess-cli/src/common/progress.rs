@@ -62,17 +62,7 @@ fn duration_text(seconds: f64) -> String {
     }
 }
 
-/// "812 kB", "34.1 MB", "2.10 GB" (powers of 1000).
-pub fn bytes_text(bytes: u64) -> String {
-    let b = bytes as f64;
-    if b < 1e6 {
-        format!("{:.0} kB", b / 1e3)
-    } else if b < 1e9 {
-        format!("{:.1} MB", b / 1e6)
-    } else {
-        format!("{:.2} GB", b / 1e9)
-    }
-}
+pub use antichess_tb::jobs::plan::bytes_text;
 
 impl BuildProgress {
     /// A display that prints nothing at all when `quiet` (JSON output).

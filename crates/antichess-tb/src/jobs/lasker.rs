@@ -13,7 +13,7 @@ use serde::{Serialize, Serializer};
 
 use crate::error::TbError;
 use crate::index::TableIndex;
-use crate::jobs::plan::bytes_text;
+use crate::jobs::plan::{bytes_text, PlanRow};
 use crate::lasker::{
     lasker_dependencies, lasker_memory_estimate, lasker_stats, LaskerBuildReport, LaskerDeepest,
     LaskerSideStats, LaskerStats, LaskerTablebase, LaskerValue,
@@ -110,23 +110,6 @@ impl LaskerBuildSummary {
     }
 }
 
-/// One table of a Lasker dry run.
-#[derive(Debug, Clone, Serialize)]
-pub struct LaskerPlanRow {
-    /// The material's name.
-    pub material: String,
-    /// Its men (kings included).
-    pub units: u32,
-    /// Its pawns.
-    pub pawns: u32,
-    /// Positions, both sides to move.
-    pub positions: u64,
-    /// The memory its build is expected to need.
-    pub memory_estimate: u64,
-    /// `"present"` or `"missing"`.
-    pub status: &'static str,
-}
-
 /// A Lasker dry run: the plan in build order and its totals (the JSON of `tb build --game
 /// lasker --dry-run`), with the totals as one line.
 #[derive(Debug, Clone, Serialize)]
@@ -144,7 +127,7 @@ pub struct LaskerPlanReport {
     /// The memory the largest table to build is expected to need.
     pub largest_memory_estimate: u64,
     /// Every table, in build order.
-    pub plan: Vec<LaskerPlanRow>,
+    pub plan: Vec<PlanRow>,
     /// "N Lasker tables needed, … in DIR".
     #[serde(skip)]
     pub summary: String,
@@ -157,9 +140,9 @@ pub struct LaskerPlanReport {
 pub fn lasker_plan(targets: &[Material], dir: &Path) -> Result<LaskerPlanReport, TbError> {
     let plan = lasker_dependencies(targets)?;
     let present = LaskerTablebase::open(dir)?;
-    let rows: Vec<LaskerPlanRow> = plan
+    let rows: Vec<PlanRow> = plan
         .iter()
-        .map(|m| LaskerPlanRow {
+        .map(|m| PlanRow {
             material: m.name(),
             units: m.units(),
             pawns: m.pawns(),
@@ -170,6 +153,7 @@ pub fn lasker_plan(targets: &[Material], dir: &Path) -> Result<LaskerPlanReport,
             } else {
                 "missing"
             },
+            kind: None,
         })
         .collect();
     let missing: Vec<_> = rows.iter().filter(|r| r.status == "missing").collect();

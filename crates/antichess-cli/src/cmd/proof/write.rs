@@ -62,28 +62,31 @@ pub(super) fn finish<T, E: Into<JobError>>(
     }
 }
 
-/// Prints a report: its JSON (indented), or its text.
+/// Prints a report: its JSON (indented), or its text and a newline.
 pub(super) fn print<T: serde::Serialize + std::fmt::Display>(
     report: T,
     json: bool,
 ) -> anyhow::Result<()> {
-    if json {
-        print_json_pretty(&report)
-    } else {
-        println!("{report}");
-        Ok(())
-    }
+    print_report(report, json, "\n")
 }
 
-/// [`print`] for a report whose text is lines, each ending with a newline.
+/// [`print`] for a report whose text is lines, each ending with a newline already.
 pub(super) fn print_block<T: serde::Serialize + std::fmt::Display>(
     report: T,
     json: bool,
 ) -> anyhow::Result<()> {
+    print_report(report, json, "")
+}
+
+fn print_report<T: serde::Serialize + std::fmt::Display>(
+    report: T,
+    json: bool,
+    end: &str,
+) -> anyhow::Result<()> {
     if json {
         print_json_pretty(&report)
     } else {
-        print!("{report}");
+        print!("{report}{end}");
         Ok(())
     }
 }

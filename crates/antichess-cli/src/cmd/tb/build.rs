@@ -11,7 +11,7 @@ use antichess_tb::format::MAX_UNITS;
 use antichess_tb::jobs::build::{
     build_tables, BuildSummary, TablesBuildEvent, TablesBuildOptions, TablesBuildReport,
 };
-use antichess_tb::jobs::plan::{bytes_text, PlanReport};
+use antichess_tb::jobs::plan::{bytes_text, PlanReport, PlanRow};
 use antichess_tb::{BuildOptions, Material};
 use anyhow::bail;
 use clap::Args;
@@ -314,29 +314,35 @@ pub(super) fn print_summary(summary: &BuildSummary, noun: &str) {
     );
 }
 
+/// A dry run's rows on stdout: material, kind (in a bound plan), positions, the memory
+/// expected, present or to build (`tb build --dry-run`, Lasker's too).
+pub(super) fn print_plan_rows(rows: &[PlanRow]) {
+    for row in rows {
+        let kind = match &row.kind {
+            Some(kind) => format!("{kind:<15} "),
+            None => String::new(),
+        };
+        println!(
+            "{:<10} {kind}{:>14} positions  ~{:>9}  {}",
+            row.material,
+            row.positions,
+            bytes_text(row.memory_estimate),
+            if row.status == "present" {
+                "present"
+            } else {
+                "to build"
+            }
+        );
+    }
+}
+
 /// A dry run's plan on stdout (a row per table, with its kind in a bound plan, and the
 /// totals, as text or one JSON object), then its note (text only) and warnings on stderr.
 fn print_plan(plan: &PlanReport, format: Format) -> anyhow::Result<()> {
     if format == Format::Json {
         print_json(plan)?;
     } else {
-        for row in &plan.plan {
-            let kind = match &row.kind {
-                Some(kind) => format!("{kind:<15} "),
-                None => String::new(),
-            };
-            println!(
-                "{:<10} {kind}{:>14} positions  ~{:>9}  {}",
-                row.material,
-                row.positions,
-                bytes_text(row.memory_estimate),
-                if row.status == "present" {
-                    "present"
-                } else {
-                    "to build"
-                }
-            );
-        }
+        print_plan_rows(&plan.plan);
         println!("{}", plan.summary);
         if let Some(note) = &plan.note {
             eprintln!("note: {note}");

@@ -18,7 +18,6 @@ use antichess_tb::jobs::lasker::{
     lasker_plan, lasker_probe, lasker_probe_targets, lasker_stats_text, lasker_tables_stats,
     LaskerBuildSummary,
 };
-use antichess_tb::jobs::plan::bytes_text;
 use antichess_tb::lasker::{lasker_build, lasker_material_ok, LaskerBuildEvent, LaskerTablebase};
 use antichess_tb::Material;
 use anyhow::{bail, Context};
@@ -105,19 +104,7 @@ pub fn run_build(
             print_json(&plan)?;
             return Ok(ExitCode::SUCCESS);
         }
-        for row in &plan.plan {
-            println!(
-                "{:<10} {:>14} positions  ~{:>9}  {}",
-                row.material,
-                row.positions,
-                bytes_text(row.memory_estimate),
-                if row.status == "present" {
-                    "present"
-                } else {
-                    "to build"
-                }
-            );
-        }
+        super::build::print_plan_rows(&plan.plan);
         println!("{}", plan.summary);
         return Ok(ExitCode::SUCCESS);
     }
