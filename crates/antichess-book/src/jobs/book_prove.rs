@@ -70,7 +70,7 @@ pub enum BookProveOutcome {
     /// root's status.
     NoProof(NoProofReport, Status),
     /// The root's proof was written; the directory of the leaves' proofs.
-    Proof(ProofFileReport, PathBuf),
+    Proof(Box<ProofFileReport>, PathBuf),
 }
 
 /// An error of [`book_prove`], with the step it stopped in (`None`: before any).
@@ -186,5 +186,5 @@ pub fn book_prove(
         },
     )
     .map_err(in_step(Some(format!("proving {shown}"))))?;
-    Ok(BookProveOutcome::Proof(report, leaf_dir))
+    Ok(BookProveOutcome::Proof(Box::new(report), leaf_dir))
 }
