@@ -7,28 +7,7 @@ use antichess_core::bench::movegen_bench;
 
 fn main() {
     let repeat: u32 = std::env::args().nth(1).map_or(5, |r| r.parse().unwrap());
-    let report = movegen_bench(repeat, &mut |row| {
-        println!(
-            "{:<12} {} {:>10} {:>8.3} s {:>7.1} Mnodes/s{}",
-            row.position,
-            row.depth,
-            row.nodes,
-            row.seconds,
-            row.nodes_per_second / 1e6,
-            if row.every_leaf_played {
-                " (every leaf played)"
-            } else {
-                ""
-            }
-        );
-    })
-    .unwrap_or_else(|e| panic!("{e}"));
-    println!(
-        "total, last ply counted:  {:.1} Mnodes/s",
-        report.nodes_per_second_last_ply_counted / 1e6
-    );
-    println!(
-        "total, every leaf played: {:.1} Mnodes/s",
-        report.nodes_per_second_every_leaf_played / 1e6
-    );
+    let report =
+        movegen_bench(repeat, &mut |row| println!("{row}")).unwrap_or_else(|e| panic!("{e}"));
+    println!("{}", report.totals_text());
 }

@@ -36,6 +36,38 @@ pub struct MovegenReport {
     pub threads: u32,
 }
 
+impl std::fmt::Display for MovegenRow {
+    /// The row of `bench movegen`'s table: position, depth, nodes, seconds, Mnodes/s, mode.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mode = if self.every_leaf_played {
+            "every leaf played"
+        } else {
+            "last ply counted"
+        };
+        write!(
+            f,
+            "{:<12} {:>5} {:>12} {:>10.3} {:>10.1}  {mode}",
+            self.position,
+            self.depth,
+            self.nodes,
+            self.seconds,
+            self.nodes_per_second / 1e6
+        )
+    }
+}
+
+impl MovegenReport {
+    /// The two totals' lines (Mnodes/s, last ply counted and every leaf played).
+    #[must_use]
+    pub fn totals_text(&self) -> String {
+        format!(
+            "total, last ply counted:  {:.1} Mnodes/s\ntotal, every leaf played: {:.1} Mnodes/s",
+            self.nodes_per_second_last_ply_counted / 1e6,
+            self.nodes_per_second_every_leaf_played / 1e6
+        )
+    }
+}
+
 /// A node count that differs from the one expected: move generation is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NodeCountMismatch {

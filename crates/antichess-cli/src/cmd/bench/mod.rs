@@ -100,19 +100,7 @@ fn movegen(args: &MovegenArgs) -> anyhow::Result<ExitCode> {
     }
     let report = movegen_bench(args.repeat, &mut |row| {
         if !json {
-            let mode = if row.every_leaf_played {
-                "every leaf played"
-            } else {
-                "last ply counted"
-            };
-            println!(
-                "{:<12} {:>5} {:>12} {:>10.3} {:>10.1}  {mode}",
-                row.position,
-                row.depth,
-                row.nodes,
-                row.seconds,
-                row.nodes_per_second / 1e6
-            );
+            println!("{row}");
         }
     })?;
     if json {
@@ -120,14 +108,7 @@ fn movegen(args: &MovegenArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     println!();
-    println!(
-        "total, last ply counted:  {:.1} Mnodes/s",
-        report.nodes_per_second_last_ply_counted / 1e6
-    );
-    println!(
-        "total, every leaf played: {:.1} Mnodes/s",
-        report.nodes_per_second_every_leaf_played / 1e6
-    );
+    println!("{}", report.totals_text());
     println!("(single thread; node counts asserted)");
     Ok(ExitCode::SUCCESS)
 }
