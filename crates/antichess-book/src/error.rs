@@ -77,18 +77,39 @@ impl BookError {
         move |source| BookError::Postgres { context, source }
     }
 
-    /// Whether the store could not be reached or lost the connection (a PostgreSQL server
-    /// restarting or failing over, a network failure), so that the same operation may
-    /// succeed after reconnecting. Errors the server answered (a constraint, a missing
-    /// table, bad credentials, a missing database) are not, and neither is any SQLite
-    /// error (a local file, whose lock waits are SQLite's own).
+    /// Whether the same operation may succeed if tried again (after reconnecting): the
+    /// store could not be reached or lost the connection (a PostgreSQL server restarting
+    /// or failing over, a network failure), or a SQLite book stayed locked by another
+    /// writer for longer than the busy timeout (the transaction was rolled back, so
+    /// trying it again is safe: a 2.8 M-node book's worker once waited out the timeout
+    /// behind the other worker's long write, and the run stopped). Errors the server
+    /// answered (a constraint, a missing table, bad credentials, a missing database) are
+    /// not, and neither is any other SQLite error.
     #[must_use]
     pub fn is_transient(&self) -> bool {
         match self {
             BookError::Postgres { source, .. } => pg_transient(source),
+            BookError::Sql { source, .. } => sqlite_busy(source),
             _ => false,
         }
     }
+}
+
+impl BookError {
+    /// Whether a SQLite book was locked by another writer past the busy timeout (one of
+    /// the [`BookError::is_transient`] errors): the other writer is alive and working, so
+    /// a grow's worker waits longer for it than for a store that cannot be reached.
+    #[must_use]
+    pub fn is_busy(&self) -> bool {
+        matches!(self, BookError::Sql { source, .. } if sqlite_busy(source))
+    }
+}
+
+/// See [`BookError::is_transient`]: SQLite's `SQLITE_BUSY` (the lock not taken within the
+/// busy timeout) or `SQLITE_LOCKED`.
+fn sqlite_busy(e: &rusqlite::Error) -> bool {
+    use rusqlite::ErrorCode::{DatabaseBusy, DatabaseLocked};
+    matches!(e.sqlite_error_code(), Some(DatabaseBusy | DatabaseLocked))
 }
 
 /// See [`BookError::is_transient`]: a closed connection, a network I/O error anywhere in

@@ -30,6 +30,12 @@ use crate::node::NodeId;
 use crate::select::{walk, Rng, Selection};
 use crate::store::{next_counter, open_store, Store};
 
+/// How long a worker keeps trying to write to a SQLite book that another writer holds
+/// locked (each try waits out the busy timeout): one write can hold the lock for minutes
+/// (a 2.8 M-node book's last result, which won the root, shared that win with 131,307
+/// transpositions in one transaction of about nine minutes).
+const BUSY_RETRY: Duration = Duration::from_secs(3600);
+
 /// How to grow a book.
 #[derive(Debug, Clone)]
 pub struct GrowOptions {
@@ -56,8 +62,9 @@ pub struct GrowOptions {
     /// ε of the solver's 1+ε trick.
     pub epsilon: f64,
     /// How long a worker keeps reconnecting when the store cannot be reached (a
-    /// PostgreSQL server restarting, a network failure: [`BookError::is_transient`])
-    /// before the grow fails; zero fails at once.
+    /// PostgreSQL server restarting, a network failure, a SQLite book locked past its
+    /// busy timeout: [`BookError::is_transient`]) before the grow fails; zero fails at
+    /// once.
     ///
     /// [`BookError::is_transient`]: crate::BookError::is_transient
     pub retry: Duration,
@@ -117,9 +124,22 @@ pub struct GrowStats {
     pub retries: AtomicU64,
     /// The last such error, for the user.
     pub last_store_error: Mutex<Option<String>>,
+    /// The longest a worker took to write one search's result (the transaction that
+    /// holds the book's write lock: the minimax to the root and the transpositions'
+    /// wins), in milliseconds, and the node it was written for.
+    pub longest_write_ms: AtomicU64,
+    pub longest_write_node: AtomicU64,
 }
 
 impl GrowStats {
+    /// Keeps the time a result's write took if it is the longest so far.
+    fn wrote(&self, node: NodeId, took: Duration) {
+        let ms = took.as_millis().try_into().unwrap_or(u64::MAX);
+        if self.longest_write_ms.fetch_max(ms, Relaxed) < ms {
+            self.longest_write_node.store(node as u64, Relaxed);
+        }
+    }
+
     /// Counts a failure to reach the store and keeps its message.
     fn store_failed(&self, error: &BookError) {
         self.retries.fetch_add(1, Relaxed);
@@ -450,7 +470,8 @@ impl Run<'_> {
 
     /// Runs `op` on the worker's store; when the store cannot be reached
     /// ([`BookError::is_transient`]), reconnects (pausing 0.25 s, doubling up to 5 s) and
-    /// runs it again, for at most `options.retry` after the first failure. An operation
+    /// runs it again, for at most `options.retry` after the first failure (a SQLite book
+    /// locked by another writer: at least [`BUSY_RETRY`]). An operation
     /// cut short this way is a transaction that was rolled back, or one whose commit was
     /// lost with the connection; either way running it again is safe: a claim already
     /// taken is taken again or expires with its lease, and a result already written finds
@@ -470,8 +491,13 @@ impl Run<'_> {
             // Reconnect, until the store answers or the retry time is up.
             loop {
                 let since = *failing_since.get_or_insert_with(Instant::now);
+                let limit = if error.is_busy() {
+                    self.options.retry.max(BUSY_RETRY)
+                } else {
+                    self.options.retry
+                };
                 if !error.is_transient()
-                    || since.elapsed() >= self.options.retry
+                    || since.elapsed() >= limit
                     || self.stop.load(Relaxed)
                     || self.abort.load(Relaxed)
                 {
@@ -689,6 +715,7 @@ impl Run<'_> {
     ) -> Result<()> {
         let applied = self.with_store(store, |s| {
             let mut txn = s.write()?;
+            let locked = Instant::now();
             let applied = apply(
                 &mut *txn,
                 node_id,
@@ -699,6 +726,7 @@ impl Run<'_> {
                 self.prover,
             )?;
             txn.commit()?;
+            self.stats.wrote(node_id, locked.elapsed());
             Ok(applied)
         })?;
         self.stats.nodes.fetch_add(expansion.nodes, Relaxed);

@@ -131,7 +131,7 @@ fn pg_grow_goes_on_after_a_server_restart() {
     assert!(stdout.contains("solved: root win"), "{}", text(&out));
     assert!(stdout.contains("the workers reconnected"), "{}", text(&out));
     assert!(
-        stderr.contains("the store cannot be reached, reconnecting"),
+        stderr.contains("the store cannot be reached or is locked, trying again"),
         "{}",
         text(&out)
     );

@@ -78,6 +78,9 @@ pub struct GrowReport {
     pub lost: u64,
     pub searches_logged: u64,
     pub store_retries: u64,
+    /// The longest write of one search's result, in seconds (it holds the book's write
+    /// lock; the other writers wait).
+    pub longest_write_seconds: f64,
     /// `None` when the book was solved before the job began.
     #[serde(flatten)]
     pub proofs: Option<ProofsKept>,
@@ -112,6 +115,7 @@ impl GrowReport {
             lost: counts.lost,
             searches_logged: counts.searches,
             store_retries: 0,
+            longest_write_seconds: 0.0,
             proofs: None,
             already_solved: false,
             won_root: root.status.is_win(),
@@ -241,6 +245,7 @@ pub fn grow_job(
     report.nodes_searched = last.nodes;
     report.seconds = start.elapsed().as_secs_f64();
     report.store_retries = stats.retries.load(Relaxed);
+    report.longest_write_seconds = stats.longest_write_ms.load(Relaxed) as f64 / 1000.0;
     report.proofs = Some(ProofsKept {
         proofs_kept: stats.proofs_kept.load(Relaxed),
         proofs_not_kept: last.proofs_failed,

@@ -53,6 +53,8 @@ struct Run<'a> {
     saving: Option<Saving>,
     grown: GrownTables,
     record: RecordWatch,
+    /// The workers' store retries already told of.
+    retries_told: u64,
 }
 
 /// The record tree's proof number for the progress events (with hints): walking the book
@@ -101,6 +103,7 @@ pub(super) fn grow_rounds(
         saving: None,
         grown: GrownTables::default(),
         record: RecordWatch::default(),
+        retries_told: 0,
     };
     let end = loop {
         run.start_table_round(options, on_event)?;
@@ -271,6 +274,7 @@ impl Run<'_> {
                     }
                 }
                 self.forward_frontier_events(on_event);
+                self.forward_store_retries(on_event);
                 if started.elapsed() >= next {
                     next += every;
                     let hints = options.hints.as_deref();
@@ -395,6 +399,23 @@ impl Run<'_> {
             while let Ok(e) = saving.events.try_recv() {
                 on_event(ProveLineEvent::Frontier(e));
             }
+        }
+    }
+
+    /// Tells of the workers' retries since the last time (a book locked past the busy
+    /// timeout, or unreachable).
+    fn forward_store_retries(&mut self, on_event: &mut dyn FnMut(ProveLineEvent)) {
+        let retries = self.stats.retries.load(Relaxed);
+        if retries > self.retries_told {
+            self.retries_told = retries;
+            let error = self
+                .stats
+                .last_store_error
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clone()
+                .unwrap_or_default();
+            on_event(ProveLineEvent::StoreRetry { retries, error });
         }
     }
 

@@ -164,6 +164,9 @@ pub enum ProveLineEvent {
     FrontierSaved { file: PathBuf, report: SaveReport },
     /// Proved nodes whose proof could not be extracted, and the last error.
     ProofsNotExtracted { count: u64, last: String },
+    /// A worker could not write to the book (locked past the busy timeout, or the store
+    /// unreachable) and tries again (`retries` so far in the run).
+    StoreRetry { retries: u64, error: String },
     /// The root is won: the proof is assembled.
     Assembling,
     /// Leaves re-solved so far (every 100).
@@ -238,6 +241,11 @@ pub struct ProveLineReport {
     pub root: RootReport,
     pub grow_seconds: f64,
     pub proofs_not_kept: u64,
+    /// Times a worker found the book locked or unreachable and tried again.
+    pub store_retries: u64,
+    /// The longest write of one search's result (seconds) and the book node it was for.
+    pub longest_write_seconds: f64,
+    pub longest_write_node: i64,
     pub proof_file: Option<PathBuf>,
     pub verified: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -664,4 +664,42 @@ mod tests {
         assert!(err.contains("readonly"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
+
+    /// A writer that finds the book locked by another writer for longer than its busy
+    /// timeout gets an error that `is_transient` calls worth trying again (the grow's
+    /// workers then retry instead of stopping the run), and the retry succeeds once the
+    /// other writer commits. A missing table is not transient.
+    #[test]
+    fn a_book_locked_past_the_busy_timeout_is_a_transient_error() {
+        let dir = std::env::temp_dir().join(format!("antichess-busy-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("busy.book");
+        drop(SqliteStore::create(&path).unwrap());
+        let mut holder = SqliteStore::open(&path).unwrap();
+        let mut waiter = SqliteStore::open(&path).unwrap();
+        waiter
+            .conn
+            .busy_timeout(Duration::from_millis(20))
+            .unwrap();
+        let mut held = holder.write().unwrap();
+        held.set_meta("held", "yes").unwrap();
+        let error = match waiter.write() {
+            Err(e) => e,
+            Ok(_) => panic!("a second writer took the lock"),
+        };
+        assert!(error.to_string().contains("locked"), "{error}");
+        assert!(error.is_transient() && error.is_busy(), "{error}");
+        held.commit().unwrap();
+        let mut txn = waiter.write().unwrap();
+        assert_eq!(txn.meta("held").unwrap().as_deref(), Some("yes"));
+        drop(txn);
+        let missing = waiter
+            .conn
+            .execute("DELETE FROM no_such_table", [])
+            .map_err(BookError::sql("deleting"))
+            .expect_err("no such table");
+        assert!(!missing.is_transient() && !missing.is_busy(), "{missing}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -169,6 +169,10 @@ impl From<TablesMet> for Met {
     }
 }
 
+/// A write of one search's result this long is told of at the end (it holds the book's
+/// lock: the other workers wait).
+pub(crate) const SLOW_WRITE_SECONDS: f64 = 10.0;
+
 pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let options = options(args, started)?;
@@ -179,6 +183,12 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         println!(
             "{}",
             serde_json::to_string_pretty(&serde_json::to_value(&report)?)?
+        );
+    }
+    if !json && report.longest_write_seconds >= SLOW_WRITE_SECONDS {
+        eprintln!(
+            "note: the longest write of a search's result took {:.1} s (book node {}); the other workers wait for the book meanwhile",
+            report.longest_write_seconds, report.longest_write_node
         );
     }
     let fen = root.fen();
@@ -411,6 +421,9 @@ fn print_growth_event(event: ProveLineEvent) {
         }
         E::ProofsNotExtracted { count, last } => eprintln!(
             "warning: {count} proved node(s) whose proof could not be extracted from the search's table; the last: {last}"
+        ),
+        E::StoreRetry { retries, error } => eprintln!(
+            "warning: a worker could not write to the book and tries again (retry {retries}): {error}"
         ),
         E::Assembling => eprintln!("the root is won: assembling the proof"),
         E::LeavesSolved(leaves) => eprintln!("leaves re-solved: {leaves}"),

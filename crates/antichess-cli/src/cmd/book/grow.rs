@@ -219,7 +219,7 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
             number(root.disproof)
         ),
         GrowEvent::StoreRetry { retries, error } if !json_out => bar.suspend(|| {
-            eprintln!("the store cannot be reached, reconnecting (retry {retries}): {error}");
+            eprintln!("the store cannot be reached or is locked, trying again (retry {retries}): {error}");
         }),
         GrowEvent::Progress(p) if tty => {
             bar.set_message(progress_line(&p));
@@ -293,8 +293,14 @@ fn print_summary(args: &GrowArgs, book: &Book, r: &GrowReport) -> anyhow::Result
     }
     if r.store_retries > 0 {
         println!(
-            "the store could not be reached {} time(s); the workers reconnected",
+            "the store could not be reached (or stayed locked) {} time(s); the workers tried again",
             r.store_retries
+        );
+    }
+    if r.longest_write_seconds >= crate::cmd::prove::SLOW_WRITE_SECONDS {
+        println!(
+            "the longest write of a search's result took {:.1} s (the other workers wait for the book meanwhile)",
+            r.longest_write_seconds
         );
     }
     Ok(ExitCode::SUCCESS)
