@@ -678,10 +678,7 @@ mod tests {
         drop(SqliteStore::create(&path).unwrap());
         let mut holder = SqliteStore::open(&path).unwrap();
         let mut waiter = SqliteStore::open(&path).unwrap();
-        waiter
-            .conn
-            .busy_timeout(Duration::from_millis(20))
-            .unwrap();
+        waiter.conn.busy_timeout(Duration::from_millis(20)).unwrap();
         let mut held = holder.write().unwrap();
         held.set_meta("held", "yes").unwrap();
         let error = match waiter.write() {
