@@ -10,9 +10,10 @@
 //! verified only with `ANTICHESS_FULL_CHECKS=1` (`.ci/run`'s full mode); otherwise its file
 //! is decoded whole by `proof stats` and every figure but the verdict is checked (in full
 //! mode, bound tables recorded as `MATERIAL:bound-w` are built with `tb build --bound
-//! white`). The 4-unit tables of `e3-Nc6.proof`, `e3-c6.proof` and `e3-Nh6.proof` close
-//! over the whole 4-unit set (714 tables, 3.0 × 10^9 positions: about 9 minutes of the test
-//! on two cores, most of CI's test time), so CI verifies those three in full mode only; by
+//! white`). The 4-unit tables of `e3-Nc6.proof`, `e3-c6.proof`, `e3-Nh6.proof` and
+//! `e3-g5.proof` close over the whole 4-unit set (714 tables, 3.0 × 10^9 positions: about 9
+//! minutes of the test on two cores, most of CI's test time), and `e3-g5.proof` also rests
+//! on 204 five-unit bound tables (hours), so CI verifies those four in full mode only; by
 //! default it builds [`SAMPLE_4_UNITS`] (with what they depend on: seconds) and checks that
 //! they are the tables those proofs record, checksum for checksum, and verifies those
 //! proofs' trees whole (every move legal, every reply of the opponent answered, every
