@@ -125,12 +125,26 @@ pub(crate) fn propagate_up(
 
 /// Shares every newly won node with its unproven transpositions, and propagates what
 /// that changes, until nothing new is won.
+///
+/// A position is shared once: after the first won node of a position has been shared,
+/// every node of that position is proven, marked or deferring, so a later won node of the
+/// same position (one its ancestors' minimax won) has nothing to share and its
+/// transpositions are not read again. (In a book whose long lines pass through the same
+/// positions a thousand times each, one result once won 132,621 nodes of 171 positions:
+/// reading every position's nodes for each of them held the write lock for nine minutes.)
 pub(crate) fn settle(txn: &mut dyn Txn, changes: &mut Changes) -> Result<()> {
+    // The positions shared so far: their FENs by key.
+    let mut shared: std::collections::HashMap<u64, Vec<String>> = Default::default();
     while let Some(id) = changes.won.pop() {
         let Some(won) = txn.node(id)? else { continue };
         if won.status != Status::Win {
             continue;
         }
+        let fens = shared.entry(won.key).or_default();
+        if fens.iter().any(|fen| same_position(fen, &won.fen)) {
+            continue;
+        }
+        fens.push(won.fen.clone());
         for mut twin in txn.nodes_with_key(won.key)? {
             if twin.id == won.id
                 || twin.status.is_proven()
