@@ -188,8 +188,9 @@ fn bound_tables_build_probe_verify_and_back_a_proof() {
     );
 }
 
-/// `tb build --from-frontier`: the tables a shipped frontier's proofs rest on (1. e3 e6's,
-/// whose tablebase leaves include 5-unit bound tables for White), in the order that lets
+/// `tb build --from-frontier`: the tables a shipped frontier's proofs rest on (1. e3 b5's,
+/// whose tablebase leaves include 5-unit bound tables for White; the smallest frontier
+/// shipped, as the test decodes every proof of the file three times), in the order that lets
 /// the most proof nodes verify first; `--top` takes the first of them; the plan is of
 /// bound tables for the frontier's prover. A frontier of another rule set is refused by
 /// name, and `--top` alone is refused.
@@ -199,7 +200,7 @@ fn from_frontier_plans_the_tables_its_proofs_rest_on() {
     let dir = antichess_testkit::temp_dir("tb-from-frontier");
     let tables = dir.join("tables");
     let frontier = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../proofs/partial/e3-e6.frontier");
+        .join("../../proofs/partial/e3-b5.frontier");
     let plan = |extra: &[&str]| {
         let mut args = vec!["tb", "build", "--from-frontier", s(&frontier), "--dry-run"];
         args.extend_from_slice(extra);
