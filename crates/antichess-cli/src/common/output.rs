@@ -10,17 +10,8 @@ pub enum Format {
     Json,
 }
 
-/// The infinite proof or disproof number of the search and the book.
-const INF: u32 = antichess_pns::INF;
-
 /// A proof or disproof number as text: `inf` for infinity.
-pub fn number(n: u32) -> String {
-    if n == INF {
-        "inf".to_string()
-    } else {
-        n.to_string()
-    }
-}
+pub use antichess_pns::prove::text::number;
 
 /// Peak resident memory of this process in bytes (Linux), if known: the tables' figure.
 pub use antichess_tb::memory::peak_resident as peak_memory;
