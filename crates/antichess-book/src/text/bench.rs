@@ -1,9 +1,12 @@
-//! The book benchmark ([`crate::jobs::bench`]) as text: the settings and the table's
-//! heading, and one row per budget and worker count ([`BenchRow`]'s `Display`).
+//! The book benchmarks as text: `bench book` ([`crate::jobs::bench`]: the settings and
+//! the table's heading, and one row per budget and worker count, [`BenchRow`]'s
+//! `Display`) and `bench store` ([`crate::jobs::store_bench`]: its first line, and its
+//! figures, [`StoreBenchReport`]'s `Display`).
 
 use std::fmt;
 
 use crate::jobs::bench::BenchRow;
+use crate::jobs::store_bench::StoreBenchReport;
 
 /// The settings and the heading (two lines, no newline at the end): the line after
 /// 1. e.g. `e3 e6`, and the tables' units.
@@ -49,6 +52,50 @@ impl fmt::Display for BenchRow {
                 .map_or_else(|| "-".to_string(), |n| n.to_string()),
             r.prove_seconds
                 .map_or_else(|| "-".to_string(), |s| format!("{s:.2}")),
+        )
+    }
+}
+
+/// The first line of the store benchmark: the store, the book, the root, the processes
+/// and how long they write (`seconds`).
+#[must_use]
+pub fn store_started_line(
+    store: &str,
+    location: &str,
+    moves: &str,
+    processes: usize,
+    seconds: f64,
+) -> String {
+    format!(
+        "store benchmark: {store} book at {location}, root 1. {moves}, {processes} processes of 1 worker, 1 node per search, {seconds} s"
+    )
+}
+
+/// The store benchmark's figures: a heading, a row, and how the rates were measured;
+/// each line ends in a newline.
+impl fmt::Display for StoreBenchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let report = self;
+        writeln!(
+            f,
+            "{:>10} {:>10} {:>9} {:>9} {:>12} {:>10} {:>10}",
+            "claims", "writes", "claims/s", "writes/s", "txns/s", "seconds", "book nodes"
+        )?;
+        writeln!(
+            f,
+            "{:>10} {:>10} {:>9.1} {:>9.1} {:>12.1} {:>10.1} {:>10}",
+            report.claims,
+            report.writes,
+            report.claims_per_second,
+            report.writes_per_second,
+            report.transactions_per_second,
+            report.span_seconds,
+            report.book_nodes
+        )?;
+        writeln!(
+            f,
+            "({} workers wrote to the log; rates over the log's span from the first claim to the last write; wall time {:.1} s)",
+            report.workers, report.wall_seconds
         )
     }
 }
