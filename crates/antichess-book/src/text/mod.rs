@@ -1,7 +1,8 @@
 //! The book's jobs as text for people: the lines `antichess book grow`, `book prove`,
-//! `book save-frontier` / `load-frontier`, `book show` / `check`, `book seed`, `bench
-//! book` and `prove` print of their events and reports ([`grow`], [`book_prove`],
-//! [`frontier`], [`show`], [`seed`], [`bench`], [`prove_line`]), so that every front end
+//! `book save-frontier` / `load-frontier`, `book show` / `check`, `book seed`, `book
+//! pin` / `mark` / `export` / `import` / `copy` / `tables`, `bench book` / `store` and
+//! `prove` print of their events and reports ([`grow`], [`book_prove`], [`frontier`],
+//! [`show`], [`seed`], [`steering`], [`bench`], [`prove_line`]), so that every front end
 //! words them alike. The JSON of the same reports is their `Serialize`. Proof and
 //! disproof numbers are written as [`number`] does (`inf` for infinity); times are in
 //! seconds.
@@ -13,6 +14,7 @@ pub mod grow;
 pub mod prove_line;
 pub mod seed;
 pub mod show;
+pub mod steering;
 
 use crate::Node;
 
