@@ -48,6 +48,7 @@ pub mod store;
 pub mod subtrees;
 pub mod tables;
 pub mod tbqueue;
+pub mod text;
 pub mod transfer;
 mod tree;
 pub mod walk_choice;

@@ -11,6 +11,7 @@
 //! checkpoint), [`bench`] (the solve benchmark's job) and `error` ([`PnsError`]).
 
 pub mod bench;
+pub mod bench_text;
 mod checkpoint;
 mod error;
 pub mod initial;

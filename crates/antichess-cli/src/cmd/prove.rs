@@ -23,16 +23,16 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use antichess_book::prove_line::{books_dir, worker_hash, TablesMet as Met};
-use antichess_book::{
-    prove_line, ProveLineEvent, ProveLineOptions, ProveLineOutcome, ProveLineReport,
-};
+use antichess_book::text::prove_line::{open_text, proved_text};
+use antichess_book::text::SLOW_WRITE_SECONDS;
+use antichess_book::{prove_line, ProveLineEvent, ProveLineOptions, ProveLineOutcome};
 use antichess_core::Color;
 use anyhow::Context;
 use clap::Args;
 
 use crate::common::args::{default_tables_dir, EvalArgs, PositionArgs, WalkArgs, WalkDefaults};
 use crate::common::book::stop_on_ctrl_c;
-use crate::common::output::{number, Format};
+use crate::common::output::Format;
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::tables::solver_tables_of;
 
@@ -169,10 +169,6 @@ impl From<TablesMet> for Met {
     }
 }
 
-/// A write of one search's result this long is told of at the end (it holds the book's
-/// lock: the other workers wait).
-pub(crate) const SLOW_WRITE_SECONDS: f64 = 10.0;
-
 pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let options = options(args, started)?;
@@ -207,7 +203,10 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
         }
         ProveLineOutcome::Proved => {
             if !json {
-                println!("{}", proved_text(&report, prover, &fen, started));
+                println!(
+                    "{}",
+                    proved_text(&report, prover, &fen, started.elapsed().as_secs_f64())
+                );
             }
             if report.verified == Some(true) {
                 ExitCode::SUCCESS
@@ -284,195 +283,12 @@ fn options(args: &ProveArgs, started: Instant) -> anyhow::Result<ProveLineOption
 
 /// Prints an event on stderr (the frontier's progress only on a terminal).
 fn print_event(event: ProveLineEvent) {
-    use ProveLineEvent as E;
-    match event {
-        started @ E::Started { .. } => print_started(started),
-        E::FrontierLoaded {
-            file,
-            location,
-            report,
-        } => eprintln!(
-            "{}",
-            super::book::frontier::loaded_line(&file, &location, &report)
-        ),
-        E::Frontier(e) => super::book::frontier::progress(std::io::stderr().is_terminal())(e),
-        E::Pending(r) => eprintln!(
-            "pending proofs: {} seeded now that their tables exist ({} book node(s) won), {} still wait for tables{}",
-            r.seeded,
-            r.won,
-            r.left,
-            if r.dropped.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; {} did not verify and were dropped (the first: {})",
-                    r.dropped.len(),
-                    r.dropped[0]
-                )
+    match event.text() {
+        Some(text) => eprintln!("{text}"),
+        None => {
+            if let ProveLineEvent::Frontier(e) = event {
+                super::book::frontier::progress(std::io::stderr().is_terminal())(e);
             }
-        ),
-        E::BookOpened {
-            location,
-            resumed,
-            counts,
-        } => eprintln!(
-            "book: {location} ({}: {} nodes, {} searches so far)",
-            if resumed { "resumed" } else { "new" },
-            counts.nodes,
-            counts.searches
-        ),
-        E::Seeded { file, won_now } => eprintln!(
-            "seed {}: {won_now} book node(s) won at once",
-            file.display()
-        ),
-        E::LineQueued { text, node, ahead } => eprintln!(
-            "line queued: {text} (at book node {node}{})",
-            if ahead == 0 {
-                String::new()
-            } else {
-                format!(", {ahead} move(s) past the book's end")
-            }
-        ),
-        E::LineNotQueued { text, error } => eprintln!("line {text} not queued: {error}"),
-        other => print_growth_event(other),
-    }
-}
-
-/// The run's first lines: the tables, and how the book's searches are set up.
-fn print_started(event: ProveLineEvent) {
-    let ProveLineEvent::Started {
-        complete_units,
-        units,
-        tables_dir,
-        tables_seconds,
-        workers,
-        search_nodes,
-        hash_bytes,
-        initial,
-        selection,
-        effort,
-    } = event
-    else {
-        return;
-    };
-    let larger = if units > complete_units {
-        format!(", and some of up to {units} units")
-    } else {
-        String::new()
-    };
-    eprintln!(
-        "tables: every table of up to {complete_units} units{larger} in {} ({tables_seconds:.1} s to build what was missing)",
-        tables_dir.display()
-    );
-    let effort = match effort {
-        Some(e) => format!(
-            ", the work spent weighed in from ply {} (fraction {})",
-            e.min_depth, e.fraction
-        ),
-        None => String::new(),
-    };
-    eprintln!(
-        "searches: {workers} workers, {search_nodes} positions each, a {} MB table each, initial numbers: {initial}; walk {selection:?}{effort}",
-        hash_bytes >> 20,
-    );
-}
-
-/// Prints an event of the growth and the assembly on stderr.
-fn print_growth_event(event: ProveLineEvent) {
-    use ProveLineEvent as E;
-    match event {
-        E::TableRoundStarted { prover, materials } => eprintln!(
-            "tables: building bound tables for {prover} of the materials met most, beside the searches: {}",
-            materials.join(", ")
-        ),
-        E::TableRoundStopped => eprintln!(
-            "tables: the table round under way stops with the run (the tables it finished are kept)"
-        ),
-        E::TableRoundFailed(message) => eprintln!("warning: {message}"),
-        E::TableRoundDone(built) => eprintln!(
-            "tables: {} bound table(s) built in {:.1} s beside the searches; probed from now on",
-            built.tables, built.seconds
-        ),
-        E::Progress {
-            seconds,
-            root,
-            counts,
-            searches,
-            decided,
-            proofs_failed,
-            hinted,
-        } => eprintln!(
-            "{seconds:>6.0}s  root proof {} disproof {}{}  book {} nodes ({} won, {} lost, {} open leaves)  {searches} searches, {decided} leaves decided{}",
-            number(root.proof),
-            number(root.disproof),
-            hinted.map_or(String::new(), |h| format!(" (record tree {})", number(h))),
-            counts.nodes,
-            counts.won,
-            counts.lost,
-            counts.open_leaves,
-            if proofs_failed > 0 {
-                format!(", {proofs_failed} proofs not kept (searched again at the assembly)")
-            } else {
-                String::new()
-            },
-        ),
-        E::FrontierSaved { file, report } => {
-            eprintln!("{}", super::book::frontier::saved_line(&file, &report));
         }
-        E::ProofsNotExtracted { count, last } => eprintln!(
-            "warning: {count} proved node(s) whose proof could not be extracted from the search's table; the last: {last}"
-        ),
-        E::StoreRetry { retries, error } => eprintln!(
-            "warning: a worker could not write to the book and tries again (retry {retries}): {error}"
-        ),
-        E::Assembling => eprintln!("the root is won: assembling the proof"),
-        E::LeavesSolved(leaves) => eprintln!("leaves re-solved: {leaves}"),
-        _ => {}
     }
-}
-
-/// The last line of a run that did not decide the root.
-fn open_text(report: &ProveLineReport) -> String {
-    let written = report.subtrees.as_ref().map_or(0, |s| s.written);
-    format!(
-        "not proved yet after {} searches in this run ({}): root proof {} disproof {}; the book is kept in {}, run the same command to go on{}",
-        report.searches,
-        match report.end {
-            antichess_book::GrowEnd::Stopped => "stopped",
-            antichess_book::GrowEnd::Budget => "time is up",
-            antichess_book::GrowEnd::Solved => "solved",
-        },
-        number(report.root.proof),
-        number(report.root.disproof),
-        report.book,
-        match &report.subtrees {
-            Some(sub) if written > 0 => {
-                format!("; {written} solved subtrees written to {}", sub.dir.display())
-            }
-            _ => String::new(),
-        }
-    )
-}
-
-/// The last line of a run that proved the root.
-fn proved_text(report: &ProveLineReport, prover: Color, fen: &str, started: Instant) -> String {
-    let proof_nodes = report.proof_nodes.unwrap_or(0);
-    let assembled = report.assembled_nodes.unwrap_or(0);
-    format!(
-        "proved: {prover} wins from {fen} ({} searches in all, {} book nodes); proof {} ({proof_nodes} nodes{}, {} bytes), {} in {:.1} s",
-        report.searches_in_all,
-        report.book_nodes,
-        report.proof_file.as_deref().unwrap_or(std::path::Path::new("")).display(),
-        if report.minimized == Some(true) {
-            format!(", {assembled} before minimising")
-        } else {
-            String::new()
-        },
-        report.bytes.unwrap_or(0),
-        match &report.error {
-            None => "verified".to_string(),
-            Some(e) => format!("verification FAILED: {e}"),
-        },
-        started.elapsed().as_secs_f64()
-    )
 }

@@ -13,18 +13,15 @@ use std::time::Duration;
 use antichess_core::Color;
 use antichess_pns::prove::job::{error_text, minimize_within, solve_job, SolveJobOptions};
 use antichess_pns::prove::resume::{Checkpointing, ResumeEvent};
-use antichess_pns::{
-    ProofOutput, ProveEvent, ProveOptions, SearchOptions, SearchStatus, Solved, INF,
-};
+use antichess_pns::prove::text::{progress_line, solved_text};
+use antichess_pns::{ProofOutput, ProveEvent, ProveOptions, SearchOptions, SearchStatus};
 use antichess_tb::Tablebase;
 use anyhow::bail;
 use clap::Args;
 
 use crate::common::args::{EvalArgs, PositionArgs, SearchTables};
-use crate::common::output::{number, peak_memory, print_json, Format};
+use crate::common::output::{peak_memory, print_json, Format};
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
-use crate::common::report::minimize_summary;
-use crate::common::solving::verdict;
 use crate::common::tables::solver_tables;
 
 /// Prove that one side wins by proof-number search (df-pn). A draw counts as a failure for
@@ -122,120 +119,6 @@ pub struct SolveArgs {
 /// `solve` reports the materials of at most this many units it met without a table.
 const MISSING_TABLE_UNITS: u32 = 6;
 
-fn print_text(s: &Solved) {
-    let r = &s.search;
-    println!("position: {} ({} rules)", s.root.fen(), s.root.rules());
-    let verdict = match r.status {
-        SearchStatus::Proved => format!("proved: {} wins", s.prover),
-        SearchStatus::Disproved => format!("disproved: {} cannot force a win", s.prover),
-        SearchStatus::Unknown => "unknown: the budget ran out".to_string(),
-    };
-    println!("result: {verdict}");
-    // The root's proof number is less than the size of any proof written as a tree
-    // (tested in antichess-pns: `root_proof_numbers_never_exceed_the_smallest_proof`).
-    let bound = if r.status == SearchStatus::Unknown && r.proof < INF {
-        format!(
-            " (a proof would have at least {} nodes written as a tree)",
-            u64::from(r.proof) + 1
-        )
-    } else {
-        String::new()
-    };
-    println!(
-        "root: proof {}, disproof {}{bound}",
-        number(r.proof),
-        number(r.disproof)
-    );
-    let seconds = r.elapsed.as_secs_f64();
-    println!(
-        "nodes: {} ({} expanded) in {:.2} s, {:.0} nodes/s; hash {} MB, {:.0}% used",
-        r.nodes,
-        r.expansions,
-        seconds,
-        r.nodes as f64 / seconds.max(1e-9),
-        s.hash_bytes >> 20,
-        100.0 * s.tt_usage
-    );
-    print_moves(s);
-    if !s.main_line.is_empty() {
-        println!(
-            "main line: {}",
-            antichess_core::pgn::format_moves(&s.root, &s.main_line)
-        );
-    }
-    if !r.missing_tables.is_empty() {
-        let top: Vec<String> = r
-            .missing_tables
-            .iter()
-            .take(8)
-            .map(|m| format!("{} {}", m.material, m.positions))
-            .collect();
-        println!(
-            "met without a table (positions): {}{}",
-            top.join(", "),
-            if r.missing_tables.len() > 8 {
-                ", …"
-            } else {
-                ""
-            }
-        );
-    }
-    if let Some(peak) = peak_memory() {
-        println!("peak memory: {:.0} MB", peak as f64 / 1e6);
-    }
-    if let Some(p) = &s.proof {
-        print_proof(p);
-    }
-}
-
-/// The root's moves with their numbers, best first for the side to move.
-fn print_moves(s: &Solved) {
-    let r = &s.search;
-    if !r.moves.is_empty() {
-        println!("moves ({} to move):", s.root.turn());
-        let mut moves = r.moves.clone();
-        if s.root.turn() == s.prover {
-            moves.sort_by_key(|m| (m.proof, std::cmp::Reverse(m.disproof)));
-        } else {
-            moves.sort_by_key(|m| (m.disproof, std::cmp::Reverse(m.proof)));
-        }
-        println!(
-            "  {:<8} {:<6} {:>10} {:>10} {:>12}",
-            "move", "uci", "proof", "disproof", "work"
-        );
-        for m in &moves {
-            println!(
-                "  {:<8} {:<6} {:>10} {:>10} {:>12}",
-                s.root.san(m.mv),
-                m.mv.to_string(),
-                number(m.proof),
-                number(m.disproof),
-                m.work
-            );
-        }
-    }
-}
-
-/// The written proof: where, how large, minimised, verified.
-fn print_proof(p: &antichess_pns::ProofOutcome) {
-    println!(
-        "proof: {} ({} nodes, {} tablebase leaves, {} bytes = {:.2} bytes/node, written in {:.1} s)",
-        p.path.clone().unwrap_or_default().display(),
-        p.counts.total,
-        p.counts.tablebase,
-        p.bytes,
-        p.bytes as f64 / p.counts.total.max(1) as f64,
-        p.elapsed.as_secs_f64()
-    );
-    if let Some(m) = &p.minimized {
-        println!("{}", minimize_summary(m));
-    }
-    match &verdict(p) {
-        Ok(()) => println!("verified: the proof is valid"),
-        Err(e) => println!("verification FAILED: {e}"),
-    }
-}
-
 pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     let game = args.position.game()?;
     let pos = *game.position();
@@ -273,7 +156,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
     if json {
         print_json(&outcome.report)?;
     } else {
-        print_text(&outcome.solved);
+        print!("{}", solved_text(&outcome.solved, peak_memory()));
         if let (Some(path), Some(reason)) = (&args.proof, &outcome.report.proof_not_written) {
             println!("no proof written to {}: {reason}", path.display());
         }
@@ -428,15 +311,7 @@ impl Printer {
     }
 
     fn progress(&mut self, p: &antichess_pns::Progress) {
-        let line = format!(
-            "{:>6.1}s  proof {:>10}  disproof {:>10}  nodes {:>12}  {:>9.0} nodes/s  hash {:>3.0}% used",
-            p.elapsed.as_secs_f64(),
-            number(p.proof),
-            number(p.disproof),
-            p.nodes,
-            p.nodes as f64 / p.elapsed.as_secs_f64().max(1e-9),
-            100.0 * p.tt_usage
-        );
+        let line = progress_line(p);
         if self.tty {
             eprint!("\r{line}");
             self.line_open = true;

@@ -7,6 +7,7 @@ use antichess_core::Position;
 use antichess_tb::jobs::build::bound_kinds;
 use antichess_tb::jobs::probe::{probe_position, ProbeOptions};
 use antichess_tb::jobs::stats::tables_stats;
+use antichess_tb::jobs::targets::{parse_signatures, targets};
 use antichess_tb::{verify_tables, Material, TableKind, VerifyTablesOptions};
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
@@ -20,7 +21,7 @@ mod build;
 mod lasker;
 mod queue;
 
-use build::{parse_signatures, targets, BoundSide, BuildArgs, Game};
+use build::{BoundSide, BuildArgs, Game};
 
 /// The largest tables `tb probe` builds on its own.
 const AUTO_BUILD_UNITS: u32 = 5;

@@ -4,18 +4,9 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
-use antichess_book::{Book, Node};
+use antichess_book::Book;
 use antichess_core::{play_move_text, Move};
 use anyhow::Context;
-
-/// A node's ratio as text: `inf` for a won node.
-pub fn ratio_text(node: &Node) -> String {
-    if node.proof == 0 {
-        "inf".into()
-    } else {
-        format!("{:.3}", node.ratio())
-    }
-}
 
 /// Opens the book at a location (a file or a postgres:// URL).
 pub fn open(location: &str) -> anyhow::Result<Book> {

@@ -1,6 +1,6 @@
-//! Output conventions shared by the commands: the `--format text|json` choice, proof and
-//! disproof numbers (infinity is written `inf` in text and the string `"inf"` in JSON),
-//! the peak memory figure, an error with its causes on one line ([`describe`]), and a
+//! Output conventions shared by the commands: the `--format text|json` choice (proof and
+//! disproof numbers are written by the libraries' text and reports: `inf` in text, the
+//! string `"inf"` in JSON), the peak memory figure, an error with its causes on one line ([`describe`]), and a
 //! job's report as JSON ([`print_json`]).
 
 /// What a command prints: text for people (the default) or one JSON object.
@@ -8,18 +8,6 @@
 pub enum Format {
     Text,
     Json,
-}
-
-/// The infinite proof or disproof number of the search and the book.
-const INF: u32 = antichess_pns::INF;
-
-/// A proof or disproof number as text: `inf` for infinity.
-pub fn number(n: u32) -> String {
-    if n == INF {
-        "inf".to_string()
-    } else {
-        n.to_string()
-    }
 }
 
 /// Peak resident memory of this process in bytes (Linux), if known: the tables' figure.

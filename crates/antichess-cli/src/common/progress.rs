@@ -2,7 +2,8 @@
 //! line when a build starts and when it ends (what is built, where, how long it took),
 //! terminal or not; with [`BuildProgress::table_lines`], also one line per table built
 //! (time, positions/s, file size, peak memory, the time left), for logs. Where the build
-//! stands and the time left are [`antichess_tb::BuildTracker`]'s.
+//! stands and the time left are [`antichess_tb::BuildTracker`]'s, the lines' text
+//! [`antichess_tb::jobs::text`]'s.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -10,13 +11,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use antichess_core::Rules;
-use antichess_tb::{
-    BuildEvent, BuildOptions, BuildReport, BuildTracker, Built, GenEvent, Material,
-};
+use antichess_tb::jobs::text::{built_line, eta_text, planned_line, table_line};
+use antichess_tb::{BuildEvent, BuildOptions, BuildReport, BuildTracker, GenEvent};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-
-/// The tables named in a build's lines before "and N more".
-const NAMED: usize = 6;
 
 /// Where a build writes: named in its start and end lines.
 #[derive(Debug, Clone)]
@@ -37,32 +34,6 @@ pub struct BuildProgress {
     /// One line per table built.
     table_lines: bool,
 }
-
-/// "KRk, Kk, Kr and 3 more".
-fn names(materials: &[Material]) -> String {
-    let mut out: Vec<String> = materials.iter().take(NAMED).map(Material::name).collect();
-    if materials.len() > NAMED {
-        let last = format!("and {} more", materials.len() - NAMED);
-        out.push(last);
-    }
-    out.join(", ")
-}
-
-/// "1.2 s", "3 min 04 s".
-fn duration_text(seconds: f64) -> String {
-    if seconds < 60.0 {
-        format!("{seconds:.1} s")
-    } else {
-        let s = seconds.round() as u64;
-        if s < 3600 {
-            format!("{} min {:02} s", s / 60, s % 60)
-        } else {
-            format!("{} h {:02} min", s / 3600, (s % 3600) / 60)
-        }
-    }
-}
-
-pub use antichess_tb::jobs::plan::bytes_text;
 
 impl BuildProgress {
     /// A display that prints nothing at all when `quiet` (JSON output).
@@ -111,39 +82,11 @@ impl BuildProgress {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Our own estimate of the time left, from the average rate so far (indicatif's
-    /// estimate follows the recent steps, and a build's steps are whole tables of very
-    /// different sizes: it jumps).
-    fn eta(state: &BuildTracker) -> String {
-        state.eta_seconds().map_or_else(String::new, |left| {
-            format!(", ~{} left", duration_text(left))
-        })
-    }
-
-    /// The line of a table built (the state counts it as done already).
-    fn table_line(state: &BuildTracker, built: &Built) -> String {
-        let rate = built.stats.positions as f64 / built.seconds.max(1e-9) / 1e6;
-        let peak = built
-            .peak_memory
-            .map_or_else(String::new, |p| format!(", peak memory {}", bytes_text(p)));
-        let left = state.left_seconds().map_or_else(String::new, |left| {
-            format!(", ~{} left", duration_text(left))
-        });
-        format!(
-            "{}: {} positions in {} ({rate:.2} M positions/s), {}{peak}; {:.1}% of the positions done{left}",
-            state.current(),
-            built.stats.positions,
-            duration_text(built.seconds),
-            bytes_text(built.bytes),
-            state.percent_done(),
-        )
-    }
-
     fn show(&self, state: &BuildTracker, level: Option<u16>) {
         self.bar.set_position(state.position());
         let level = level.map_or_else(String::new, |l| format!(" level {l}"));
         // The estimate before the message, which is cut to the terminal's width.
-        self.bar.set_prefix(Self::eta(state));
+        self.bar.set_prefix(eta_text(state));
         self.bar.set_message(format!("{}{level}", state.current()));
     }
 
@@ -154,9 +97,8 @@ impl BuildProgress {
         }
         if let Some(place) = &self.place {
             eprintln!(
-                "building {to_build} of the {total} tables needed ({positions} positions) for {} rules in {}",
-                place.rules,
-                place.dir.display()
+                "{}",
+                planned_line(to_build, total, positions, place.rules, &place.dir)
             );
         } else if self.terminal {
             eprintln!("building {to_build} of {total} tables ({positions} positions)");
@@ -202,7 +144,7 @@ impl BuildProgress {
             }
             BuildEvent::Finished(built) => {
                 if self.table_lines {
-                    self.line(&Self::table_line(&state, &built));
+                    self.line(&table_line(&state, &built));
                 }
                 self.show(&state, None);
             }
@@ -220,41 +162,11 @@ impl BuildProgress {
         let (Some(place), Some(report)) = (&self.place, report) else {
             return;
         };
-        if self.quiet || report.built.is_empty() {
+        if self.quiet {
             return;
         }
-        let built: Vec<Material> = report.built.iter().map(|b| b.material).collect();
-        eprintln!(
-            "built {} table{} ({}) for {} rules in {} in {} ({} positions)",
-            built.len(),
-            if built.len() == 1 { "" } else { "s" },
-            names(&built),
-            place.rules,
-            place.dir.display(),
-            duration_text(report.seconds),
-            report.positions
-        );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_and_durations() {
-        let m: Vec<Material> = ["Kk", "Kr", "KRk"]
-            .iter()
-            .map(|s| s.parse().unwrap())
-            .collect();
-        assert_eq!(names(&m), "Kk, Kr, KRk");
-        let many: Vec<Material> = m.iter().cycle().take(8).copied().collect();
-        assert!(names(&many).ends_with(", and 2 more"), "{}", names(&many));
-        assert_eq!(duration_text(1.25), "1.2 s");
-        assert_eq!(duration_text(184.0), "3 min 04 s");
-        assert_eq!(duration_text(7260.0), "2 h 01 min");
-        assert_eq!(bytes_text(812_000), "812 kB");
-        assert_eq!(bytes_text(34_123_456), "34.1 MB");
-        assert_eq!(bytes_text(2_100_000_000), "2.10 GB");
+        if let Some(line) = built_line(report, place.rules, &place.dir) {
+            eprintln!("{line}");
+        }
     }
 }

@@ -56,6 +56,7 @@ mod options;
 mod passes;
 mod phases;
 mod pool;
+pub mod summary;
 pub mod text;
 
 pub use extract::{extract_proof, extract_proof_at};

@@ -22,6 +22,7 @@ pub mod job;
 mod report;
 pub mod resume;
 mod saver;
+pub mod text;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

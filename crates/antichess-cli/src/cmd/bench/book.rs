@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use antichess_book::jobs::bench::{bench_book, BenchRow, BookBenchOptions};
+use antichess_book::text::bench::header_text;
 use antichess_core::{play_move_text, Position, Rules};
 use clap::Args;
 
@@ -58,48 +59,6 @@ struct BookBenchReport<'a> {
     peak_memory_bytes: Option<u64>,
 }
 
-fn print_header(moves: &str, units: u32) {
-    println!(
-        "book benchmark: 1. {moves} (White to win), most-proving walk, tables up to {units} units, SQLite store"
-    );
-    println!(
-        "{:>12} {:>7} {:<9} {:>8} {:>9} {:>10} {:>12} {:>10} {:>11} {:>8}  verifier",
-        "search nodes",
-        "workers",
-        "result",
-        "seconds",
-        "searches",
-        "searches/s",
-        "positions/s",
-        "book nodes",
-        "proof nodes",
-        "prove s"
-    );
-}
-
-fn print_row(r: &BenchRow) {
-    let verdict = match (r.verified, &r.error) {
-        (None, _) => "-".to_string(),
-        (Some(true), _) => "valid".to_string(),
-        (Some(false), e) => format!("INVALID: {}", e.clone().unwrap_or_default()),
-    };
-    println!(
-        "{:>12} {:>7} {:<9} {:>8.2} {:>9} {:>10.1} {:>12.0} {:>10} {:>11} {:>8}  {verdict}",
-        r.search_nodes,
-        r.workers,
-        r.result,
-        r.seconds,
-        r.searches,
-        r.searches_per_second,
-        r.positions_per_second,
-        r.book_nodes,
-        r.proof_nodes
-            .map_or_else(|| "-".to_string(), |n| n.to_string()),
-        r.prove_seconds
-            .map_or_else(|| "-".to_string(), |s| format!("{s:.2}")),
-    );
-}
-
 pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
     let rules = Rules::INTERNATIONAL;
     let game = play_move_text(Position::start(rules), &args.moves)?;
@@ -109,7 +68,7 @@ pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
         .as_ref()
         .map_or(0, antichess_tb::Tablebase::max_units);
     if !json {
-        print_header(&args.moves, units);
+        println!("{}", header_text(&args.moves, units));
     }
     let options = BookBenchOptions {
         search_nodes: args.search_nodes.clone(),
@@ -118,7 +77,7 @@ pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
     };
     let rows = bench_book(&game, tablebase.as_ref(), &options, &mut |row| {
         if !json {
-            print_row(row);
+            println!("{row}");
         }
     })?;
     let all_valid = rows.iter().all(|r| r.verified != Some(false));

@@ -136,58 +136,6 @@ fn tablebase(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
         print_json(&report)?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
-        "tablebase generation, {} rules, {} threads, into {}",
-        report.rules, report.threads, report.dir
-    );
-    println!(
-        "{:>5} {:>7} {:>14} {:>10} {:>14}",
-        "units", "tables", "positions", "seconds", "positions/s"
-    );
-    for u in &report.by_units {
-        println!(
-            "{:>5} {:>7} {:>14} {:>10.1} {:>14.0}",
-            u.units, u.tables, u.positions, u.seconds, u.positions_per_second
-        );
-    }
-    println!(
-        "total: {} tables built ({} already present), {} positions in {:.1} s = {:.2} M positions/s",
-        report.tables_built,
-        report.tables_present,
-        report.positions,
-        report.seconds,
-        report.positions_per_second / 1e6
-    );
-    for table in &report.tables {
-        let Some(b) = &table.built else {
-            println!("{}: already present in {}", table.material, report.dir);
-            continue;
-        };
-        let memory = match (b.peak_memory_bytes, b.bytes_per_position) {
-            (Some(p), Some(r)) => {
-                format!(
-                    "peak memory {:.1} MB = {r:.2} bytes per position",
-                    p as f64 / 1e6
-                )
-            }
-            _ => "peak memory unknown".to_string(),
-        };
-        println!(
-            "{}: {} positions in {:.1} s = {:.2} M positions/s, {memory}, file {:.1} MB = {:.3} bytes per position (wins {}, draws {}, losses {}, longest DTC {} plies)",
-            table.material,
-            b.positions,
-            b.seconds,
-            b.positions_per_second / 1e6,
-            b.file_bytes as f64 / 1e6,
-            b.file_bytes_per_position,
-            b.wins,
-            b.draws,
-            b.losses,
-            b.max_dtc
-        );
-    }
-    if let Some(peak) = report.peak_memory_bytes {
-        println!("peak memory: {:.1} MB", peak as f64 / 1e6);
-    }
+    print!("{report}");
     Ok(ExitCode::SUCCESS)
 }

@@ -10,9 +10,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use antichess_core::Rules;
-use antichess_pns::bench::{
-    bench_lines, solve_bench, LineRow, SolveBenchEvent, SolveBenchOptions, SolveBenchReport,
-};
+use antichess_pns::bench::{bench_lines, solve_bench, SolveBenchEvent, SolveBenchOptions};
+use antichess_pns::bench_text::{end_text, header_text, unproved_text, SPEED_HEADING};
 use clap::Args;
 
 use crate::common::args::EvalArgs;
@@ -98,7 +97,7 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
     };
     let mut unproved = Vec::new();
     if !json {
-        print_header(&options);
+        println!("{}", header_text(&options));
     }
     let mut report = solve_bench(&options, &mut |e| {
         if !json {
@@ -110,43 +109,13 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
     if json {
         println!("{}", serde_json::to_value(&report)?);
     } else {
-        print_end(&report, &unproved);
+        print!("{}", end_text(&report, &unproved));
     }
     Ok(if verified {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
-}
-
-/// The settings and the table's heading.
-fn print_header(options: &SolveBenchOptions<'_>) {
-    let units = options
-        .tablebase
-        .map_or(0, antichess_tb::Tablebase::max_units);
-    println!(
-        "solve benchmark: {} rules, tables up to {units} units, {} thread(s), hash {} MB, budget {} nodes / {:.0} s per line, initial numbers: {}",
-        Rules::INTERNATIONAL,
-        options.threads,
-        options.hash_bytes >> 20,
-        options.nodes,
-        options.time.as_secs_f64(),
-        options.initial.describe()
-    );
-    println!(
-        "{:<10} {:<8} {:<10} {:>8} {:>12} {:>10} {:>10} {:>8} {:>11} {:>11} {:>9}  verifier",
-        "line",
-        "prover",
-        "result",
-        "seconds",
-        "nodes",
-        "nodes/s",
-        "as found",
-        "min. s",
-        "proof nodes",
-        "reference",
-        "bytes/node"
-    );
 }
 
 /// Prints a line's row, or the speed with one more thread; `unproved` collects the lines
@@ -157,65 +126,12 @@ fn print_event(event: SolveBenchEvent<'_>, unproved: &mut Vec<String>) {
             if row.result != "proved" {
                 unproved.push(row.line.clone());
             }
-            print_row(row);
+            println!("{row}");
         }
         SolveBenchEvent::SpeedStarted => {
-            print_unproved(unproved);
-            println!("search speed on 1. e3 g6 (10 s or until solved, per thread count):");
+            print!("{}", unproved_text(unproved));
+            println!("{SPEED_HEADING}");
         }
-        SolveBenchEvent::Speed(r) => println!(
-            "  {} thread(s): {} in {:.2} s, {} nodes, {:.0} nodes/s ({:.0} per thread); speed-up: nodes/s x{:.2}, time x{:.2}",
-            r.threads,
-            r.result,
-            r.seconds,
-            r.nodes,
-            r.nodes_per_second,
-            r.nodes_per_second / r.threads as f64,
-            r.speedup_nodes_per_second,
-            r.speedup_time
-        ),
-    }
-}
-
-/// One line's row of the table.
-fn print_row(row: &LineRow) {
-    let verdict = match (row.verified, &row.error) {
-        (Some(true), _) => "valid".to_string(),
-        (Some(false), Some(e)) => format!("INVALID: {e}"),
-        (Some(false), None) => "INVALID".to_string(),
-        (None, _) => "-".to_string(),
-    };
-    let or_dash = |n: Option<String>| n.unwrap_or_else(|| "-".to_string());
-    println!(
-        "{:<10} {:<8} {:<10} {:>8.2} {:>12} {:>10.0} {:>10} {:>8} {:>11} {:>11} {:>9}  {verdict}",
-        row.line,
-        row.prover,
-        row.result,
-        row.seconds,
-        row.nodes,
-        row.nodes_per_second,
-        or_dash(row.unminimized_proof_nodes.map(|n| n.to_string())),
-        or_dash(row.minimize_seconds.map(|s| format!("{s:.1}"))),
-        or_dash(row.proof_nodes.map(|n| n.to_string())),
-        or_dash(row.reference_proof_nodes.map(|n| n.to_string())),
-        or_dash(row.bytes_per_node.map(|b| format!("{b:.2}"))),
-    );
-}
-
-fn print_unproved(unproved: &[String]) {
-    if !unproved.is_empty() {
-        println!("not proved within the budget: {}", unproved.join(", "));
-    }
-}
-
-/// The lines after the table (and the speed): the lines not proved, the entry's size, the
-/// peak memory.
-fn print_end(report: &SolveBenchReport, unproved: &[String]) {
-    if report.speed.is_none() {
-        print_unproved(unproved);
-    }
-    println!("table entry: {} bytes", report.entry_bytes);
-    if let Some(peak) = report.peak_memory_bytes {
-        println!("peak memory: {:.1} MB", peak as f64 / 1e6);
+        SolveBenchEvent::Speed(r) => println!("{r}"),
     }
 }

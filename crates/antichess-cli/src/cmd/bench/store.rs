@@ -9,6 +9,7 @@ use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::Duration;
 
 use antichess_book::jobs::store_bench::{store_bench, StoreBenchEvent, StoreBenchOptions};
+use antichess_book::text::bench::store_started_line;
 use antichess_core::{play_move_text, Position, Rules};
 use anyhow::{bail, Context};
 use clap::Args;
@@ -66,11 +67,15 @@ pub fn run(args: &StoreBenchArgs) -> anyhow::Result<ExitCode> {
             let StoreBenchEvent::Created { store, location } = e;
             if text {
                 println!(
-                "store benchmark: {store} book at {location}, root 1. {}, {} processes of 1 worker, 1 node per search, {} s",
-                args.moves,
-                args.processes,
-                args.time.as_secs_f64()
-            );
+                    "{}",
+                    store_started_line(
+                        store,
+                        &location,
+                        &args.moves,
+                        args.processes,
+                        args.time.as_secs_f64()
+                    )
+                );
             }
         },
     )?;
@@ -78,24 +83,7 @@ pub fn run(args: &StoreBenchArgs) -> anyhow::Result<ExitCode> {
         print_json(&report)?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
-        "{:>10} {:>10} {:>9} {:>9} {:>12} {:>10} {:>10}",
-        "claims", "writes", "claims/s", "writes/s", "txns/s", "seconds", "book nodes"
-    );
-    println!(
-        "{:>10} {:>10} {:>9.1} {:>9.1} {:>12.1} {:>10.1} {:>10}",
-        report.claims,
-        report.writes,
-        report.claims_per_second,
-        report.writes_per_second,
-        report.transactions_per_second,
-        report.span_seconds,
-        report.book_nodes
-    );
-    println!(
-        "({} workers wrote to the log; rates over the log's span from the first claim to the last write; wall time {:.1} s)",
-        report.workers, report.wall_seconds
-    );
+    print!("{report}");
     Ok(ExitCode::SUCCESS)
 }
 

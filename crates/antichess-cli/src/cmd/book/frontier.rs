@@ -7,10 +7,9 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use antichess_book::frontier::{
-    load_frontier, save_frontier, FrontierEvent, LoadReport, SaveReport,
-};
+use antichess_book::frontier::{load_frontier, save_frontier, FrontierEvent};
 use antichess_book::jobs::frontier::{FrontierLoaded, FrontierSaved};
+use antichess_book::text::frontier::{loaded_line, saved_line};
 use antichess_book::{redact, AssembleOptions};
 use clap::Args;
 
@@ -87,67 +86,6 @@ pub fn progress(terminal: bool) -> impl FnMut(FrontierEvent) {
             }
         }
     }
-}
-
-/// The text line of a save.
-pub fn saved_line(path: &Path, r: &SaveReport) -> String {
-    format!(
-        "frontier written to {}: {} nodes ({} open leaves, {} won with {} proofs of {} nodes, {} lost), {} bytes{}{}",
-        path.display(),
-        r.nodes,
-        r.open_leaves,
-        r.won,
-        r.proofs,
-        r.proof_nodes,
-        r.lost,
-        r.bytes,
-        if r.pending > 0 {
-            format!(
-                "; {} of the proofs wait for tables this machine lacks (kept for one that has them)",
-                r.pending
-            )
-        } else {
-            String::new()
-        },
-        if r.unproved.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; {} won subtree(s) kept open, their proof could not be assembled (the first: {})",
-                r.unproved.len(),
-                r.unproved[0]
-            )
-        }
-    )
-}
-
-/// The text line of a load.
-pub fn loaded_line(path: &Path, location: &str, r: &LoadReport) -> String {
-    format!(
-        "book {} built from {}: {} nodes, {} proofs seeded ({} searches before){}{}",
-        redact(location),
-        path.display(),
-        r.nodes,
-        r.seeded,
-        r.searches_before,
-        if r.pending > 0 {
-            format!(
-                "; {} proof(s) rest on tables not built here: kept in the book, their nodes open, seeded when the tables exist (`antichess tb build --from-book`, or prove's table rounds)",
-                r.pending
-            )
-        } else {
-            String::new()
-        },
-        if r.rejected.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; {} proof(s) did not verify and their nodes are open (the first: {})",
-                r.rejected.len(),
-                r.rejected[0]
-            )
-        }
-    )
 }
 
 pub fn run_save(args: &SaveFrontierArgs) -> anyhow::Result<ExitCode> {

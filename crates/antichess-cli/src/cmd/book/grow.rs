@@ -8,17 +8,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use antichess_book::jobs::grow::{
-    grow_job, solved_report, GrowEvent, GrowJobOptions, GrowProgress, GrowReport,
-};
+use antichess_book::jobs::grow::{grow_job, solved_report, GrowEvent, GrowJobOptions, GrowReport};
+use antichess_book::text::grow::{progress_line, started_line, summary_text};
 use antichess_book::{Book, GrowOptions};
 use anyhow::bail;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::common::args::{EvalArgs, SearchTables, WalkArgs, WalkDefaults};
-use crate::common::book::{open, ratio_text, stop_on_ctrl_c};
-use crate::common::output::{number, print_json, Format};
+use crate::common::book::{open, stop_on_ctrl_c};
+use crate::common::output::{print_json, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::tables::solver_tables;
 
@@ -97,35 +96,6 @@ pub struct GrowArgs {
     /// Summary format.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
-}
-
-/// One progress snapshot of a growing book.
-fn progress_line(p: &GrowProgress) -> String {
-    let failed = if p.proofs_failed > 0 {
-        format!(
-            "  {} proofs not kept (see the end of the run)",
-            p.proofs_failed
-        )
-    } else {
-        String::new()
-    };
-    let (root, counts) = (&p.root, &p.counts);
-    format!(
-        "{:>7.0}s  root proof {} disproof {} ratio {}  book {} nodes ({} open leaves, {} won, {} lost)  {} searches {:.2}/s  {:.0} nodes/s  {} leaves decided{}",
-        p.seconds,
-        number(root.proof),
-        number(root.disproof),
-        ratio_text(root),
-        counts.nodes,
-        counts.open_leaves,
-        counts.won,
-        counts.lost,
-        p.searches,
-        p.searches as f64 / p.seconds,
-        p.nodes as f64 / p.seconds,
-        p.decided,
-        failed,
-    )
 }
 
 /// The options of the library's grow, from the arguments.
@@ -207,19 +177,15 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
     );
     let bar = spinner(tty);
     let (shown, prover) = (book.shown(), book.meta().prover);
-    let mut on_event = |event: GrowEvent| {
-        match event {
+    let mut on_event = |event: GrowEvent| match event {
         GrowEvent::Started { root } if !json_out => eprintln!(
-            "growing {shown} ({rules} rules, prover {prover}): {} worker(s), {} nodes per search, hash {} MB each, tables up to {} units; root proof {} disproof {}",
-            options.grow.workers,
-            options.grow.search_nodes,
-            options.grow.hash_bytes >> 20,
-            options.grow.tablebase_units,
-            number(root.proof),
-            number(root.disproof)
+            "{}",
+            started_line(&shown, rules, prover, &options.grow, &root)
         ),
         GrowEvent::StoreRetry { retries, error } if !json_out => bar.suspend(|| {
-            eprintln!("the store cannot be reached or is locked, trying again (retry {retries}): {error}");
+            eprintln!(
+                "the store cannot be reached or is locked, trying again (retry {retries}): {error}"
+            );
         }),
         GrowEvent::Progress(p) if tty => {
             bar.set_message(progress_line(&p));
@@ -227,7 +193,6 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
         }
         GrowEvent::Progress(p) => eprintln!("{}", progress_line(&p)),
         _ => {}
-    }
     };
     let result = grow_job(
         &mut book,
@@ -246,62 +211,9 @@ fn print_summary(args: &GrowArgs, book: &Book, r: &GrowReport) -> anyhow::Result
     if args.format == Format::Json {
         return print_json(r).map(|()| ExitCode::SUCCESS);
     }
-    if r.already_solved {
-        println!(
-            "{} is already solved: root {} (proof {}, disproof {}), book {} nodes; nothing to grow{}",
-            book.shown(),
-            r.status,
-            number(r.proof),
-            number(r.disproof),
-            r.book_nodes,
-            if r.won_root { " (`antichess book prove` writes its proof)" } else { "" }
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    if let Some(last) = &r.last {
-        println!("{}", progress_line(last));
-    }
-    println!(
-        "{}: root {} (proof {}, disproof {}); {} searches in {:.1} s ({:.2} searches/s), book {} nodes",
-        match r.end {
-            "budget" => "budget spent",
-            "stopped" => "stopped (run grow again to resume)",
-            end => end,
-        },
-        r.status,
-        number(r.proof),
-        number(r.disproof),
-        r.searches,
-        r.seconds,
-        r.searches as f64 / r.seconds.max(1e-9),
-        r.book_nodes
+    print!(
+        "{}",
+        summary_text(r, &book.shown(), args.keep_proofs.as_deref())
     );
-    if let (Some(dir), Some(kept)) = (&args.keep_proofs, &r.proofs) {
-        println!(
-            "{} proofs of proved nodes kept in {}",
-            kept.proofs_kept,
-            dir.display()
-        );
-        if kept.proofs_not_kept > 0 {
-            println!(
-                "{} proved node(s) whose proof could not be extracted from the search's table \
-                 (the book keeps them won; the assembly searches them again); the last: {}",
-                kept.proofs_not_kept,
-                kept.last_proof_error.clone().unwrap_or_default()
-            );
-        }
-    }
-    if r.store_retries > 0 {
-        println!(
-            "the store could not be reached (or stayed locked) {} time(s); the workers tried again",
-            r.store_retries
-        );
-    }
-    if r.longest_write_seconds >= crate::cmd::prove::SLOW_WRITE_SECONDS {
-        println!(
-            "the longest write of a search's result took {:.1} s (the other workers wait for the book meanwhile)",
-            r.longest_write_seconds
-        );
-    }
     Ok(ExitCode::SUCCESS)
 }

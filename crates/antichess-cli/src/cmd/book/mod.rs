@@ -16,6 +16,7 @@ use std::process::ExitCode;
 
 use antichess_book::jobs::seed::{seed_files, NewReport};
 use antichess_book::seed_files::{check_prover, proof_files, seed_tables};
+use antichess_book::text::seed::{problems_text, seeds_text};
 use antichess_book::{redact, Book};
 use antichess_core::{Color, Move};
 use anyhow::Context;
@@ -132,18 +133,18 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     };
     if args.format == Format::Json {
         print_json(&report)?;
-        seed::print_problems(&report.seeding);
+        eprint!("{}", problems_text(&report.seeding));
         return Ok(exit);
     }
     println!(
         "created {}: root {} ({} rules), proving a win for {}",
         report.book, report.root_fen, report.rules, prover
     );
-    seed::print_seeds(&report.seeding.seeds);
+    print!("{}", seeds_text(&report.seeding.seeds));
     println!(
         "root node {} (a leaf: run `antichess book grow {}`)",
         report.root, report.book
     );
-    seed::print_problems(&report.seeding);
+    eprint!("{}", problems_text(&report.seeding));
     Ok(exit)
 }

@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use antichess_book::jobs::book_prove::{
     book_prove, check_root, BookProveEvent, BookProveOptions, BookProveOutcome,
 };
-use antichess_book::jobs::prove::{ProofFileReport, SubtreeReport};
-use antichess_book::{AssembleOptions, ProveEvent};
+use antichess_book::text::book_prove::{progress_text, proof_text, subtrees_text};
+use antichess_book::AssembleOptions;
 use clap::Args;
 
 use crate::common::args::SearchTables;
@@ -105,22 +105,6 @@ fn options(args: &ProveArgs, tablebase: Option<&antichess_tb::Tablebase>) -> Boo
     }
 }
 
-/// The leaves' progress on a terminal.
-fn print_event(e: ProveEvent) {
-    match e {
-        ProveEvent::LeafSolved {
-            leaves,
-            proof_nodes,
-            search_nodes,
-            ..
-        } => eprint!("\rleaves re-solved: {leaves} (last: {proof_nodes} proof nodes, {search_nodes} nodes searched)   "),
-        ProveEvent::Minimizing {
-            proof_nodes,
-            searches,
-        } => eprint!("\rminimising: {proof_nodes} proof nodes after {searches} searches              "),
-    }
-}
-
 pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let json_out = args.format == Format::Json;
     // An output that cannot be written is refused before the leaves are re-solved.
@@ -134,13 +118,13 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let options = options(args, tablebase.as_ref());
     let tty = std::io::stderr().is_terminal() && !json_out;
     let outcome = book_prove(&mut book, tablebase.as_ref(), &options, &mut |e| match e {
-        BookProveEvent::Assembly(e) if tty => print_event(e),
+        BookProveEvent::Assembly(e) if tty => eprint!("\r{}", progress_text(&e)),
         BookProveEvent::SubtreesWritten(subtrees) => {
             if tty {
                 eprintln!();
             }
             if !json_out {
-                print_subtrees(subtrees, args.subtree_depth);
+                print!("{}", subtrees_text(subtrees, args.subtree_depth));
             }
         }
         BookProveEvent::Assembly(_) => {}
@@ -162,7 +146,7 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             if json_out {
                 print_json(&r)?;
             } else {
-                print_proof(&r, &leaf_dir);
+                print!("{}", proof_text(&r, &leaf_dir));
             }
             Ok(if r.verified {
                 ExitCode::SUCCESS
@@ -170,79 +154,5 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
                 ExitCode::from(1)
             })
         }
-    }
-}
-
-fn print_subtrees(subtrees: &[SubtreeReport], depth: u32) {
-    for s in subtrees {
-        match (&s.file, &s.error) {
-            (_, Some(e)) => println!(
-                "subtree {}: not written, its proof could not be assembled: {e}",
-                s.line
-            ),
-            (file, None) => println!(
-                "subtree {}: {} ({} nodes, {} bytes, {})",
-                s.line,
-                file.clone().unwrap_or_default(),
-                s.proof_nodes.unwrap_or_default(),
-                s.bytes.unwrap_or_default(),
-                match &s.rejected {
-                    None => "verified".to_string(),
-                    Some(e) => format!("verification FAILED: {e}"),
-                }
-            ),
-        }
-    }
-    if subtrees.is_empty() {
-        println!("no solved subtree within {depth} plies of the root");
-    }
-}
-
-fn print_proof(r: &ProofFileReport, leaf_dir: &std::path::Path) {
-    let (report, c) = (&r.report, &r.counts);
-    println!(
-        "pruned book: {} book nodes, {} leaves re-solved ({} nodes searched, {} re-searched by extraction) in {:.1} s",
-        report.book_nodes, report.leaves, report.search_nodes, report.researched, report.seconds
-    );
-    if report.seeds_used > 0 {
-        println!(
-            "{} book nodes took their proofs from the book's seeds",
-            report.seeds_used
-        );
-    }
-    if report.leaves_reused > 0 {
-        println!(
-            "{} of the leaves' proofs read back from {} (saved by an earlier run)",
-            report.leaves_reused,
-            leaf_dir.display()
-        );
-    }
-    if let Some(m) = &report.minimized {
-        println!(
-            "minimised: {} -> {} nodes ({} searches with {} positions, {} proved, {} switches)",
-            report.assembled_nodes, c.total, m.searched, m.search_nodes, m.proved, m.switches
-        );
-    }
-    println!(
-        "proof: {} ({} nodes: {} prover, {} opponent, {} terminal, {} tablebase, {} references; {} bytes = {:.2} bytes/node)",
-        r.proof_file,
-        c.total,
-        c.prover,
-        c.opponent,
-        c.terminal,
-        c.tablebase,
-        c.references,
-        r.bytes,
-        r.bytes as f64 / c.total.max(1) as f64
-    );
-    match &r.verdict.verdict {
-        Ok(stats) => println!(
-            "verified: the proof is valid ({} nodes, {} unfolded, depth {}) in {:.2} s",
-            stats.counts.total,
-            stats.unfolded_nodes,
-            stats.max_depth,
-            r.verdict.seconds.as_secs_f64()
-        ),
-        Err(e) => println!("verification FAILED: {e}"),
     }
 }

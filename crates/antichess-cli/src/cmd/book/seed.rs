@@ -8,9 +8,10 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use antichess_book::jobs::seed::{seed_job, Seeded, Seeding};
+use antichess_book::jobs::seed::seed_job;
 use antichess_book::redact;
 use antichess_book::seed_files::seed_tables;
+use antichess_book::text::seed::{problems_text, seeds_text};
 use anyhow::Context;
 use clap::Args;
 
@@ -44,54 +45,6 @@ pub struct SeedArgs {
     pub format: Format,
 }
 
-/// The files not taken, with the reasons, and when [`Seeding::failed`] a last line saying
-/// why, on stderr.
-pub fn print_problems(s: &Seeding) {
-    for n in &s.skipped {
-        eprintln!("skipped: {}", n.reason);
-    }
-    for n in &s.rejected {
-        eprintln!("rejected: {}", n.reason);
-    }
-    let total = s.seeds.len() + s.skipped.len() + s.rejected.len();
-    if s.skipped.is_empty() && s.rejected.is_empty() {
-        return;
-    }
-    let summary = format!(
-        "seeded {} of {total} proof file{}; {} skipped, {} rejected",
-        s.seeds.len(),
-        if total == 1 { "" } else { "s" },
-        s.skipped.len(),
-        s.rejected.len()
-    );
-    if !s.rejected.is_empty() {
-        eprintln!("error: {summary} (a rejected file is damaged or not a proof)");
-    } else if s.seeds.is_empty() {
-        eprintln!("error: {summary}: no proof could be taken");
-    } else {
-        eprintln!("{summary}");
-    }
-}
-
-/// Prints what seeding did.
-pub fn print_seeds(seeds: &[Seeded]) {
-    for r in seeds {
-        println!(
-            "seeded {} ({} nodes): {}; {} book node{} won now{}",
-            r.file,
-            r.proof_nodes,
-            r.fen,
-            r.won_now,
-            if r.won_now == 1 { "" } else { "s" },
-            if r.kept_earlier {
-                " (the book keeps its smaller proof of this position)"
-            } else {
-                ""
-            }
-        );
-    }
-}
-
 pub fn run_seed(args: &SeedArgs) -> anyhow::Result<ExitCode> {
     let files = antichess_book::seed_files::proof_files(&args.proofs)?;
     if files.is_empty() {
@@ -112,10 +65,10 @@ pub fn run_seed(args: &SeedArgs) -> anyhow::Result<ExitCode> {
     if args.format == Format::Json {
         print_json(&report)?;
     } else {
-        print_seeds(&report.seeding.seeds);
+        print!("{}", seeds_text(&report.seeding.seeds));
         println!("root: {}", report.root_status);
     }
-    print_problems(&report.seeding);
+    eprint!("{}", problems_text(&report.seeding));
     Ok(if report.seeding.failed() {
         ExitCode::from(2)
     } else {

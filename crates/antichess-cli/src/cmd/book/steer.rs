@@ -9,7 +9,7 @@ use antichess_book::jobs::steer::{self, then_text, QueueAction};
 use antichess_book::Book;
 
 use crate::common::book::moves_from_root;
-use crate::common::output::{number, print_json, Format};
+use crate::common::output::{print_json, Format};
 
 /// Queue a node to be searched (a leaf) or walked from (an inner node) before the normal
 /// selection; or list or clear the queue. A queued line may go beyond the book (the known
@@ -122,10 +122,7 @@ pub fn run_pin(args: &PinArgs) -> anyhow::Result<ExitCode> {
     if args.format == Format::Json {
         return print_json(&report).map(|()| ExitCode::SUCCESS);
     }
-    match report.pin {
-        None => println!("pin cleared: the walk starts at the root"),
-        Some(n) => println!("the walk starts at node {}: {}", n.id, n.line),
-    }
+    println!("{report}");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -141,15 +138,6 @@ pub fn run_mark(args: &MarkArgs) -> anyhow::Result<ExitCode> {
     if args.format == Format::Json {
         return print_json(&report).map(|()| ExitCode::SUCCESS);
     }
-    let (node, root) = (&report.node, &report.root);
-    println!(
-        "node {} ({}) is now {}; root: {} (proof {}, disproof {})",
-        node.id,
-        node.line,
-        node.status,
-        root.status,
-        number(root.proof),
-        number(root.disproof)
-    );
+    println!("{report}");
     Ok(ExitCode::SUCCESS)
 }

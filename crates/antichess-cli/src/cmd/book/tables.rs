@@ -6,6 +6,7 @@
 use std::process::ExitCode;
 
 use antichess_book::jobs::tables::book_tables;
+use antichess_book::text::steering::tables_text;
 use antichess_book::Book;
 use clap::Args;
 
@@ -48,44 +49,7 @@ pub fn run_tables(args: &TablesArgs) -> anyhow::Result<ExitCode> {
     if args.format == Format::Json {
         return print_json(&report).map(|()| ExitCode::SUCCESS);
     }
-    let rows = &report.materials;
-    if rows.is_empty() {
-        println!(
-            "The book's searches met no material of at most {} units without a table.",
-            args.units.unwrap_or(antichess_book::tables::RECORD_UNITS)
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
-    println!(
-        "Materials the book's searches met without a table (tables: {}):",
-        dir.display()
-    );
-    println!(
-        "  {:<10} {:>5} {:>16}  {:<8} {:>12}",
-        "material", "units", "positions", "table", "bytes"
-    );
-    for r in rows {
-        println!(
-            "  {:<10} {:>5} {:>16}  {:<8} {:>12}",
-            r.material,
-            r.units,
-            r.positions,
-            r.table,
-            r.bytes.map_or_else(String::new, |b| b.to_string())
-        );
-    }
-    let present: Vec<u64> = rows
-        .iter()
-        .filter(|r| r.table == "present")
-        .filter_map(|r| r.bytes)
-        .collect();
-    let bound = rows.iter().filter(|r| r.table == "bound").count();
-    println!(
-        "{} of {} present ({} bytes), {bound} with bound tables only; `antichess tb build --from-book {} --top N` builds the first N.",
-        present.len(),
-        rows.len(),
-        present.iter().sum::<u64>(),
-        args.book
-    );
+    let units = args.units.unwrap_or(antichess_book::tables::RECORD_UNITS);
+    print!("{}", tables_text(&report, units, &args.book));
     Ok(ExitCode::SUCCESS)
 }

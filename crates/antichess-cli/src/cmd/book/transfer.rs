@@ -12,7 +12,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::common::book::{moves_from_root, open};
-use crate::common::output::{number, print_json, Format};
+use crate::common::output::{print_json, Format};
 
 /// Cut the subtree at a node into a book of its own (to grow it elsewhere and import it
 /// back).
@@ -70,10 +70,7 @@ pub fn run_export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     if args.format == Format::Json {
         return print_json(&r).map(|()| ExitCode::SUCCESS);
     }
-    println!(
-        "exported node {} ({}) and its subtree: {} nodes into {}",
-        r.node.id, r.node.line, r.nodes, r.output
-    );
+    println!("{r}");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -87,16 +84,7 @@ pub fn run_import(args: &ImportArgs) -> anyhow::Result<ExitCode> {
     if args.format == Format::Json {
         return print_json(&r).map(|()| ExitCode::SUCCESS);
     }
-    println!(
-        "imported {}: {} nodes added, {} updated, {} kept; root: {} (proof {}, disproof {})",
-        r.sub_book,
-        r.added,
-        r.updated,
-        r.kept,
-        r.root.status,
-        number(r.root.proof),
-        number(r.root.disproof)
-    );
+    println!("{r}");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -125,9 +113,6 @@ pub fn run_copy(args: &CopyArgs) -> anyhow::Result<ExitCode> {
     if args.format == Format::Json {
         return print_json(&r).map(|()| ExitCode::SUCCESS);
     }
-    println!(
-        "copied {from} to {to}: {} nodes, {} search log entries, {} queued, {} meta entries in {:.1} s",
-        r.nodes, r.searches, r.queued, r.meta, r.seconds
-    );
+    println!("{r}");
     Ok(ExitCode::SUCCESS)
 }

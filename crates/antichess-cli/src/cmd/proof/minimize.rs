@@ -14,8 +14,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use antichess_pns::minimize::file::{
-    minimize_file, MinimizeFileEvent, MinimizeFileOptions, MinimizeFileReport, MinimizeInput,
+    minimize_file, MinimizeFileEvent, MinimizeFileOptions, MinimizeInput,
 };
+use antichess_pns::minimize::summary::file_summary;
 use antichess_pns::minimize::text::started_text;
 use antichess_pns::{MinimizeOptions, GLOBAL_CHOICE};
 use anyhow::bail;
@@ -27,7 +28,6 @@ use crate::common::output::{
     parse_format_of_proof_command, print_json_pretty, Format as OutputFormat,
 };
 use crate::common::parse::{parse_duration, parse_size};
-use crate::common::report::{gave_up, global_summary};
 use crate::common::tables::solver_tables;
 
 #[derive(Debug, Args)]
@@ -207,7 +207,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
                 report.seconds
             );
         }
-        println!("{}", summary(&report));
+        println!("{}", file_summary(&report));
         if write_error.is_none() {
             println!("wrote {} (verified)", args.output.display());
         }
@@ -300,34 +300,8 @@ fn print_event(
         ),
         MinimizeFileEvent::NotSaved(e) => format!(
             "warning: the proof so far was not saved: {}",
-            crate::common::solving::describe_error(e)
+            antichess_pns::prove::job::error_text(e)
         ),
     };
     bar.suspend(|| eprintln!("{message}"));
-}
-
-/// The line of figures of a minimisation.
-fn summary(report: &MinimizeFileReport) -> String {
-    let pool = &report.pool;
-    format!(
-        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} kicks, {} alternatives minimised on their own, {} exact searches in {:.1} s with {} positions found {} smaller{}{}; pool of {} positions)",
-        report.nodes_before,
-        report.nodes_after,
-        report.seconds,
-        pool.explored,
-        pool.searched,
-        pool.search_nodes,
-        pool.proved,
-        pool.switches,
-        pool.near_misses,
-        pool.kicks,
-        pool.top_minimized,
-        pool.exact_searched,
-        pool.exact_millis as f64 / 1000.0,
-        pool.exact_nodes,
-        pool.exact_found,
-        gave_up(pool),
-        global_summary(pool),
-        pool.positions
-    )
 }

@@ -7,11 +7,12 @@
 use std::process::ExitCode;
 
 use antichess_core::Color;
-use antichess_tb::format::MAX_UNITS;
 use antichess_tb::jobs::build::{
-    build_tables, BuildSummary, TablesBuildEvent, TablesBuildOptions, TablesBuildReport,
+    build_tables, TablesBuildEvent, TablesBuildOptions, TablesBuildReport,
 };
-use antichess_tb::jobs::plan::{bytes_text, PlanReport, PlanRow};
+use antichess_tb::jobs::plan::{PlanReport, PlanRow};
+use antichess_tb::jobs::targets::targets;
+use antichess_tb::jobs::text::summary_line;
 use antichess_tb::{BuildOptions, Material};
 use anyhow::bail;
 use clap::Args;
@@ -195,25 +196,6 @@ pub(super) fn run(args: &BuildArgs) -> anyhow::Result<ExitCode> {
     run_job(&options, args.format)
 }
 
-/// The materials named.
-pub(super) fn parse_signatures(signatures: &[String]) -> anyhow::Result<Vec<Material>> {
-    signatures
-        .iter()
-        .map(|s| s.parse::<Material>().map_err(Into::into))
-        .collect()
-}
-
-/// The materials named, or every one of at most `units` units.
-pub(super) fn targets(signatures: &[String], units: Option<u32>) -> anyhow::Result<Vec<Material>> {
-    match units {
-        Some(n) if !(2..=MAX_UNITS).contains(&n) => {
-            bail!("--units {n}: tables have 2 to {MAX_UNITS} units")
-        }
-        Some(n) => Ok(Material::all_up_to(n)),
-        None => parse_signatures(signatures),
-    }
-}
-
 /// The materials asked for by signature, `--units` or `--from-book`.
 fn asked_targets(args: &BuildArgs) -> anyhow::Result<Vec<Material>> {
     Ok(match &args.from_book {
@@ -288,7 +270,7 @@ fn run_job(options: &TablesBuildOptions, format: Format) -> anyhow::Result<ExitC
             } else {
                 "tables"
             };
-            print_summary(&summary, noun);
+            println!("{}", summary_line(&summary, noun));
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -301,38 +283,10 @@ fn warn(warnings: &[String]) {
     }
 }
 
-/// The line saying how many `noun` were built, and how fast.
-pub(super) fn print_summary(summary: &BuildSummary, noun: &str) {
-    println!(
-        "{} {noun} built, {} already present, in {} ({:.1} s, {} positions, {:.2} M positions/s)",
-        summary.built,
-        summary.present,
-        summary.dir,
-        summary.seconds,
-        summary.positions,
-        summary.rate() / 1e6
-    );
-}
-
-/// A dry run's rows on stdout: material, kind (in a bound plan), positions, the memory
-/// expected, present or to build (`tb build --dry-run`, Lasker's too).
+/// A dry run's rows on stdout (`tb build --dry-run`, Lasker's too).
 pub(super) fn print_plan_rows(rows: &[PlanRow]) {
     for row in rows {
-        let kind = match &row.kind {
-            Some(kind) => format!("{kind:<15} "),
-            None => String::new(),
-        };
-        println!(
-            "{:<10} {kind}{:>14} positions  ~{:>9}  {}",
-            row.material,
-            row.positions,
-            bytes_text(row.memory_estimate),
-            if row.status == "present" {
-                "present"
-            } else {
-                "to build"
-            }
-        );
+        println!("{row}");
     }
 }
 

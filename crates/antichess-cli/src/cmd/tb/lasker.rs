@@ -18,52 +18,18 @@ use antichess_tb::jobs::lasker::{
     lasker_plan, lasker_probe, lasker_probe_targets, lasker_stats_text, lasker_tables_stats,
     LaskerBuildSummary,
 };
-use antichess_tb::lasker::{lasker_build, lasker_material_ok, LaskerBuildEvent, LaskerTablebase};
+use antichess_tb::jobs::targets::{lasker_dir, lasker_targets};
+use antichess_tb::lasker::{lasker_build, LaskerBuildEvent, LaskerTablebase};
 use antichess_tb::Material;
 use anyhow::{bail, Context};
 
-use crate::common::args::{default_tables_dir, TablesArgs};
+use crate::common::args::TablesArgs;
 use crate::common::output::{print_json, Format};
 
 /// The Lasker tables directory: `--tables`, else `lasker` beside the default antichess
-/// directories ($ANTICHESS_TABLES/lasker, ~/.cache/antichess/tables/lasker).
-pub fn dir(tables: &TablesArgs) -> PathBuf {
-    tables.tables.clone().unwrap_or_else(|| {
-        default_tables_dir(tables.rules)
-            .parent()
-            .map_or_else(|| PathBuf::from("lasker"), |p| p.join("lasker"))
-    })
-}
-
-/// Materials with both kings and at most `units` men (pawns of both colours included).
-fn all_up_to(units: u32) -> anyhow::Result<Vec<Material>> {
-    if !(3..=5).contains(&units) {
-        bail!("--units {units}: Lasker tables have 3 to 5 men");
-    }
-    Ok(Material::all_up_to(units)
-        .into_iter()
-        .filter(lasker_material_ok)
-        .collect())
-}
-
-fn targets(signatures: &[String], units: Option<u32>) -> anyhow::Result<Vec<Material>> {
-    match units {
-        Some(n) => all_up_to(n),
-        None => {
-            let mut out = Vec::new();
-            for s in signatures {
-                let m: Material = s.parse()?;
-                if !lasker_material_ok(&m) {
-                    bail!("{s}: a Lasker table needs exactly one king per side and another man (e.g. KQk, KRPkp)");
-                }
-                if m.units() > 5 {
-                    bail!("{s}: {} men; Lasker tables have at most 5", m.units());
-                }
-                out.push(m.canonical().0);
-            }
-            Ok(out)
-        }
-    }
+/// directories.
+fn dir(tables: &TablesArgs) -> PathBuf {
+    lasker_dir(tables.tables.as_deref(), tables.rules)
 }
 
 fn build_quietly(
@@ -92,7 +58,7 @@ pub fn run_build(
     tables: &TablesArgs,
     dry_run: bool,
 ) -> anyhow::Result<ExitCode> {
-    let targets = targets(signatures, units)?;
+    let targets = lasker_targets(signatures, units)?;
     if targets.is_empty() {
         bail!("give signatures (e.g. KQk) or --units N");
     }
@@ -156,7 +122,7 @@ pub fn run_stats(
     format: Format,
     tables: &TablesArgs,
 ) -> anyhow::Result<ExitCode> {
-    let targets = targets(signatures, units)?;
+    let targets = lasker_targets(signatures, units)?;
     let tb = build_quietly(&targets, tables, format == Format::Json)?;
     let report = lasker_tables_stats(&tb, &targets)?;
     match format {

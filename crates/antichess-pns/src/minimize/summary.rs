@@ -1,9 +1,13 @@
-//! One-line texts of what the proof minimiser did, printed by `solve --minimize`, `proof
-//! minimize` and the benches.
+//! What a minimisation did, in one line of text: after a solve or a `book prove`
+//! ([`minimize_summary`], from a [`MinimizeReport`]), after `proof minimize`
+//! ([`file_summary`], from a [`MinimizeFileReport`]), with the global phase's part
+//! ([`global_summary`]) and the exact searches' ([`gave_up`]). Times in seconds.
 
-use antichess_pns::{MinimizeReport, PoolReport};
+use super::file::MinimizeFileReport;
+use super::{MinimizeReport, PoolReport};
 
 /// One line on what the minimiser did.
+#[must_use]
 pub fn minimize_summary(m: &MinimizeReport) -> String {
     format!(
         "minimised: {} -> {} nodes in {:.1} s ({} passes, {} budget rounds, {} prover nodes revisited, {} alternatives searched with {} nodes, {} proved, {} moves replaced, {} rejected{})",
@@ -37,6 +41,7 @@ pub fn minimize_summary(m: &MinimizeReport) -> String {
 }
 
 /// What the global phase did (empty if it did not run).
+#[must_use]
 pub fn global_summary(report: &PoolReport) -> String {
     if report.global_runs == 0 && report.alternatives_searched == 0 {
         return String::new();
@@ -74,6 +79,7 @@ pub fn global_summary(report: &PoolReport) -> String {
 /// How many exact searches gave up, and the smallest node weight at which one did (below
 /// it, every node searched has no smaller proof that builds on the rest of the proof).
 /// Also how many prover nodes no exact search looked at before the time ran out.
+#[must_use]
 pub fn gave_up(report: &PoolReport) -> String {
     let mut text = if report.exact_gave_up == 0 {
         if report.exact_searched == 0 {
@@ -95,4 +101,31 @@ pub fn gave_up(report: &PoolReport) -> String {
         );
     }
     text
+}
+
+/// The line of figures of a `proof minimize` run.
+#[must_use]
+pub fn file_summary(report: &MinimizeFileReport) -> String {
+    let pool = &report.pool;
+    format!(
+        "minimised: {} -> {} nodes in {:.1} s ({} nodes explored, {} searches with {} positions, {} proved, {} switches, {} near misses, {} kicks, {} alternatives minimised on their own, {} exact searches in {:.1} s with {} positions found {} smaller{}{}; pool of {} positions)",
+        report.nodes_before,
+        report.nodes_after,
+        report.seconds,
+        pool.explored,
+        pool.searched,
+        pool.search_nodes,
+        pool.proved,
+        pool.switches,
+        pool.near_misses,
+        pool.kicks,
+        pool.top_minimized,
+        pool.exact_searched,
+        pool.exact_millis as f64 / 1000.0,
+        pool.exact_nodes,
+        pool.exact_found,
+        gave_up(pool),
+        global_summary(pool),
+        pool.positions
+    )
 }
