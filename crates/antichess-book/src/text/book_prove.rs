@@ -65,7 +65,7 @@ pub fn proof_text(r: &ProofFileReport, leaf_dir: &Path) -> String {
     let mut out = String::new();
     let (report, c) = (&r.report, &r.counts);
     let _ = writeln!(
-                out,
+        out,
         "pruned book: {} book nodes, {} leaves re-solved ({} nodes searched, {} re-searched by extraction) in {:.1} s",
         report.book_nodes, report.leaves, report.search_nodes, report.researched, report.seconds
     );
@@ -92,7 +92,7 @@ pub fn proof_text(r: &ProofFileReport, leaf_dir: &Path) -> String {
         );
     }
     let _ = writeln!(
-                out,
+        out,
         "proof: {} ({} nodes: {} prover, {} opponent, {} terminal, {} tablebase, {} references; {} bytes = {:.2} bytes/node)",
         r.proof_file,
         c.total,
