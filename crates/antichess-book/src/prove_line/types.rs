@@ -9,12 +9,12 @@ use std::time::{Duration, Instant};
 use antichess_core::{Color, Move, Position};
 use antichess_pns::InitialNumbers;
 use antichess_tb::Tablebase;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 use super::rounds::{GrownTables, TablesMet};
 use crate::frontier::{FrontierEvent, LoadReport, SaveReport};
 use crate::select::{Effort, Selection};
-use crate::{AssembleOptions, BookCounts, GrowEnd, Hints, Node, INF};
+use crate::{AssembleOptions, BookCounts, GrowEnd, Hints, Node};
 
 /// What [`prove_line`] is asked to do.
 #[derive(Debug)]
@@ -197,9 +197,9 @@ pub struct TablesGrownReport {
 #[derive(Debug, Clone, Serialize)]
 pub struct RootReport {
     pub status: String,
-    #[serde(serialize_with = "number")]
+    #[serde(serialize_with = "crate::jobs::number")]
     pub proof: u32,
-    #[serde(serialize_with = "number")]
+    #[serde(serialize_with = "crate::jobs::number")]
     pub disproof: u32,
 }
 
@@ -271,15 +271,6 @@ pub struct ProveLineReport {
     /// How the growth ended.
     #[serde(skip)]
     pub end: GrowEnd,
-}
-
-/// A proof or disproof number: an integer, or `"inf"`.
-fn number<S: Serializer>(n: &u32, s: S) -> std::result::Result<S::Ok, S::Error> {
-    if *n == INF {
-        s.serialize_str("inf")
-    } else {
-        s.serialize_u32(*n)
-    }
 }
 
 /// How the leaves are re-solved: their proofs kept beside the book, so a stopped prove
