@@ -1,8 +1,8 @@
 //! Bound tables from the command line: `tb build --bound` (plan, build, JSON), `tb probe`
 //! on a position only bound tables cover, `tb verify --bound`, and a proof whose leaves
 //! rest on bound tables: `solve --proof` records them, `proof verify` accepts it with
-//! them and rejects it without the one it needs; `prove` probes them beside the complete
-//! sets.
+//! them and rejects it without the one it needs, `tb build --from-proof` builds them
+//! again; `prove` probes them beside the complete sets.
 
 use crate::common::{antichess, json, ok, s, text};
 
@@ -186,6 +186,68 @@ fn bound_tables_build_probe_verify_and_back_a_proof() {
         "{}",
         text(&rejected)
     );
+
+    // Bound tables built without the exact tables below them are other tables (their
+    // captures into Kk and Kp count as the bound's worst): `tb build --from-proof` keeps
+    // them, names them and exits 1.
+    let other = dir.join("other");
+    ok(&[
+        "tb",
+        "build",
+        "--bound",
+        "both",
+        "KPk",
+        "--tables",
+        s(&other),
+    ]);
+    let differ = antichess(&[
+        "tb",
+        "build",
+        "--from-proof",
+        s(&proof),
+        "--tables",
+        s(&other),
+    ]);
+    assert_eq!(differ.status.code(), Some(1), "{}", text(&differ));
+    assert!(
+        text(&differ).contains("table KPk:bound-b differs")
+            && text(&differ).contains("0 of the 2 tables"),
+        "{}",
+        text(&differ)
+    );
+
+    // Into an empty directory it builds what the proof records (the exact tables below
+    // the bound ones, then the bound ones), and the proof verifies with them.
+    let fresh = dir.join("fresh");
+    let built = json(&[
+        "tb",
+        "build",
+        "--from-proof",
+        s(&proof),
+        "--format",
+        "json",
+        "--tables",
+        s(&fresh),
+    ]);
+    assert_eq!(built["same"], built["recorded"], "{built}");
+    let stages: Vec<&str> = built["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|stage| stage["tables"].as_str())
+        .collect();
+    assert_eq!(stages.last(), Some(&"bound-black"), "{built}");
+    assert!(fresh.join("KPvK.bound-black.actb").is_file());
+    let checked = json(&[
+        "proof",
+        "verify",
+        s(&proof),
+        "--tables",
+        s(&fresh),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(checked["verified"], true, "{checked}");
 }
 
 /// `tb build --from-frontier`: the tables a shipped frontier's proofs rest on (1. e3 b5's,

@@ -426,3 +426,105 @@ fn the_guide_shows_what_the_5_unit_dry_run_prints() {
     );
     assert_eq!(shown, expected);
 }
+
+/// `tb build --from-proof` on a shipped proof (1. e3 e5, which records two 3-unit tables):
+/// the tables it records are built (with their dependencies) and compared with its
+/// records, and `proof verify` then accepts it with them; another table's file under a
+/// recorded table's name is refused by name. A proof of other rules than the tables asked for is
+/// refused by name; a proof that records no table needs nothing built.
+#[test]
+fn from_proof_builds_the_tables_a_proof_records() {
+    let dir = temp("tb-from-proof");
+    let tables = dir.join("tables");
+    let proofs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs");
+    let e5 = proofs.join("e3-e5.proof");
+    let build = || {
+        antichess(&[
+            "tb",
+            "build",
+            "--from-proof",
+            s(&e5),
+            "--tables",
+            s(&tables),
+        ])
+    };
+    let out = build();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(
+        text(&out).contains("2 of the 2 tables") && text(&out).contains("proof verify"),
+        "{}",
+        text(&out)
+    );
+    assert!(tables.join("PPvR.actb").is_file() && tables.join("RPvR.actb").is_file());
+    let verified = json(&[
+        "proof",
+        "verify",
+        s(&e5),
+        "--tables",
+        s(&tables),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(verified["verified"], true, "{verified}");
+    let statuses: Vec<&str> = verified["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["status"].as_str())
+        .collect();
+    assert_eq!(statuses, ["same", "same"], "{verified}");
+
+    // Another table's file under PPr's name is refused by name, not overwritten; removed,
+    // it is built again.
+    std::fs::copy(tables.join("RPvR.actb"), tables.join("PPvR.actb")).unwrap();
+    let refused = build();
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
+    assert!(text(&refused).contains("not of PPr"), "{}", text(&refused));
+    std::fs::remove_file(tables.join("PPvR.actb")).unwrap();
+    let again = json(&[
+        "tb",
+        "build",
+        "--from-proof",
+        s(&e5),
+        "--format",
+        "json",
+        "--tables",
+        s(&tables),
+    ]);
+    assert_eq!(
+        (again["recorded"].as_u64(), again["same"].as_u64()),
+        (Some(2), Some(2)),
+        "{again}"
+    );
+
+    let fics = antichess(&[
+        "tb",
+        "build",
+        "--from-proof",
+        s(&e5),
+        "--rules",
+        "fics",
+        "--tables",
+        s(&tables),
+    ]);
+    assert_eq!(fics.status.code(), Some(2), "{}", text(&fics));
+    assert!(
+        text(&fics).contains("under the rules international"),
+        "{}",
+        text(&fics)
+    );
+
+    let none = ok(&[
+        "tb",
+        "build",
+        "--from-proof",
+        s(&proofs.join("e3-d5.proof")),
+        "--tables",
+        s(&tables),
+    ]);
+    assert!(
+        text(&none).contains("relies on no table"),
+        "{}",
+        text(&none)
+    );
+}

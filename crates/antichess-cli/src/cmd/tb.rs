@@ -18,6 +18,7 @@ use crate::common::output::{print_json, Format};
 use crate::common::tables::ensure_tables;
 
 mod build;
+mod from_proof;
 mod lasker;
 mod queue;
 

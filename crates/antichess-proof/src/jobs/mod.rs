@@ -1,6 +1,7 @@
 //! The jobs of the `proof` commands that read proof files and write or verify one:
 //! verify (with the tables the file records compared: [`FileHead`], [`VerifyReport`]),
-//! convert ([`convert_verified`]), join ([`JoinPlan`]) and extract ([`ExtractPlan`]), and
+//! convert ([`convert_verified`]), join ([`JoinPlan`]) and extract ([`ExtractPlan`]), the
+//! tables a file records as what to build ([`RecordedTables`], `tb build --from-proof`), and
 //! the text of `proof index`'s report. Each takes its options, does the work (an output is
 //! written atomically and verified before success is reported) and returns a serializable
 //! report whose `Display` is the command's text; its errors ([`JobError`]) say whether
@@ -15,9 +16,11 @@ mod extract;
 mod head;
 mod index;
 mod join;
+mod recorded;
 
 pub use convert::{convert_verified, ConvertOptions, ConvertReport};
 pub use error::JobError;
 pub use extract::{ExtractOptions, ExtractPlan, ExtractReport};
 pub use head::{announced_nodes, table_warnings, FileHead, VerifyRejection, VerifyReport};
 pub use join::{JoinOptions, JoinPlan, JoinedReport, UsedChild};
+pub use recorded::{stage_name, RecordedBuildReport, RecordedStage, RecordedTables};

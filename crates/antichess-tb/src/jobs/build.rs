@@ -49,8 +49,9 @@ pub enum TablesBuildEvent {
     Build(BuildEvent),
 }
 
-/// How [`build_tables`] ended.
-#[derive(Debug, Clone)]
+/// How [`build_tables`] ended (as JSON: the plan or the summary itself).
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
 pub enum TablesBuildReport {
     /// A dry run's plan.
     Plan(PlanReport),

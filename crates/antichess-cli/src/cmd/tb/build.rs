@@ -74,6 +74,18 @@ pub struct BuildArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["signatures", "from_book", "units"])]
     pub from_frontier: Option<std::path::PathBuf>,
 
+    /// Build the tables a proof file records (`antichess proof stats FILE` lists them), so
+    /// that `antichess proof verify FILE` can check it: its exact tables first (with their
+    /// dependencies, and the exact tables of at most 4 units that its bound tables'
+    /// captures lead to, which they are built over), then its bound tables for White, then
+    /// for Black. Tables present are kept; at the end each recorded table is compared with
+    /// the file in the directory (one with another checksum is named, and the exit status
+    /// is 1).
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "signatures", "from_book", "from_frontier", "units", "top", "bound", "queue"
+    ])]
+    pub from_proof: Option<std::path::PathBuf>,
+
     /// With --from-book: how many of its materials, most met first (default 10). With
     /// --from-frontier: how many of its materials, in its order (default all).
     #[arg(long, value_name = "N")]
@@ -149,6 +161,9 @@ const FROM_BOOK_UNITS: u32 = 5;
 
 /// `tb build` of antichess tables (Lasker tables are `lasker.rs`'s).
 pub(super) fn run(args: &BuildArgs) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.from_proof {
+        return super::from_proof::run(path, args);
+    }
     if args.top.is_some() && args.from_book.is_none() && args.from_frontier.is_none() {
         bail!("--top goes with --from-book or --from-frontier");
     }
@@ -241,6 +256,16 @@ fn frontier_targets(
 /// Runs the build job: the plan's announcement and the build's progress on stderr, the
 /// report (or the dry run's plan) on stdout.
 fn run_job(options: &TablesBuildOptions, format: Format) -> anyhow::Result<ExitCode> {
+    let report = build_stage(options, format)?;
+    print_report(&report, options, format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The build job with its plan's announcement and progress on stderr; its report.
+pub(super) fn build_stage(
+    options: &TablesBuildOptions,
+    format: Format,
+) -> anyhow::Result<TablesBuildReport> {
     let json = format == Format::Json;
     // The start line on stderr; the summary goes to standard output.
     let progress = BuildProgress::new(json).at(&options.build).table_lines();
@@ -261,19 +286,28 @@ fn run_job(options: &TablesBuildOptions, format: Format) -> anyhow::Result<ExitC
         TablesBuildEvent::Build(e) => progress.event(e),
     });
     progress.finish(None);
-    match result? {
-        TablesBuildReport::Plan(plan) => print_plan(&plan, format)?,
-        TablesBuildReport::Built(summary) if json => print_json(&summary)?,
+    Ok(result?)
+}
+
+/// A build's report (or a dry run's plan) on stdout, as text or JSON.
+pub(super) fn print_report(
+    report: &TablesBuildReport,
+    options: &TablesBuildOptions,
+    format: Format,
+) -> anyhow::Result<()> {
+    match report {
+        TablesBuildReport::Plan(plan) => print_plan(plan, format)?,
+        TablesBuildReport::Built(summary) if format == Format::Json => print_json(summary)?,
         TablesBuildReport::Built(summary) => {
             let noun = if options.bound.is_some() {
                 "bound tables"
             } else {
                 "tables"
             };
-            println!("{}", summary_line(&summary, noun));
+            println!("{}", summary_line(summary, noun));
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Each warning on stderr.
