@@ -24,6 +24,13 @@ Two parts:
             --nodes nodes a move for both sides (Threads 1 and a node limit make
             Fairy-Stockfish's games repeatable), written to one PGN file (-o).
 
+  latency   A fresh `antichess uci` process for each position after 1. e3 (its 20 replies,
+            or --moves), --starts starts each: `uci`, `isready` (answered at once; the
+            proofs' indexes open in the background), then the time from sending
+            `position startpos moves ...` and `go depth 1` to `bestmove` (issue 63: within
+            100 ms once the indexes exist, `antichess proof index proofs/`). Prints each
+            position's times and the largest; exits 1 if any is over --limit ms.
+
   mates     antichess uci against itself (one process a side) from the openings at
             --movetime ms a move (issue 63): every `score mate N` with N > 0 it announces
             is recorded, and the side that announced it must win the game. Prints each
@@ -378,6 +385,55 @@ def mates(args):
     return lost == 0
 
 
+REPLIES = ["a7a6", "a7a5", "b7b6", "b7b5", "c7c6", "c7c5", "d7d6", "d7d5", "e7e6", "e7e5",
+           "f7f6", "f7f5", "g7g6", "g7g5", "h7h6", "h7h5", "b8a6", "b8c6", "g8f6", "g8h6"]
+
+
+def first_answer(binary, proofs, moves):
+    """A fresh engine: after its handshake, ms from `position` to `bestmove`, and the move."""
+    proc = subprocess.Popen(engine_cmd(binary, proofs), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def until(prefix):
+        while True:
+            line = proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"the engine ended before {prefix!r}")
+            if line.startswith(prefix):
+                return line.strip()
+
+    try:
+        proc.stdin.write("uci\n")
+        until("uciok")
+        proc.stdin.write("isready\n")
+        until("readyok")
+        started = time.perf_counter()
+        proc.stdin.write(f"position startpos moves {moves}\ngo depth 1\n")
+        best = until("bestmove")
+        elapsed = (time.perf_counter() - started) * 1e3
+        proc.stdin.write("quit\n")
+        proc.wait(timeout=30)
+        return elapsed, best.split()[1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def latency(args):
+    lines = args.moves or [f"e2e3 {r}" for r in REPLIES]
+    worst = 0.0
+    print(f"{'position':<22} {'bestmove':<9} ms from `position` to `bestmove` ({args.starts} fresh starts)")
+    for moves in lines:
+        times, best = [], None
+        for _ in range(args.starts):
+            ms, best = first_answer(args.engine, args.proofs, moves)
+            times.append(ms)
+        worst = max(worst, *times)
+        print(f"{moves:<22} {best:<9} " + "  ".join(f"{t:7.1f}" for t in times))
+    print(f"largest: {worst:.1f} ms (limit {args.limit} ms)")
+    return worst <= args.limit
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--engine", default="target/release/antichess", help="the antichess binary")
@@ -413,9 +469,14 @@ def main():
     d = sub.add_parser("mates", help="self-play from the openings: a position announced as mate is never lost")
     d.add_argument("--openings", type=int, default=20)
     d.add_argument("--movetime", type=int, default=50, help="ms per move")
+    e = sub.add_parser("latency", help="a fresh engine's `go depth 1` after 1. e3 X: ms to bestmove")
+    e.add_argument("--moves", action="append", default=[], metavar="UCI_MOVES",
+                   help='a position as moves from the start, e.g. "e2e3 c7c5" (repeat; default the 20 replies to 1. e3)')
+    e.add_argument("--starts", type=int, default=3, help="fresh engine starts per position")
+    e.add_argument("--limit", type=float, default=100.0, help="ms; exit 1 if any answer took longer")
     args = p.parse_args()
     ENGINE_OPTIONS.extend(args.engine_arg)
-    ok = {"proved": proved, "match": match, "selfplay": selfplay, "mates": mates}[args.part](args)
+    ok = {"proved": proved, "match": match, "selfplay": selfplay, "mates": mates, "latency": latency}[args.part](args)
     sys.exit(0 if ok else 1)
 
 
