@@ -443,12 +443,55 @@ pub fn open_or_build_index(
     Ok((index, IndexSource::Built { replaced }))
 }
 
+/// The proof file at `path` loaded whole for the explorer (`serve`), only if it verified:
+/// `index_dir` holds a valid index of these bytes under `rules` (the record that they
+/// verified: see the module documentation), or they are verified now with `oracle` judging
+/// the tablebase leaves (nothing is written). `id`: the proof's number in the server.
+///
+/// # Errors
+/// The file cannot be read, is for other rules, or does not verify (a rejection, or
+/// tablebase leaves the oracle cannot judge): a proof that did not verify is never loaded.
+pub fn load_verified(
+    id: usize,
+    path: &Path,
+    rules: Rules,
+    index_dir: Option<&Path>,
+    oracle: &dyn LeafOracle,
+) -> Result<LoadedProof, ProofError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| ProofError::io(format!("reading {}", path.display()), e))?;
+    let indexed = index_dir.is_some_and(|dir| {
+        let checksum = proof_checksum(&bytes);
+        ProofIndex::open(&index_path(dir, checksum, rules)).is_ok_and(|index| {
+            index
+                .header
+                .matches(checksum, bytes.len() as u64, rules)
+                .is_ok()
+        })
+    });
+    let mut proof = load_checked(path, &bytes, rules, oracle, !indexed)?;
+    proof.id = id;
+    Ok(proof)
+}
+
 /// Verifies a proof file's bytes and loads the same bytes for indexing.
 fn verify_and_load(
     path: &Path,
     bytes: &[u8],
     rules: Rules,
     oracle: &dyn LeafOracle,
+) -> Result<LoadedProof, ProofError> {
+    load_checked(path, bytes, rules, oracle, true)
+}
+
+/// Loads a proof file's bytes, verified first when `verify` (else their rules are still
+/// checked).
+fn load_checked(
+    path: &Path,
+    bytes: &[u8],
+    rules: Rules,
+    oracle: &dyn LeafOracle,
+    verify: bool,
 ) -> Result<LoadedProof, ProofError> {
     let options = VerifyOptions {
         reference: ReferenceOptions {
@@ -465,17 +508,21 @@ fn verify_and_load(
                     "the proof is for the {found} rules, not {rules}"
                 )));
             }
-            verify_compact(
-                bytes,
-                Some(bytes.len() as u64),
-                oracle,
-                &options,
-                &mut |_| {},
-            )?;
+            if verify {
+                verify_compact(
+                    bytes,
+                    Some(bytes.len() as u64),
+                    oracle,
+                    &options,
+                    &mut |_| {},
+                )?;
+            }
             read_compact(bytes)?
         }
         Format::Reference => {
-            verify_reference(bytes, oracle, &options, &mut |_| {})?;
+            if verify {
+                verify_reference(bytes, oracle, &options, &mut |_| {})?;
+            }
             let mut file = ReferenceFile::open(bytes, options.reference.byte_order)?;
             read_reference(&mut file, &options.reference)?
         }

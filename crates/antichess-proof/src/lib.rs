@@ -65,9 +65,9 @@ pub use compact::{
     encode_compact, encode_compact_unchecked, CompactHeader, COMPACT_MAGIC, COMPACT_VERSION,
 };
 pub use disk_index::{
-    default_index_dir, encode_index, index_path, index_proof_files, open_or_build_index,
-    proof_checksum, proof_files_in, IndexHeader, IndexSource, IndexedFile, ProofIndex,
-    INDEX_DIR_ENV, INDEX_MAGIC, INDEX_VERSION,
+    default_index_dir, encode_index, index_path, index_proof_files, load_verified,
+    open_or_build_index, proof_checksum, proof_files_in, IndexHeader, IndexSource, IndexedFile,
+    ProofIndex, INDEX_DIR_ENV, INDEX_MAGIC, INDEX_VERSION,
 };
 pub use error::{NodeLabel, ProofError};
 pub use expand::{expand_tablebase_leaves, playout_proof, ExpandReport};

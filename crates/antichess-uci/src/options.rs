@@ -2,7 +2,7 @@
 //!
 //! | option | type | meaning |
 //! |---|---|---|
-//! | `UCI_Variant` | combo `antichess`, `giveaway`, `suicide` | antichess and giveaway: the international rules (lichess); suicide: the FICS rules |
+//! | `UCI_Variant` | combo `antichess`, `giveaway`, `suicide`, `chess` | antichess and giveaway: the international rules (lichess); suicide: the FICS rules; chess (an orthodox board, as python-chess's `chess.Board` sends): a royal rule set, `pritchard4` if `Rules` is, else `pritchard3` |
 //! | `Rules` | combo of the suite's rule sets | any rule set (`international`, `fics`, `joint`, `vinciperdi`, `pritchard`, `pritchard3`, `pritchard4`); the last of `UCI_Variant` and `Rules` set wins |
 //! | `Hash` | spin, MB | memory of the searches: half for df-pn, half for the alpha-beta table |
 //! | `Threads` | spin | threads of the df-pn search (the alpha-beta search uses one) |
@@ -92,7 +92,7 @@ impl Options {
             }
         };
         vec![
-            "option name UCI_Variant type combo default antichess var antichess var giveaway var suicide"
+            "option name UCI_Variant type combo default antichess var antichess var giveaway var suicide var chess"
                 .to_string(),
             "option name Rules type combo default international var international var fics var joint var vinciperdi var pritchard var pritchard3 var pritchard4"
                 .to_string(),
@@ -136,9 +136,12 @@ impl Options {
                 self.rules = match value.to_ascii_lowercase().as_str() {
                     "antichess" | "giveaway" => Rules::INTERNATIONAL,
                     "suicide" => Rules::FICS,
+                    // An orthodox board: the royal rule sets are the suite's games on it.
+                    "chess" if self.rules == Rules::PRITCHARD4 => Rules::PRITCHARD4,
+                    "chess" => Rules::PRITCHARD3,
                     _ => {
                         return Err(bad(format!(
-                            "unknown variant '{value}' (antichess, giveaway or suicide)"
+                            "unknown variant '{value}' (antichess, giveaway, suicide or chess)"
                         )))
                     }
                 };
@@ -204,6 +207,12 @@ mod tests {
         assert_eq!(o.rules, Rules::FICS);
         o.set("uci_variant", Some("giveaway")).unwrap();
         assert_eq!(o.rules, Rules::INTERNATIONAL);
+        // `chess` (python-chess's chess.Board): a royal rule set, the one chosen if any.
+        o.set("UCI_Variant", Some("chess")).unwrap();
+        assert_eq!(o.rules, Rules::PRITCHARD3);
+        o.set("Rules", Some("pritchard4")).unwrap();
+        o.set("UCI_Variant", Some("chess")).unwrap();
+        assert_eq!(o.rules, Rules::PRITCHARD4);
         o.set("Rules", Some("pritchard")).unwrap();
         assert_eq!(o.rules, Rules::PRITCHARD);
         o.set("Move Overhead", Some("120")).unwrap();

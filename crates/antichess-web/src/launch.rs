@@ -126,7 +126,11 @@ pub fn launch(
     let tablebase = tables()?;
     let tables_text = tables_text(tablebase.as_ref());
     if !options.proofs.is_empty() {
-        on_line(&format!("loading {} proof file(s)", options.proofs.len()));
+        on_line(&format!(
+            "loading {} proof file(s) (each verified, unless `antichess proof index` has \
+             indexed it)",
+            options.proofs.len()
+        ));
     }
     let pages = options.web != WebSource::None;
     let solve_note = (exposed && !options.solve_limit.is_zero()).then(|| {
@@ -142,6 +146,7 @@ pub fn launch(
         tablebase,
         books: options.books,
         proofs: options.proofs,
+        proof_index: Some(antichess_proof::default_index_dir()),
         web_dist,
         embedded_web,
         sample_every: options.sample_every,

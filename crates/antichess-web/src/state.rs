@@ -18,6 +18,7 @@ use crate::books::{display_location, BookHandle};
 use crate::error::{ApiError, ApiResult};
 use crate::proofs::LoadedProof;
 use crate::server::Limits;
+use antichess_proof::{load_verified, TablebaseOracle};
 
 /// What `antichess serve` starts the server with.
 #[derive(Debug)]
@@ -28,8 +29,13 @@ pub struct ServerConfig {
     pub tablebase: Option<Tablebase>,
     /// Book locations (a file path or a database URL).
     pub books: Vec<String>,
-    /// Proof files (either format).
+    /// Proof files (either format). Each is verified when the server starts (its tablebase
+    /// leaves judged by `tablebase`) unless `proof_index` holds its index, the record that
+    /// it verified; one that does not verify is an error: none is shown unverified.
     pub proofs: Vec<PathBuf>,
+    /// Where the proofs' indexes are looked for (`antichess proof index`; `None`: every
+    /// proof is verified at the start).
+    pub proof_index: Option<PathBuf>,
     /// The front end's built files (`web/dist`); `None`: the embedded files, if any, or
     /// the API only.
     pub web_dist: Option<PathBuf>,
@@ -58,6 +64,7 @@ impl ServerConfig {
             tablebase: None,
             books: Vec::new(),
             proofs: Vec::new(),
+            proof_index: None,
             web_dist: None,
             embedded_web: None,
             sample_every: Duration::from_secs(5),
@@ -177,10 +184,6 @@ impl AppState {
             }
             books.push(Arc::new(handle));
         }
-        let mut proofs = Vec::new();
-        for (id, path) in config.proofs.iter().enumerate() {
-            proofs.push(Arc::new(LoadedProof::load(id, path, config.rules)?));
-        }
         if let Some(tb) = &config.tablebase {
             if tb.rules() != config.rules {
                 return Err(format!(
@@ -189,6 +192,19 @@ impl AppState {
                     config.rules
                 ));
             }
+        }
+        let mut proofs = Vec::new();
+        let oracle = config.tablebase.as_ref().map(TablebaseOracle::new);
+        let index_dir = config.proof_index.clone();
+        for (id, path) in config.proofs.iter().enumerate() {
+            let proof = load_verified(id, path, config.rules, index_dir.as_deref(), &oracle)
+                .map_err(|e| {
+                    format!(
+                        "proof {}: not shown: only proofs that verify are ({e})",
+                        path.display()
+                    )
+                })?;
+            proofs.push(Arc::new(proof));
         }
         let mut hidden_paths = Vec::new();
         for book in &books {

@@ -890,3 +890,54 @@ async fn solve_is_refused_when_busy_or_turned_off() {
     assert_eq!(status, StatusCode::FORBIDDEN, "{v}");
     assert!(error_of(&v).contains("--solve-limit"), "{v}");
 }
+
+/// The server shows only proofs that verify (issue 63): the forged 12-byte proof (one
+/// "tablebase leaf" of 32 units after 1. e3) is refused by name when the state is made,
+/// even with an index directory given (no index of it can exist: only verified proofs are
+/// indexed); the fixture's proof is verified with the tables and shown; with its index in
+/// the index directory (the record that it verified) it is shown without being verified
+/// again, here with no tables at all.
+#[test]
+fn only_proofs_that_verify_are_shown() {
+    use antichess_core::Rules;
+    use antichess_proof::{open_or_build_index, test_support::forged_proof, TablebaseOracle};
+    use antichess_web::{AppState, ServerConfig};
+
+    let f = fixture();
+    let dir = f.dir.join(format!("verified-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let forged = dir.join("forged.proof");
+    std::fs::write(&forged, forged_proof()).unwrap();
+    let index_dir = dir.join("index");
+
+    let mut config = common::config(Vec::new(), None);
+    config.proofs = vec![forged.clone()];
+    config.proof_index = Some(index_dir.clone());
+    let Err(refused) = AppState::new(config) else {
+        panic!("the forged proof was shown");
+    };
+    assert!(
+        refused.contains("forged.proof") && refused.contains("only proofs that verify"),
+        "{refused}"
+    );
+
+    let shown = AppState::new(common::config(Vec::new(), None)).unwrap();
+    assert_eq!(shown.proofs.len(), 1);
+
+    let tables = antichess_tb::Tablebase::open(&f.tables, Rules::INTERNATIONAL).unwrap();
+    open_or_build_index(
+        &f.proof,
+        Rules::INTERNATIONAL,
+        &index_dir,
+        &Some(TablebaseOracle::new(&tables)),
+    )
+    .unwrap();
+    let mut config = ServerConfig::new(Rules::INTERNATIONAL);
+    config.proofs = vec![f.proof.clone()];
+    config.proof_index = Some(index_dir);
+    let indexed = AppState::new(config).unwrap();
+    assert_eq!(
+        indexed.proofs[0].summary().counts.total,
+        shown.proofs[0].summary().counts.total
+    );
+}

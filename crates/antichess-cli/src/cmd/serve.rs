@@ -63,7 +63,9 @@ pub struct ServeArgs {
     #[arg(long = "book", value_name = "FILE|URL")]
     pub books: Vec<String>,
 
-    /// A proof file to explore (either format; repeatable). It is read into memory.
+    /// A proof file to explore (either format; repeatable). It is read into memory, and
+    /// verified first (its tablebase leaves judged by --tables) unless `antichess proof
+    /// index` has indexed it: a proof that does not verify is refused, never shown.
     #[arg(long = "proof", value_name = "FILE")]
     pub proofs: Vec<PathBuf>,
 
