@@ -13,7 +13,9 @@ use antichess_tb::{Material, TableKind};
 use serde::Serialize;
 
 use super::{FileHead, JobError};
-use crate::{Format, LeafOracle, ReferenceOptions, TableCheck, TableRecord, TableStatus};
+use crate::{
+    compare_tables, Format, LeafOracle, ReferenceOptions, TableCheck, TableRecord, TableStatus,
+};
 
 /// The tables a proof relies on, sorted into what `tb build` builds: exact tables first
 /// (their dependencies come with them), then bound tables for White, then for Black.
@@ -29,6 +31,8 @@ pub struct RecordedTables {
     pub bound_white: Vec<Material>,
     /// The materials of the bound tables making Black's wins sure.
     pub bound_black: Vec<Material>,
+    /// The records themselves (material and checksum), to compare with the tables built.
+    pub records: Vec<TableRecord>,
 }
 
 impl RecordedTables {
@@ -85,6 +89,7 @@ impl RecordedTables {
             exact: Vec::new(),
             bound_white: Vec::new(),
             bound_black: Vec::new(),
+            records: records.to_vec(),
         };
         for record in records {
             let (name, kind) = TableKind::split_record(&record.material);
@@ -103,7 +108,7 @@ impl RecordedTables {
     /// How many tables the proof records.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.exact.len() + self.bound_white.len() + self.bound_black.len()
+        self.records.len()
     }
 
     /// Whether the proof records no table (it needs none).
@@ -186,37 +191,31 @@ pub struct RecordedBuildReport {
 }
 
 impl RecordedBuildReport {
-    /// The report of the stages run for `proof`; with `oracle` (the directory's tables,
-    /// after a build), each recorded table compared.
-    ///
-    /// # Errors
-    /// The proof's header cannot be read again.
+    /// The report of the stages run for `proof`, whose tables are `recorded`; with
+    /// `oracle` (the directory's tables, after a build), each recorded table compared.
+    #[must_use]
     pub fn new(
         proof: &Path,
         dir: &Path,
+        recorded: &RecordedTables,
         stages: Vec<RecordedStage>,
         oracle: Option<&dyn LeafOracle>,
-    ) -> Result<RecordedBuildReport, JobError> {
-        let head = FileHead::read(proof, None, &ReferenceOptions::default())?;
-        let recorded = head.header.as_ref().map_or(0, |h| h.tables.len());
-        let tables = match oracle {
-            Some(oracle) => head.table_checks(oracle).unwrap_or_default(),
-            None => Vec::new(),
-        };
+    ) -> RecordedBuildReport {
+        let tables = oracle.map_or_else(Vec::new, |o| compare_tables(&recorded.records, o));
         let same = oracle.map(|_| {
             tables
                 .iter()
                 .filter(|c| c.status == TableStatus::Same)
                 .count()
         });
-        Ok(RecordedBuildReport {
+        RecordedBuildReport {
             proof: proof.display().to_string(),
             dir: dir.display().to_string(),
-            recorded,
+            recorded: recorded.len(),
             same,
             stages,
             tables,
-        })
+        }
     }
 
     /// Whether every recorded table is in the directory with its recorded checksum (a dry

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use antichess_proof::jobs::{stage_name, RecordedBuildReport, RecordedStage, RecordedTables};
-use antichess_proof::TablebaseOracle;
+use antichess_proof::{LeafOracle, TablebaseOracle};
 use antichess_tb::jobs::build::TablesBuildOptions;
 use antichess_tb::BuildOptions;
 use anyhow::bail;
@@ -65,15 +65,14 @@ pub(super) fn run(path: &Path, args: &BuildArgs) -> anyhow::Result<ExitCode> {
         true => None,
         false => Some(antichess_tb::Tablebase::open(&dir, rules)?),
     };
-    let oracle = tablebase.as_ref().map(|t| Some(TablebaseOracle::new(t)));
+    let oracle = tablebase.as_ref().map(TablebaseOracle::new);
     let report = RecordedBuildReport::new(
         path,
         &dir,
+        &recorded,
         stages,
-        oracle
-            .as_ref()
-            .map(|o| o as &dyn antichess_proof::LeafOracle),
-    )?;
+        oracle.as_ref().map(|o| o as &dyn LeafOracle),
+    );
     if json {
         print_json(&report)?;
     } else {
