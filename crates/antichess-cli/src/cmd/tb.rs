@@ -131,6 +131,9 @@ fn run_build(args: &BuildArgs) -> anyhow::Result<ExitCode> {
             args.dry_run,
         );
     }
+    if let Some(path) = &args.from_proof {
+        return from_proof::run(path, args);
+    }
     build::run(args)
 }
 

@@ -159,11 +159,9 @@ impl BoundSide {
 /// `--units` says otherwise.
 const FROM_BOOK_UNITS: u32 = 5;
 
-/// `tb build` of antichess tables (Lasker tables are `lasker.rs`'s).
+/// `tb build` of antichess tables (Lasker tables are `lasker.rs`'s, a proof's records
+/// `from_proof.rs`'s).
 pub(super) fn run(args: &BuildArgs) -> anyhow::Result<ExitCode> {
-    if let Some(path) = &args.from_proof {
-        return super::from_proof::run(path, args);
-    }
     if args.top.is_some() && args.from_book.is_none() && args.from_frontier.is_none() {
         bail!("--top goes with --from-book or --from-frontier");
     }
