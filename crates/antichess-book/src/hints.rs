@@ -33,6 +33,26 @@ pub struct Hints {
 }
 
 impl Hints {
+    /// The line that says what was read from `path`: the lines, the positions where they
+    /// name the prover's move, and the positions where they disagree.
+    #[must_use]
+    pub fn summary_line(&self, path: &std::path::Path) -> String {
+        format!(
+            "hints: {} line(s) from {}, the prover's move at {} position(s){}",
+            self.lines,
+            path.display(),
+            self.len(),
+            if self.conflicts > 0 {
+                format!(
+                    " ({} position(s) where lines disagree: the first line's move kept)",
+                    self.conflicts
+                )
+            } else {
+                String::new()
+            }
+        )
+    }
+
     /// Reads hints for `prover` from `text` (lines of UCI moves from the start position
     /// under `rules`). `source` names the text in errors. An illegal move is an error that
     /// names the line and the move.

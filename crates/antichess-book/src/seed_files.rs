@@ -143,15 +143,7 @@ pub fn check_prover(
 /// # Errors
 /// When the directory cannot be opened as tables of `rules`.
 pub fn seed_tables(tables: Option<&Path>, rules: Rules) -> Result<Option<Tablebase>> {
-    let dir = tables.map_or_else(
-        || antichess_tb::default_tables_dir(rules),
-        Path::to_path_buf,
-    );
-    Ok(if tables.is_some() || dir.is_dir() {
-        Some(Tablebase::open(&dir, rules)?)
-    } else {
-        None
-    })
+    Ok(antichess_tb::verification_tables(tables, rules)?)
 }
 
 #[cfg(test)]

@@ -56,7 +56,29 @@ impl std::fmt::Display for MovegenRow {
     }
 }
 
+impl MovegenRow {
+    /// The heading of `bench movegen`'s table, in the rows' columns.
+    #[must_use]
+    pub fn heading() -> String {
+        format!(
+            "{:<12} {:>5} {:>12} {:>10} {:>10}  mode",
+            "position", "depth", "nodes", "seconds", "Mnodes/s"
+        )
+    }
+}
+
 impl MovegenReport {
+    /// What `bench movegen` says after its rows: an empty line, the totals
+    /// ([`MovegenReport::totals_text`]) and that it ran on one thread with its node counts
+    /// asserted.
+    #[must_use]
+    pub fn end_text(&self) -> String {
+        format!(
+            "\n{}\n(single thread; node counts asserted)",
+            self.totals_text()
+        )
+    }
+
     /// The two totals' lines (Mnodes/s, last ply counted and every leaf played).
     #[must_use]
     pub fn totals_text(&self) -> String {

@@ -4,6 +4,7 @@
 //! on request), reporting each root move done; [`moves_report`] lists the legal moves of a
 //! game's position, or says how the game ended and why.
 
+use std::fmt;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -106,6 +107,40 @@ pub fn run_perft(
     }
 }
 
+impl PerftReport {
+    /// The line `perft` writes on stderr: depth, position, time and speed, and whether
+    /// every leaf was played.
+    #[must_use]
+    pub fn summary_line(&self) -> String {
+        format!(
+            "perft({}) of {} in {:.3} s, {:.1} Mnodes/s{}",
+            self.depth,
+            self.fen,
+            self.seconds,
+            self.nodes as f64 / self.seconds.max(1e-9) / 1e6,
+            if self.full {
+                " (every leaf played)"
+            } else {
+                " (last ply counted)"
+            }
+        )
+    }
+}
+
+/// The text of `perft`: with the count below each root move (UCI, SAN, count; depth 1 or
+/// more), a row each and an empty line, then the count of leaves.
+impl fmt::Display for PerftReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(rows) = self.divide.as_ref().filter(|_| self.depth > 0) {
+            for row in rows {
+                writeln!(f, "{} {:<8} {}", row.uci, row.san, row.nodes)?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "{}", self.nodes)
+    }
+}
+
 /// How a game ended, in PGN notation, and why.
 #[derive(Debug, Clone, Serialize)]
 pub struct OutcomeReport {
@@ -144,6 +179,36 @@ pub struct MovesReport {
     /// The side to move has a capture.
     #[serde(skip)]
     pub has_capture: bool,
+}
+
+/// The text of `moves`: the position, its rules and side to move, then the result of a
+/// game that is over, or the number of legal moves (saying whether they are compulsory
+/// captures, or the side is in check) and a line per move (SAN, UCI).
+impl fmt::Display for MovesReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "fen: {}", self.fen)?;
+        writeln!(f, "rules: {}", self.rules)?;
+        writeln!(f, "to move: {}", self.turn)?;
+        if let Some(outcome) = &self.outcome {
+            return writeln!(f, "result: {} ({})", outcome.result, outcome.reason);
+        }
+        writeln!(
+            f,
+            "legal moves: {}{}",
+            self.moves.len(),
+            if self.has_capture {
+                " (captures are compulsory)"
+            } else if self.check {
+                " (in check)"
+            } else {
+                ""
+            }
+        )?;
+        for m in &self.moves {
+            writeln!(f, "{:<8} {}", m.san, m.uci)?;
+        }
+        Ok(())
+    }
 }
 
 /// The legal moves of `game`'s position, or how the game ended (repetition included, the

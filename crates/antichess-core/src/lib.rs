@@ -28,6 +28,7 @@ mod game;
 pub mod jobs;
 mod movegen;
 mod moves;
+pub mod option_text;
 pub mod orthodox;
 mod perft;
 pub mod pgn;

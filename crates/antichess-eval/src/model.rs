@@ -114,6 +114,11 @@ impl Model {
         load_with(path, Model::from_json)
     }
 
+    /// The weights file at `path`, or without one the weights shipped with this build.
+    pub fn load_or_builtin(path: Option<&Path>) -> Result<Model, ModelError> {
+        path.map_or_else(|| Ok(Model::builtin()), Model::load)
+    }
+
     /// Parses and checks a weights file's text.
     pub fn from_json(text: &str) -> Result<Model, ModelError> {
         let model: Model = serde_json::from_str(text)

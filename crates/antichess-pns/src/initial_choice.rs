@@ -89,10 +89,8 @@ impl InitialChoice {
                 scale,
             });
         }
-        let model = match &self.eval_model {
-            Some(path) => Model::load(path).map_err(|e| unusable("--eval-model", &e))?,
-            None => Model::builtin(),
-        };
+        let model = Model::load_or_builtin(self.eval_model.as_deref())
+            .map_err(|e| unusable("--eval-model", &e))?;
         let model = Arc::new(model);
         Ok(InitialNumbers::Model {
             model,

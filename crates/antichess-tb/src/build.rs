@@ -163,6 +163,29 @@ pub fn dependencies(targets: &[Material], rules: Rules) -> Vec<Material> {
     out
 }
 
+/// Checks that `units` (an option given as `flag`, which the error names) is the size of
+/// complete table sets that a solver can have built under `rules`: 0 (no tables) or 2 to
+/// 5 (to [`ROYAL_MAX_UNITS`](crate::ROYAL_MAX_UNITS) under the royal-king rules).
+///
+/// # Errors
+/// Another number, with the range allowed.
+pub fn check_set_units(flag: &str, rules: Rules, units: u32) -> Result<(), String> {
+    if units == 0 {
+        return Ok(());
+    }
+    if rules.is_royal() && !(2..=crate::royal::ROYAL_MAX_UNITS).contains(&units) {
+        return Err(format!(
+            "{flag} {units}: choose 0 (no tables) or 2 to {} under {rules} (positions \
+             with a bare king need no table)",
+            crate::royal::ROYAL_MAX_UNITS
+        ));
+    }
+    if !(2..=5).contains(&units) {
+        return Err(format!("{flag} {units}: choose 0 (no tables) or 2 to 5"));
+    }
+    Ok(())
+}
+
 /// Refuses targets of more units than a table may have, and rule sets without a
 /// generator.
 fn check_targets(targets: &[Material], rules: Rules) -> Result<(), TbError> {

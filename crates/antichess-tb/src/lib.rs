@@ -39,11 +39,11 @@ mod wdl;
 mod zeroed;
 
 pub use build::{
-    bound_dependencies, bound_plan, build, build_bounds, build_one, dependencies,
+    bound_dependencies, bound_plan, build, build_bounds, build_one, check_set_units, dependencies,
     direct_dependencies, plan, positions, BuildEvent, BuildOptions, BuildReport, Built, PlanEntry,
 };
 pub use build_tracker::BuildTracker;
-pub use dirs::default_tables_dir;
+pub use dirs::{default_tables_dir, verification_tables};
 pub use error::TbError;
 pub use format::TableKind;
 pub use generate::{generate, generate_kind, GenEvent, GenStats, GeneratedTable, Strategy};

@@ -27,6 +27,17 @@ pub struct BookBenchOptions {
     pub time: Duration,
 }
 
+/// What `bench book --format json` prints: the line, the tables' units, the store, a row
+/// per configuration and the process's peak memory.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct BookBenchReport {
+    pub moves: String,
+    pub tables_units: u32,
+    pub store: &'static str,
+    pub results: Vec<BenchRow>,
+    pub peak_memory_bytes: Option<u64>,
+}
+
 /// One configuration measured.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct BenchRow {

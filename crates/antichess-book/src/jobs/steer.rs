@@ -74,6 +74,30 @@ pub fn queue(book: &mut Book, action: &QueueAction) -> Result<QueueReport> {
     })
 }
 
+/// The text of `book queue` (each line ending in a newline): that the queue was cleared,
+/// or the entry just queued (if any), the number of entries and a line for each, with the
+/// moves a line still goes on along ([`then_text`]).
+///
+/// # Errors
+/// [`then_text`]'s.
+pub fn queue_text(book: &mut Book, report: &QueueReport) -> Result<String> {
+    if report.cleared {
+        return Ok("queue cleared\n".to_string());
+    }
+    let mut out = String::new();
+    if let Some(q) = &report.queued {
+        let then = then_text(book, q)?;
+        out += &format!("queued node {}: {}{then}\n", q.id, q.line);
+    }
+    let n = report.queue.len();
+    out += &format!("queue: {n} entr{}\n", if n == 1 { "y" } else { "ies" });
+    for q in &report.queue {
+        let then = then_text(book, q)?;
+        out += &format!("  node {}: {}{then}\n", q.id, q.line);
+    }
+    Ok(out)
+}
+
 /// The moves a queued line still goes on along from its node, for text: ` (then <SAN with
 /// move numbers>, as the book grows)`, or nothing.
 ///

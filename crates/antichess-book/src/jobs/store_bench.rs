@@ -1,13 +1,15 @@
 //! `bench store` as a job: the load a book store sustains. [`store_bench`] creates a fresh
 //! book (at the location given, else a SQLite file in a temporary directory), starts
 //! [`StoreBenchOptions::processes`] worker processes on it through the caller's `spawn`
-//! (the CLI starts `antichess book grow` with one worker and one node per search, so that
-//! the time goes to the walk, the claim and the result's write with its minimax), waits for
+//! (the CLI's is [`grow_worker`]: `antichess book grow` with one worker and one node per
+//! search, so that the time goes to the walk, the claim and the result's write with its
+//! minimax), waits for
 //! them, and reports from the search log how many claims and result writes per second the
 //! store took, over the log's span from the first claim to the last write (seconds). The
 //! book is removed afterwards unless kept.
 
-use std::process::Child;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use antichess_core::{Color, Game};
@@ -65,6 +67,36 @@ pub struct StoreBenchReport {
     /// Workers that wrote to the log.
     pub workers: usize,
     pub wall_seconds: f64,
+}
+
+/// The benchmark's worker: `program` (the `antichess` binary) runs `book grow` on the book
+/// at the location given, with one worker, one node per search, a 1 MB table and no
+/// tables, for the time given, its summary in JSON; its output piped.
+pub fn grow_worker(program: &Path) -> impl Fn(&str, Duration) -> std::io::Result<Child> + '_ {
+    move |location, time| {
+        Command::new(program)
+            .args([
+                "book",
+                "grow",
+                location,
+                "--workers",
+                "1",
+                "--search-nodes",
+                "1",
+                "--hash",
+                "1M",
+                "--tb-units",
+                "0",
+                "--time",
+                &time.as_secs_f64().to_string(),
+                "--format",
+                "json",
+            ])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+    }
 }
 
 /// Runs the benchmark (see the module's comment). `spawn(location, time)` starts one

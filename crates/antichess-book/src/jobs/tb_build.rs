@@ -74,6 +74,33 @@ pub fn frontier_choice(path: &Path, rules: Rules, top: Option<usize>) -> Result<
     })
 }
 
+/// The first `top` materials of at most `max_units` units that the searches of the book at
+/// `location` met most without a table (what `tb build --from-book` builds); the book's
+/// rule set must be `rules`.
+///
+/// # Errors
+/// The book cannot be read or is for other rules; a material it records is not one.
+pub fn book_targets(
+    location: &str,
+    top: usize,
+    max_units: u32,
+    rules: Rules,
+) -> Result<Vec<Material>> {
+    let mut out = Vec::new();
+    for (name, _) in crate::prove_line::materials_met(location, rules)? {
+        if out.len() == top {
+            break;
+        }
+        let m: Material = name.parse().map_err(|e| {
+            BookError::Input(format!("material {name:?} recorded in the book: {e}"))
+        })?;
+        if m.units() <= max_units {
+            out.push(m);
+        }
+    }
+    Ok(out)
+}
+
 /// What [`queue_worker`] reports as it goes.
 #[derive(Debug, Clone)]
 pub enum QueueWorkerEvent {
@@ -184,6 +211,36 @@ pub fn queue_worker(
             })
             .collect(),
     })
+}
+
+impl QueueWorkerEvent {
+    /// The event as a line for people (`None` for a table's build progress).
+    #[must_use]
+    pub fn line(&self) -> Option<String> {
+        match self {
+            QueueWorkerEvent::Started {
+                worker,
+                queue,
+                rules,
+                dir,
+            } => Some(format!(
+                "worker {worker} on the table queue {queue} ({rules} rules), tables in {dir}"
+            )),
+            QueueWorkerEvent::Queue(e) => queue_event_line(e),
+        }
+    }
+}
+
+/// The summary line of `tb build --queue`: what this worker built, reclaimed and found,
+/// and that the queue is done.
+impl std::fmt::Display for QueueSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} tables built by this worker ({} of them reclaimed from a worker that was gone, {} found whole), {} positions in {:.1} s; all {} tables of the queue are done",
+            self.built, self.reclaimed, self.found, self.positions, self.seconds, self.tables
+        )
+    }
 }
 
 /// The line of a table built: time, speed, file size, peak memory, the queue's count.

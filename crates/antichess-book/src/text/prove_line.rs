@@ -3,7 +3,7 @@
 //! progress every few seconds, the table rounds, the saves, the assembly), and the last
 //! line of a run that proved the root or did not decide it.
 
-use crate::prove_line::{ProveLineEvent, ProveLineReport};
+use crate::prove_line::{ProveLineEvent, ProveLineOutcome, ProveLineReport};
 use crate::GrowEnd;
 use antichess_core::Color;
 
@@ -151,6 +151,30 @@ impl ProveLineEvent {
             E::LeavesSolved(leaves) => format!("leaves re-solved: {leaves}"),
             _ => String::new(),
         }
+    }
+}
+
+/// The note of a run whose longest write of a search's result took
+/// [`super::SLOW_WRITE_SECONDS`] or more (the other workers wait for the book meanwhile);
+/// `None` otherwise.
+#[must_use]
+pub fn slow_write_note(report: &ProveLineReport) -> Option<String> {
+    (report.longest_write_seconds >= super::SLOW_WRITE_SECONDS).then(|| {
+        format!(
+            "note: the longest write of a search's result took {:.1} s (book node {}); the other workers wait for the book meanwhile",
+            report.longest_write_seconds, report.longest_write_node
+        )
+    })
+}
+
+/// The last line of a run, by its outcome: [`open_text`], that `prover` does not win from
+/// `fen`, or [`proved_text`] (the run took `seconds`).
+#[must_use]
+pub fn end_text(report: &ProveLineReport, prover: Color, fen: &str, seconds: f64) -> String {
+    match report.outcome {
+        ProveLineOutcome::Open => open_text(report),
+        ProveLineOutcome::Disproved => format!("disproved: {prover} does not win from {fen}"),
+        ProveLineOutcome::Proved => proved_text(report, prover, fen, seconds),
     }
 }
 

@@ -4,7 +4,23 @@
 
 use std::fmt::Write as _;
 
-use crate::jobs::seed::{Seeded, Seeding};
+use crate::jobs::seed::{NewReport, Seeded, Seeding};
+
+/// What `book new` says on stdout: the book created (root, rules, prover), a line per
+/// proof seeded, and the root node with the command that grows the book.
+#[must_use]
+pub fn created_text(report: &NewReport) -> String {
+    format!(
+        "created {}: root {} ({} rules), proving a win for {}\n{}root node {} (a leaf: run `antichess book grow {}`)\n",
+        report.book,
+        report.root_fen,
+        report.rules,
+        report.prover,
+        seeds_text(&report.seeding.seeds),
+        report.root,
+        report.book
+    )
+}
 
 /// One line per proof seeded: the file, its size, the position, the book nodes won.
 #[must_use]

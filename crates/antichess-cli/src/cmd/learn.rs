@@ -15,7 +15,7 @@ use antichess_learn::{
 use anyhow::Context;
 use clap::{Args, Subcommand};
 
-use crate::common::output::{print_json, Format};
+use crate::common::output::{print_report as print, Format};
 
 #[derive(Debug, Subcommand)]
 pub enum LearnCommand {
@@ -263,26 +263,10 @@ fn train_cost_command(args: &TrainCostArgs) -> anyhow::Result<ExitCode> {
 fn eval(args: &EvalArgs) -> anyhow::Result<ExitCode> {
     let pos = Position::from_fen(&args.fen, args.rules)
         .with_context(|| format!("FEN \"{}\"", args.fen))?;
-    let model = match &args.model {
-        Some(path) => Model::load(path)?,
-        None => Model::builtin(),
-    };
+    let model = Model::load_or_builtin(args.model.as_deref())?;
     let name = args
         .model
         .as_ref()
         .map_or("builtin".to_string(), |p| p.display().to_string());
     print(&explain(&pos, &model, name), args.format)
-}
-
-/// Prints a report: its text, or its JSON on one line.
-fn print<T: serde::Serialize + std::fmt::Display>(
-    report: &T,
-    format: Format,
-) -> anyhow::Result<ExitCode> {
-    if format == Format::Json {
-        print_json(report)?;
-    } else {
-        println!("{report}");
-    }
-    Ok(ExitCode::SUCCESS)
 }

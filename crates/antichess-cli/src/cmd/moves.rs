@@ -7,7 +7,7 @@ use antichess_core::jobs::moves_report;
 use clap::Args;
 
 use crate::common::args::PositionArgs;
-use crate::common::output::{print_json, Format};
+use crate::common::output::{print_lines, Format};
 
 /// List the legal moves of a position in SAN and UCI, or the result if the game is over.
 ///
@@ -24,31 +24,5 @@ pub struct MovesArgs {
 }
 
 pub fn run(args: &MovesArgs) -> anyhow::Result<ExitCode> {
-    let report = moves_report(&args.position.game()?);
-    if args.format == Format::Json {
-        print_json(&report)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    println!("fen: {}", report.fen);
-    println!("rules: {}", report.rules);
-    println!("to move: {}", report.turn);
-    if let Some(outcome) = &report.outcome {
-        println!("result: {} ({})", outcome.result, outcome.reason);
-        return Ok(ExitCode::SUCCESS);
-    }
-    println!(
-        "legal moves: {}{}",
-        report.moves.len(),
-        if report.has_capture {
-            " (captures are compulsory)"
-        } else if report.check {
-            " (in check)"
-        } else {
-            ""
-        }
-    );
-    for m in &report.moves {
-        println!("{:<8} {}", m.san, m.uci);
-    }
-    Ok(ExitCode::SUCCESS)
+    print_lines(&moves_report(&args.position.game()?), args.format)
 }

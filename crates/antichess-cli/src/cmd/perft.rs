@@ -5,10 +5,11 @@ use std::process::ExitCode;
 
 use antichess_core::jobs::{run_perft, PerftEvent, PerftOptions};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
 use crate::common::args::PositionArgs;
 use crate::common::output::{print_json, Format};
+use crate::common::progress::bar_style;
 
 /// Count the leaf nodes of the legal move tree to a depth (move generation test).
 ///
@@ -45,13 +46,9 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
     let mut bar = None;
     let report = run_perft(&pos, options, &mut |e| match e {
         PerftEvent::Started { root_moves } => {
-            let b = ProgressBar::new(root_moves as u64).with_style(
-                ProgressStyle::with_template(
-                    "{spinner} perft {msg} [{bar:30}] {pos}/{len} root moves, {elapsed}",
-                )
-                .expect("valid template")
-                .progress_chars("=> "),
-            );
+            let b = ProgressBar::new(root_moves as u64).with_style(bar_style(
+                "{spinner} perft {msg} [{bar:30}] {pos}/{len} root moves, {elapsed}",
+            ));
             b.set_message(format!("{}", args.depth));
             bar = Some(b);
         }
@@ -64,24 +61,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<ExitCode> {
         print_json(&report)?;
         return Ok(ExitCode::SUCCESS);
     }
-    if let Some(rows) = report.divide.as_ref().filter(|_| args.depth > 0) {
-        for row in rows {
-            println!("{} {:<8} {}", row.uci, row.san, row.nodes);
-        }
-        println!();
-    }
-    println!("{}", report.nodes);
-    eprintln!(
-        "perft({}) of {} in {:.3} s, {:.1} Mnodes/s{}",
-        args.depth,
-        report.fen,
-        report.seconds,
-        report.nodes as f64 / report.seconds.max(1e-9) / 1e6,
-        if args.full {
-            " (every leaf played)"
-        } else {
-            " (last ply counted)"
-        }
-    );
+    print!("{report}");
+    eprintln!("{}", report.summary_line());
     Ok(ExitCode::SUCCESS)
 }

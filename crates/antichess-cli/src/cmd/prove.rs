@@ -23,16 +23,15 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use antichess_book::prove_line::{books_dir, worker_hash, TablesMet as Met};
-use antichess_book::text::prove_line::{open_text, proved_text};
-use antichess_book::text::SLOW_WRITE_SECONDS;
+use antichess_book::text::prove_line::{end_text, slow_write_note};
 use antichess_book::{prove_line, ProveLineEvent, ProveLineOptions, ProveLineOutcome};
 use antichess_core::Color;
 use anyhow::Context;
 use clap::Args;
 
 use crate::common::args::{default_tables_dir, EvalArgs, PositionArgs, WalkArgs, WalkDefaults};
-use crate::common::book::stop_on_ctrl_c;
-use crate::common::output::Format;
+use crate::common::interrupt::stop_on_ctrl_c;
+use crate::common::output::{exit_code, print_json_pretty, Format};
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::tables::solver_tables_of;
 
@@ -176,44 +175,19 @@ pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let report = prove_line(options, &mut print_event)?;
     let json = args.format == Format::Json;
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::to_value(&report)?)?
-        );
+        print_json_pretty(&report)?;
     }
-    if !json && report.longest_write_seconds >= SLOW_WRITE_SECONDS {
-        eprintln!(
-            "note: the longest write of a search's result took {:.1} s (book node {}); the other workers wait for the book meanwhile",
-            report.longest_write_seconds, report.longest_write_node
-        );
+    if let Some(note) = slow_write_note(&report).filter(|_| !json) {
+        eprintln!("{note}");
     }
-    let fen = root.fen();
+    if !json {
+        let seconds = started.elapsed().as_secs_f64();
+        println!("{}", end_text(&report, prover, &root.fen(), seconds));
+    }
     Ok(match report.outcome {
-        ProveLineOutcome::Open => {
-            if !json {
-                println!("{}", open_text(&report));
-            }
-            ExitCode::from(3)
-        }
-        ProveLineOutcome::Disproved => {
-            if !json {
-                println!("disproved: {prover} does not win from {fen}");
-            }
-            ExitCode::from(1)
-        }
-        ProveLineOutcome::Proved => {
-            if !json {
-                println!(
-                    "{}",
-                    proved_text(&report, prover, &fen, started.elapsed().as_secs_f64())
-                );
-            }
-            if report.verified == Some(true) {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            }
-        }
+        ProveLineOutcome::Open => ExitCode::from(3),
+        ProveLineOutcome::Disproved => ExitCode::from(1),
+        ProveLineOutcome::Proved => exit_code(report.verified == Some(true)),
     })
 }
 
@@ -276,6 +250,7 @@ fn options(args: &ProveArgs, started: Instant) -> anyhow::Result<ProveLineOption
         report_every: args.report_every,
         stop: stop_on_ctrl_c(
             "stopping: the running searches stop and their numbers are written; run the same command to go on",
+            None,
         ),
         started,
     })

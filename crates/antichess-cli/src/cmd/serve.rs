@@ -39,7 +39,7 @@ pub struct ServeArgs {
     pub token_file: Option<PathBuf>,
 
     /// Connections served at once; more wait until one closes.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections, value_parser = parse_connections)]
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections, value_parser = crate::common::parse::parse_connections)]
     pub max_connections: usize,
 
     /// A request's headers must arrive within this, else the connection is closed.
@@ -95,14 +95,6 @@ pub struct ServeArgs {
     /// up to 256 MB); a request beyond them is refused with 429.
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::common::parse::parse_threads)]
     pub solvers: usize,
-}
-
-/// A number of connections, from 1 to 65536.
-fn parse_connections(s: &str) -> Result<usize, String> {
-    match s.trim().parse::<usize>() {
-        Ok(n) if (1..=65536).contains(&n) => Ok(n),
-        _ => Err(format!("\"{s}\" is not a count from 1 to 65536")),
-    }
 }
 
 pub fn run(args: &ServeArgs) -> anyhow::Result<ExitCode> {

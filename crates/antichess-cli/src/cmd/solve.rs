@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use antichess_core::Color;
-use antichess_pns::prove::job::{error_text, minimize_within, solve_job, SolveJobOptions};
+use antichess_pns::prove::job::{minimize_within, solve_job, SolveJobOptions};
 use antichess_pns::prove::resume::{Checkpointing, ResumeEvent};
 use antichess_pns::prove::text::{progress_line, solved_text};
 use antichess_pns::{ProofOutput, ProveEvent, ProveOptions, SearchOptions, SearchStatus};
@@ -20,9 +20,9 @@ use anyhow::bail;
 use clap::Args;
 
 use crate::common::args::{EvalArgs, PositionArgs, SearchTables};
-use crate::common::output::{peak_memory, print_json, Format};
+use crate::common::interrupt::stop_on_ctrl_c;
+use crate::common::output::{exit_code, peak_memory, print_json, Format};
 use crate::common::parse::{parse_color, parse_duration, parse_nodes, parse_size, parse_threads};
-use crate::common::tables::solver_tables;
 
 /// Prove that one side wins by proof-number search (df-pn). A draw counts as a failure for
 /// the prover, so "disproved" means the prover cannot force a win.
@@ -130,8 +130,13 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
                 .map_or("no legal move".into(), |o| o.to_string())
         );
     }
-    let tablebase = solver_tables(&args.tables.tables, pos.rules(), args.tables.tb_units, json)?;
-    let interrupt = interrupt_on_ctrl_c();
+    let tablebase = args.tables.open(pos.rules(), json)?;
+    // Ctrl-C stops the search as if its budget ran out (the numbers are printed and the
+    // checkpoint saved), or the proof's minimisation as if its time were up.
+    let interrupt = stop_on_ctrl_c(
+        "interrupted: stopping the search or the proof's minimisation",
+        None,
+    );
     let options = job_options(args, &game, tablebase.as_ref(), &interrupt)?;
     // Outputs that may not be replaced (a symbolic link, a directory, a device, a FIFO)
     // are refused before the search, not after it.
@@ -165,28 +170,7 @@ pub fn run(args: &SolveArgs) -> anyhow::Result<ExitCode> {
         return Err(anyhow::Error::new(e)
             .context("the result above was found, but the final checkpoint was not saved"));
     }
-    Ok(if outcome.proof_rejected() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-/// A flag that Ctrl-C raises: it stops the search as if its budget ran out (the numbers
-/// are printed and the checkpoint saved), or the proof's minimisation as if its time were
-/// up (the proof is written); a second Ctrl-C exits at once.
-fn interrupt_on_ctrl_c() -> Arc<AtomicBool> {
-    let interrupt = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&interrupt);
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
-        }
-        eprintln!(
-            "\ninterrupted: stopping the search or the proof's minimisation (Ctrl-C again to quit at once)"
-        );
-    });
-    interrupt
+    Ok(exit_code(!outcome.proof_rejected()))
 }
 
 /// The job's options from the arguments.
@@ -266,47 +250,10 @@ impl Printer {
     }
 
     fn event(&mut self, event: ResumeEvent<'_>) {
-        match event {
-            ResumeEvent::TempsRemoved { path, count } if !self.json => self.message(&format!(
-                "removed {count} temporary file(s) left by an interrupted save of {}",
-                path.display()
-            )),
-            ResumeEvent::Resumed {
-                path,
-                entries,
-                nodes,
-                seconds,
-                load_seconds,
-            } if !self.json => self.message(&format!(
-                "resuming from {}: {entries} entries, {nodes} nodes and {seconds:.0} s searched before (loaded in {load_seconds:.1} s)",
-                path.display()
-            )),
-            ResumeEvent::Saved {
-                path,
-                entries,
-                seconds,
-            } if !self.json => self.message(&format!(
-                "checkpoint saved to {} ({entries} entries in {seconds:.1} s)",
-                path.display()
-            )),
-            ResumeEvent::NotSaved(e) => self.message(&format!("warning: {}", error_text(e))),
-            ResumeEvent::Prove(e) => self.prove_event(e),
-            _ => {}
-        }
-    }
-
-    fn prove_event(&mut self, event: ProveEvent<'_>) {
-        match event {
-            ProveEvent::Search(p) => self.progress(&p),
-            ProveEvent::Minimizing(_) => {}
-            ProveEvent::Saved { nodes, path } => self.message(&format!(
-                "saved the proof so far ({nodes} nodes) to {}",
-                path.display()
-            )),
-            ProveEvent::NotSaved(e) => self.message(&format!(
-                "warning: the proof so far was not saved: {}",
-                error_text(e)
-            )),
+        if let ResumeEvent::Prove(ProveEvent::Search(p)) = &event {
+            self.progress(p);
+        } else if let Some(text) = event.message(self.json) {
+            self.message(&text);
         }
     }
 

@@ -5,16 +5,15 @@ use std::process::ExitCode;
 
 use antichess_core::Position;
 use antichess_tb::jobs::build::bound_kinds;
-use antichess_tb::jobs::probe::{probe_position, ProbeOptions};
+use antichess_tb::jobs::probe::{probe_position, ProbeFailure, ProbeOptions};
 use antichess_tb::jobs::stats::tables_stats;
 use antichess_tb::jobs::targets::{parse_signatures, targets};
 use antichess_tb::{verify_tables, Material, TableKind, VerifyTablesOptions};
 use anyhow::{bail, Context};
 use clap::{Args, Subcommand};
-use serde_json::json;
 
 use crate::common::args::TablesArgs;
-use crate::common::output::{print_json, Format};
+use crate::common::output::{describe, exit_code, print_json, print_report, Format};
 use crate::common::tables::ensure_tables;
 
 mod build;
@@ -173,27 +172,18 @@ fn run_probe(args: &ProbeArgs) -> anyhow::Result<ExitCode> {
             Ok(text) => println!("{}", text.trim_end()),
             Err(err) => {
                 failed = true;
+                let error = describe(&err);
                 match args.format {
-                    Format::Json => {
-                        println!(
-                            "{}",
-                            json!({ "fen": fen, "error": crate::common::output::describe(&err) })
-                        )
-                    }
-                    Format::Text => eprintln!(
-                        "error: line {}: {}",
-                        n + 1,
-                        crate::common::output::describe(&err)
-                    ),
+                    Format::Json => print_json(&ProbeFailure {
+                        fen: fen.to_string(),
+                        error,
+                    })?,
+                    Format::Text => eprintln!("error: line {}: {error}", n + 1),
                 }
             }
         }
     }
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(exit_code(!failed))
 }
 
 fn run_stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
@@ -205,13 +195,7 @@ fn run_stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
         .map(|m| m.canonical().0)
         .collect();
     let tb = ensure_tables(&targets, &args.tables, args.format == Format::Json)?;
-    let report = tables_stats(&tb, &targets)?;
-    if args.format == Format::Json {
-        print_json(&report)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    println!("{}", report.text());
-    Ok(ExitCode::SUCCESS)
+    print_report(&tables_stats(&tb, &targets)?, args.format)
 }
 
 fn run_verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
@@ -239,9 +223,5 @@ fn run_verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     if json {
         print_json(&report)?;
     }
-    Ok(if report.ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(exit_code(report.ok))
 }

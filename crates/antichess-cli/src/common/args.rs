@@ -75,6 +75,16 @@ impl TablesArgs {
             .clone()
             .unwrap_or_else(|| default_tables_dir(self.rules))
     }
+
+    /// The build's options: the directory, rules and threads given.
+    pub fn build_options(&self) -> antichess_tb::BuildOptions {
+        antichess_tb::BuildOptions {
+            rules: self.rules,
+            dir: self.dir(),
+            threads: self.threads,
+            strategy: Default::default(),
+        }
+    }
 }
 
 /// File format names on the command line.
@@ -274,20 +284,7 @@ pub fn read_hints(
     prover: antichess_core::Color,
 ) -> anyhow::Result<antichess_book::Hints> {
     let hints = antichess_book::walk_choice::read_hints(path, rules, prover)?;
-    eprintln!(
-        "hints: {} line(s) from {}, the prover's move at {} position(s){}",
-        hints.lines,
-        path.display(),
-        hints.len(),
-        if hints.conflicts > 0 {
-            format!(
-                " ({} position(s) where lines disagree: the first line's move kept)",
-                hints.conflicts
-            )
-        } else {
-            String::new()
-        }
-    );
+    eprintln!("{}", hints.summary_line(path));
     Ok(hints)
 }
 

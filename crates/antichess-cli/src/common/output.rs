@@ -1,7 +1,10 @@
 //! Output conventions shared by the commands: the `--format text|json` choice (proof and
 //! disproof numbers are written by the libraries' text and reports: `inf` in text, the
-//! string `"inf"` in JSON), the peak memory figure, an error with its causes on one line ([`describe`]), and a
-//! job's report as JSON ([`print_json`]).
+//! string `"inf"` in JSON), the peak memory figure, an error with its causes on one line ([`describe`]), a
+//! job's report as JSON ([`print_json`]) or as its text or JSON ([`print_report`]), and
+//! the exit code of a check ([`exit_code`]).
+
+use std::process::ExitCode;
 
 /// What a command prints: text for people (the default) or one JSON object.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -55,4 +58,42 @@ pub fn print_json_pretty<T: serde::Serialize>(report: &T) -> anyhow::Result<()> 
         serde_json::to_string_pretty(&serde_json::to_value(report)?)?
     );
     Ok(())
+}
+
+/// Prints a job's report in `format`: its JSON on one line, or its text and a newline; the
+/// exit code 0.
+pub fn print_report<T: serde::Serialize + std::fmt::Display>(
+    report: &T,
+    format: Format,
+) -> anyhow::Result<ExitCode> {
+    print_report_ending(report, format, "\n")
+}
+
+/// [`print_report`] for a report whose text is lines, each ending with a newline already.
+pub fn print_lines<T: serde::Serialize + std::fmt::Display>(
+    report: &T,
+    format: Format,
+) -> anyhow::Result<ExitCode> {
+    print_report_ending(report, format, "")
+}
+
+fn print_report_ending<T: serde::Serialize + std::fmt::Display>(
+    report: &T,
+    format: Format,
+    end: &str,
+) -> anyhow::Result<ExitCode> {
+    match format {
+        Format::Json => print_json(report)?,
+        Format::Text => print!("{report}{end}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The exit code of a job that checks something: 0 if it passed, 1 if not.
+pub fn exit_code(passed: bool) -> ExitCode {
+    if passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

@@ -3,7 +3,7 @@
 //! terminal or not; with [`BuildProgress::table_lines`], also one line per table built
 //! (time, positions/s, file size, peak memory, the time left), for logs. Where the build
 //! stands and the time left are [`antichess_tb::BuildTracker`]'s, the lines' text
-//! [`antichess_tb::jobs::text`]'s.
+//! [`antichess_tb::jobs::text`]'s. Also the bars' style ([`bar_style`], [`stderr_bar`]).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -14,6 +14,20 @@ use antichess_core::Rules;
 use antichess_tb::jobs::text::{built_line, eta_text, planned_line, table_line};
 use antichess_tb::{BuildEvent, BuildOptions, BuildReport, BuildTracker, GenEvent};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A bar's style from `template` (indicatif's), its bar drawn with `=> `.
+pub fn bar_style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template)
+        .expect("valid template")
+        .progress_chars("=> ")
+}
+
+/// A bar of `len` steps (`None`: a spinner) on stderr, in `template`'s style.
+pub fn stderr_bar(len: Option<u64>, template: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(len, ProgressDrawTarget::stderr());
+    bar.set_style(bar_style(template));
+    bar
+}
 
 /// Where a build writes: named in its start and end lines.
 #[derive(Debug, Clone)]
@@ -106,13 +120,9 @@ impl BuildProgress {
         if self.terminal {
             // Style and length first, then the terminal: a bar drawn before it
             // has its style stays on the screen as a second bar.
-            self.bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} building tables [{bar:24}] {percent:>3}% {elapsed_precise}{prefix}  {wide_msg}",
-                )
-                .expect("valid template")
-                .progress_chars("=> "),
-            );
+            self.bar.set_style(bar_style(
+                "{spinner} building tables [{bar:24}] {percent:>3}% {elapsed_precise}{prefix}  {wide_msg}",
+            ));
             self.bar.reset();
             self.bar.set_length(positions);
             self.bar.set_draw_target(ProgressDrawTarget::stderr());

@@ -4,10 +4,10 @@
 
 use std::path::PathBuf;
 
-use antichess_tb::{build, BuildOptions, Material, Tablebase};
-use anyhow::{bail, Context};
+use antichess_tb::{build, Material, Tablebase};
+use anyhow::Context;
 
-use crate::common::args::TablesArgs;
+use crate::common::args::{SearchTables, TablesArgs};
 use crate::common::progress::BuildProgress;
 
 /// Builds the tables `targets` need, with a progress bar and the start and end lines
@@ -18,17 +18,24 @@ pub fn ensure_tables(
     quiet: bool,
 ) -> anyhow::Result<Tablebase> {
     let dir = tables.dir();
-    let options = BuildOptions {
-        rules: tables.rules,
-        dir: dir.clone(),
-        threads: tables.threads,
-        strategy: Default::default(),
-    };
+    let options = tables.build_options();
     let progress = BuildProgress::new(quiet).at(&options);
     let result = build(targets, &options, &|e| progress.event(e));
     progress.finish(result.as_ref().ok());
     result.with_context(|| format!("building tables in {}", dir.display()))?;
     Ok(Tablebase::open(&dir, tables.rules)?)
+}
+
+impl SearchTables {
+    /// The tables for searching under `rules` ([`solver_tables`] with `--tables` and
+    /// `--tb-units`).
+    pub fn open(
+        &self,
+        rules: antichess_core::Rules,
+        quiet: bool,
+    ) -> anyhow::Result<Option<Tablebase>> {
+        solver_tables(&self.tables, rules, self.tb_units, quiet)
+    }
 }
 
 /// Opens the tables for `rules`, building the complete set of `units` first if needed
@@ -54,7 +61,7 @@ pub fn solver_tables_of(
     if units == 0 {
         return Ok(None);
     }
-    check_units(flag, rules, units)?;
+    antichess_tb::check_set_units(flag, rules, units).map_err(anyhow::Error::msg)?;
     let args = TablesArgs {
         tables: tables.clone(),
         rules,
@@ -65,23 +72,4 @@ pub fn solver_tables_of(
         &args,
         quiet,
     )?))
-}
-
-/// Checks that `units` (given as `flag`) is a size of complete table sets that can be
-/// built under `rules`: 0 (no tables) or 2 to 5 (to 4 under the royal-king rules).
-pub fn check_units(flag: &str, rules: antichess_core::Rules, units: u32) -> anyhow::Result<()> {
-    if units == 0 {
-        return Ok(());
-    }
-    if rules.is_royal() && !(2..=antichess_tb::ROYAL_MAX_UNITS).contains(&units) {
-        bail!(
-            "{flag} {units}: choose 0 (no tables) or 2 to {} under {rules} (positions \
-             with a bare king need no table)",
-            antichess_tb::ROYAL_MAX_UNITS
-        );
-    }
-    if !(2..=5).contains(&units) {
-        bail!("{flag} {units}: choose 0 (no tables) or 2 to 5");
-    }
-    Ok(())
 }

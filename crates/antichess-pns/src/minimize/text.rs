@@ -78,3 +78,39 @@ pub fn started_text(
         }
     )
 }
+
+/// The figures of a minimisation under way, for a progress bar's message: the proof's
+/// nodes, and the pool's positions, searches and proofs (`None` before the pool's phase).
+#[must_use]
+pub fn progress_figures(p: &super::MinimizeProgress<'_>) -> Option<String> {
+    p.report.map(|r| {
+        format!(
+            "{} nodes, {} positions in the pool, {} searches, {} proved",
+            p.size, r.positions, r.searched, r.proved
+        )
+    })
+}
+
+impl super::file::MinimizeFileEvent<'_> {
+    /// The event as a line for people: what is minimised (the job's `input`, for how long
+    /// by `options`), and the saves of the proof so far to `output`; `None` for the
+    /// progress ([`progress_figures`]).
+    #[must_use]
+    pub fn line(&self, input: &Path, options: &MinimizeOptions, output: &Path) -> Option<String> {
+        use super::file::MinimizeFileEvent;
+        Some(match self {
+            MinimizeFileEvent::Started { nodes, merged } => {
+                started_text(input, options, *nodes, merged)
+            }
+            MinimizeFileEvent::Progress(_) => return None,
+            MinimizeFileEvent::Saved { nodes } => format!(
+                "saved the proof so far ({nodes} nodes) to {}",
+                output.display()
+            ),
+            MinimizeFileEvent::NotSaved(e) => format!(
+                "warning: the proof so far was not saved: {}",
+                crate::prove::job::error_text(*e)
+            ),
+        })
+    }
+}

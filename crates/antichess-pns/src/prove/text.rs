@@ -192,3 +192,50 @@ pub fn progress_line(p: &Progress) -> String {
 pub fn solved_text(solved: &Solved, peak_memory: Option<u64>) -> String {
     solved.text(peak_memory)
 }
+
+impl super::resume::ResumeEvent<'_> {
+    /// The event as a message line on its own for people: the checkpoint's removals, loads
+    /// and saves (not when `quiet`), the proof's saves, and the failed saves as warnings
+    /// (even when `quiet`). `None` for the search's progress (see [`progress_line`]) and
+    /// the minimisation's.
+    #[must_use]
+    pub fn message(&self, quiet: bool) -> Option<String> {
+        use super::resume::ResumeEvent;
+        use super::ProveEvent;
+        use crate::prove::job::error_text;
+        Some(match self {
+            ResumeEvent::TempsRemoved { path, count } if !quiet => format!(
+                "removed {count} temporary file(s) left by an interrupted save of {}",
+                path.display()
+            ),
+            ResumeEvent::Resumed {
+                path,
+                entries,
+                nodes,
+                seconds,
+                load_seconds,
+            } if !quiet => format!(
+                "resuming from {}: {entries} entries, {nodes} nodes and {seconds:.0} s searched before (loaded in {load_seconds:.1} s)",
+                path.display()
+            ),
+            ResumeEvent::Saved {
+                path,
+                entries,
+                seconds,
+            } if !quiet => format!(
+                "checkpoint saved to {} ({entries} entries in {seconds:.1} s)",
+                path.display()
+            ),
+            ResumeEvent::NotSaved(e) => format!("warning: {}", error_text(*e)),
+            ResumeEvent::Prove(ProveEvent::Saved { nodes, path }) => format!(
+                "saved the proof so far ({nodes} nodes) to {}",
+                path.display()
+            ),
+            ResumeEvent::Prove(ProveEvent::NotSaved(e)) => format!(
+                "warning: the proof so far was not saved: {}",
+                error_text(*e)
+            ),
+            _ => return None,
+        })
+    }
+}

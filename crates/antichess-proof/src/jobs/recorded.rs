@@ -105,6 +105,19 @@ impl RecordedTables {
         Ok(tables)
     }
 
+    /// The tables the proof at `path` records, counted by kind, as a line for people.
+    #[must_use]
+    pub fn counts_line(&self, path: &Path) -> String {
+        format!(
+            "{} records {} tables: {} exact, {} bound for White, {} bound for Black",
+            path.display(),
+            self.len(),
+            self.exact.len(),
+            self.bound_white.len(),
+            self.bound_black.len()
+        )
+    }
+
     /// How many tables the proof records.
     #[must_use]
     pub fn len(&self) -> usize {

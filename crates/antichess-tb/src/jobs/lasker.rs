@@ -15,8 +15,8 @@ use crate::error::TbError;
 use crate::index::TableIndex;
 use crate::jobs::plan::{bytes_text, PlanRow};
 use crate::lasker::{
-    lasker_dependencies, lasker_memory_estimate, lasker_stats, LaskerBuildReport, LaskerDeepest,
-    LaskerSideStats, LaskerStats, LaskerTablebase, LaskerValue,
+    lasker_dependencies, lasker_memory_estimate, lasker_stats, LaskerBuildEvent, LaskerBuildReport,
+    LaskerDeepest, LaskerSideStats, LaskerStats, LaskerTablebase, LaskerValue,
 };
 use crate::material::Material;
 
@@ -555,4 +555,57 @@ pub fn lasker_stats_text(s: &LaskerStats) -> String {
         );
     }
     out
+}
+
+/// The text of `tb stats --game lasker`: each table's statistics.
+impl std::fmt::Display for LaskerStatsReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for s in &self.tables {
+            writeln!(f, "{}", lasker_stats_text(s).trim_end())?;
+        }
+        Ok(())
+    }
+}
+
+/// The text of `tb build --game lasker --dry-run`: a row per table, then the totals.
+impl std::fmt::Display for LaskerPlanReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for row in &self.plan {
+            writeln!(f, "{row}")?;
+        }
+        writeln!(f, "{}", self.summary)
+    }
+}
+
+/// The summary line of `tb build --game lasker`: built, present, where, how long.
+impl std::fmt::Display for LaskerBuildSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} Lasker tables built, {} already present, in {} ({:.1} s)",
+            self.built, self.present, self.dir, self.seconds
+        )
+    }
+}
+
+impl LaskerBuildEvent {
+    /// The event as a line for people: a table started (its number and material) or
+    /// finished (its legal positions, deepest DTM and DTS, time); `None` for the plan.
+    #[must_use]
+    pub fn line(&self) -> Option<String> {
+        match self {
+            LaskerBuildEvent::Started { material, number } => {
+                Some(format!("building Lasker table #{number} {material}"))
+            }
+            LaskerBuildEvent::Finished {
+                material,
+                stats,
+                seconds,
+            } => Some(format!(
+                "{material}: {} legal positions, deepest DTM {} and DTS {} plies ({seconds:.1} s)",
+                stats.positions, stats.max_dtm, stats.max_dts
+            )),
+            LaskerBuildEvent::Planned { .. } => None,
+        }
+    }
 }

@@ -320,3 +320,14 @@ impl PlanReport {
         }
     }
 }
+
+/// The text of `tb build --dry-run` on stdout: a row per table (with its kind in a bound
+/// plan), then the totals (the note and the warnings are said apart, on stderr).
+impl std::fmt::Display for PlanReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for row in &self.plan {
+            writeln!(f, "{row}")?;
+        }
+        writeln!(f, "{}", self.summary)
+    }
+}

@@ -293,3 +293,12 @@ impl ExactProbe {
         out
     }
 }
+
+/// A position that `tb probe --fen -` could not probe: its line of the JSON output.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProbeFailure {
+    /// The FEN as given.
+    pub fen: String,
+    /// Why, with its causes.
+    pub error: String,
+}

@@ -155,3 +155,10 @@ fn stats_rows<S: Serializer>(tables: &[TableStats], s: S) -> Result<S::Ok, S::Er
         mutual_zugzwang_example: &t.zugzwang_example,
     }))
 }
+
+/// [`TablesStatsReport::text`].
+impl std::fmt::Display for TablesStatsReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text())
+    }
+}

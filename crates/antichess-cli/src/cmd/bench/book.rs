@@ -9,12 +9,12 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use antichess_book::jobs::bench::{bench_book, BenchRow, BookBenchOptions};
+use antichess_book::jobs::bench::{bench_book, BookBenchOptions, BookBenchReport};
 use antichess_book::text::bench::header_text;
 use antichess_core::{play_move_text, Position, Rules};
 use clap::Args;
 
-use crate::common::output::{peak_memory, print_json, Format};
+use crate::common::output::{exit_code, peak_memory, print_json, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_threads};
 use crate::common::tables::solver_tables;
 
@@ -49,16 +49,6 @@ pub struct BookBenchArgs {
     pub format: Format,
 }
 
-/// What `bench book --format json` prints.
-#[derive(serde::Serialize)]
-struct BookBenchReport<'a> {
-    moves: &'a str,
-    tables_units: u32,
-    store: &'static str,
-    results: Vec<BenchRow>,
-    peak_memory_bytes: Option<u64>,
-}
-
 pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
     let rules = Rules::INTERNATIONAL;
     let game = play_move_text(Position::start(rules), &args.moves)?;
@@ -83,7 +73,7 @@ pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
     let all_valid = rows.iter().all(|r| r.verified != Some(false));
     if json {
         print_json(&BookBenchReport {
-            moves: &args.moves,
+            moves: args.moves.clone(),
             tables_units: units,
             store: "sqlite",
             results: rows,
@@ -92,9 +82,5 @@ pub fn run(args: &BookBenchArgs) -> anyhow::Result<ExitCode> {
     } else if let Some(peak) = peak_memory() {
         println!("peak memory: {:.1} MB", peak as f64 / 1e6);
     }
-    Ok(if all_valid {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(exit_code(all_valid))
 }

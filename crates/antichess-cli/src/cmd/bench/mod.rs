@@ -4,10 +4,10 @@
 
 use std::process::ExitCode;
 
-use antichess_core::bench::movegen_bench;
+use antichess_core::bench::{movegen_bench, MovegenRow};
 use clap::{Args, Subcommand};
 
-use crate::common::output::{print_json, Format};
+use crate::common::output::{print_json, print_lines, Format};
 use crate::common::parse::parse_threads_or_all;
 
 mod book;
@@ -93,10 +93,7 @@ pub fn run(command: &BenchCommand) -> anyhow::Result<ExitCode> {
 fn movegen(args: &MovegenArgs) -> anyhow::Result<ExitCode> {
     let json = args.format == Format::Json;
     if !json {
-        println!(
-            "{:<12} {:>5} {:>12} {:>10} {:>10}  mode",
-            "position", "depth", "nodes", "seconds", "Mnodes/s"
-        );
+        println!("{}", MovegenRow::heading());
     }
     let report = movegen_bench(args.repeat, &mut |row| {
         if !json {
@@ -105,11 +102,9 @@ fn movegen(args: &MovegenArgs) -> anyhow::Result<ExitCode> {
     })?;
     if json {
         print_json(&report)?;
-        return Ok(ExitCode::SUCCESS);
+    } else {
+        println!("{}", report.end_text());
     }
-    println!();
-    println!("{}", report.totals_text());
-    println!("(single thread; node counts asserted)");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -132,10 +127,5 @@ fn tablebase(args: &TablebaseArgs) -> anyhow::Result<ExitCode> {
         TablebaseBenchEvent::Build(e) => progress.event(e),
         TablebaseBenchEvent::BuildEnded => progress.finish(None),
     })?;
-    if json {
-        print_json(&report)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    print!("{report}");
-    Ok(ExitCode::SUCCESS)
+    print_lines(&report, args.format)
 }

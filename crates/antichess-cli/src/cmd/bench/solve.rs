@@ -15,7 +15,7 @@ use antichess_pns::bench_text::{end_text, header_text, unproved_text, SPEED_HEAD
 use clap::Args;
 
 use crate::common::args::EvalArgs;
-use crate::common::output::{peak_memory, Format};
+use crate::common::output::{exit_code, peak_memory, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_size, parse_threads};
 use crate::common::tables::solver_tables;
 use antichess_pns::prove::job::minimize_within;
@@ -111,11 +111,7 @@ pub fn run(args: &SolveBenchArgs) -> anyhow::Result<ExitCode> {
     } else {
         print!("{}", end_text(&report, &unproved));
     }
-    Ok(if verified {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(exit_code(verified))
 }
 
 /// Prints a line's row, or the speed with one more thread; `unproved` collects the lines

@@ -1,20 +1,21 @@
 //! `antichess bench store`: the load a book store sustains. Creates a fresh book, runs
 //! `--processes` `antichess book grow` processes of one worker each on it with a budget of
 //! one node per search (empty searches: the time goes to the walk, the claim and the
-//! result's write with its minimax), and reports from the search log how many claims and
-//! how many result writes per second the store took.
+//! result's write with its minimax: the book crate's `grow_worker`), and reports from the
+//! search log how many claims and how many result writes per second the store took.
 
-use std::path::Path;
-use std::process::{Child, Command, ExitCode, Stdio};
+use std::process::ExitCode;
 use std::time::Duration;
 
-use antichess_book::jobs::store_bench::{store_bench, StoreBenchEvent, StoreBenchOptions};
+use antichess_book::jobs::store_bench::{
+    grow_worker, store_bench, StoreBenchEvent, StoreBenchOptions,
+};
 use antichess_book::text::bench::store_started_line;
 use antichess_core::{play_move_text, Position, Rules};
 use anyhow::{bail, Context};
 use clap::Args;
 
-use crate::common::output::{print_json, Format};
+use crate::common::output::{print_lines, Format};
 use crate::common::parse::{parse_duration, parse_threads};
 
 #[derive(Debug, Args)]
@@ -60,55 +61,20 @@ pub fn run(args: &StoreBenchArgs) -> anyhow::Result<ExitCode> {
     };
     let exe = std::env::current_exe().context("finding the antichess binary")?;
     let text = args.format == Format::Text;
-    let report = store_bench(
-        &options,
-        &|location, time| spawn(&exe, location, time),
-        &mut |e| {
-            let StoreBenchEvent::Created { store, location } = e;
-            if text {
-                println!(
-                    "{}",
-                    store_started_line(
-                        store,
-                        &location,
-                        &args.moves,
-                        args.processes,
-                        args.time.as_secs_f64()
-                    )
-                );
-            }
-        },
-    )?;
-    if !text {
-        print_json(&report)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    print!("{report}");
-    Ok(ExitCode::SUCCESS)
-}
-
-/// One worker: `antichess book grow` with one worker and one node per search for `time`.
-fn spawn(exe: &Path, location: &str, time: Duration) -> std::io::Result<Child> {
-    Command::new(exe)
-        .args([
-            "book",
-            "grow",
-            location,
-            "--workers",
-            "1",
-            "--search-nodes",
-            "1",
-            "--hash",
-            "1M",
-            "--tb-units",
-            "0",
-            "--time",
-            &time.as_secs_f64().to_string(),
-            "--format",
-            "json",
-        ])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+    let report = store_bench(&options, &grow_worker(&exe), &mut |e| {
+        let StoreBenchEvent::Created { store, location } = e;
+        if text {
+            println!(
+                "{}",
+                store_started_line(
+                    store,
+                    &location,
+                    &args.moves,
+                    args.processes,
+                    args.time.as_secs_f64()
+                )
+            );
+        }
+    })?;
+    print_lines(&report, args.format)
 }

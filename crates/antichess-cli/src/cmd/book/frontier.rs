@@ -17,7 +17,6 @@ use crate::common::args::SearchTables;
 use crate::common::book::open;
 use crate::common::output::{print_json_pretty, Format};
 use crate::common::parse::{parse_nodes, parse_size};
-use crate::common::tables::solver_tables;
 
 /// Write a book's frontier to one file: every node not inside a decided subtree (numbers,
 /// positions searched, searches), lost leaves, and the proof of every won subtree
@@ -91,12 +90,7 @@ pub fn progress(terminal: bool) -> impl FnMut(FrontierEvent) {
 pub fn run_save(args: &SaveFrontierArgs) -> anyhow::Result<ExitCode> {
     let json_out = args.format == Format::Json;
     let mut book = open(&args.book)?;
-    let tablebase = solver_tables(
-        &args.tables.tables,
-        book.meta().rules,
-        args.tables.tb_units,
-        json_out,
-    )?;
+    let tablebase = args.tables.open(book.meta().rules, json_out)?;
     let leaf_dir = args
         .leaf_dir
         .clone()
@@ -133,12 +127,7 @@ pub fn run_save(args: &SaveFrontierArgs) -> anyhow::Result<ExitCode> {
 pub fn run_load(args: &LoadFrontierArgs) -> anyhow::Result<ExitCode> {
     let json_out = args.format == Format::Json;
     let header = antichess_book::frontier::read_header(&args.file)?;
-    let tablebase = solver_tables(
-        &args.tables.tables,
-        header.rules,
-        args.tables.tb_units,
-        json_out,
-    )?;
+    let tablebase = args.tables.open(header.rules, json_out)?;
     let mut progress = progress(std::io::stderr().is_terminal());
     let report = load_frontier(&args.file, &args.output, tablebase.as_ref(), &mut progress)?;
     if json_out {

@@ -13,13 +13,14 @@ use antichess_book::text::grow::{progress_line, started_line, summary_text};
 use antichess_book::{Book, GrowOptions};
 use anyhow::bail;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 
 use crate::common::args::{EvalArgs, SearchTables, WalkArgs, WalkDefaults};
-use crate::common::book::{open, stop_on_ctrl_c};
+use crate::common::book::open;
+use crate::common::interrupt::stop_on_ctrl_c;
 use crate::common::output::{print_json, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_size, parse_threads};
-use crate::common::tables::solver_tables;
+use crate::common::progress::stderr_bar;
 
 /// Grow a book: workers search leaves and write their numbers until the root is solved
 /// (the default), --time runs out, --searches are done, or Ctrl-C (the running searches
@@ -140,17 +141,6 @@ fn check_args(args: &GrowArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The progress spinner on a terminal (hidden otherwise).
-fn spinner(tty: bool) -> ProgressBar {
-    if !tty {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new_spinner();
-    bar.set_draw_target(ProgressDrawTarget::stderr());
-    bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("valid template"));
-    bar
-}
-
 pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
     let json_out = args.format == Format::Json;
     let mut book = open(&args.book)?;
@@ -160,7 +150,7 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
         return print_summary(args, &book, &report);
     }
     let rules = book.meta().rules;
-    let tablebase = solver_tables(&args.tables.tables, rules, args.tables.tb_units, json_out)?;
+    let tablebase = args.tables.open(rules, json_out)?;
     let options = GrowJobOptions {
         grow: grow_options(args, &book, tablebase.as_ref())?,
         progress_every: if json_out {
@@ -174,8 +164,14 @@ pub fn run_grow(args: &GrowArgs) -> anyhow::Result<ExitCode> {
     let tty = std::io::stderr().is_terminal() && !json_out;
     let stop = stop_on_ctrl_c(
         "stopping: the running searches stop and their numbers are written (their leaves return to the pool)",
+        None,
     );
-    let bar = spinner(tty);
+    // The progress spinner on a terminal (hidden otherwise).
+    let bar = if tty {
+        stderr_bar(None, "{spinner} {msg}")
+    } else {
+        ProgressBar::hidden()
+    };
     let (shown, prover) = (book.shown(), book.meta().prover);
     let mut on_event = |event: GrowEvent| match event {
         GrowEvent::Started { root } if !json_out => eprintln!(

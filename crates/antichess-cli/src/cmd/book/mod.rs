@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use antichess_book::jobs::seed::{seed_files, NewReport};
 use antichess_book::seed_files::{check_prover, proof_files, seed_tables};
-use antichess_book::text::seed::{problems_text, seeds_text};
+use antichess_book::text::seed::{created_text, problems_text};
 use antichess_book::{redact, Book};
 use antichess_core::{Color, Move};
 use anyhow::Context;
@@ -133,18 +133,9 @@ fn run_new(args: &NewArgs) -> anyhow::Result<ExitCode> {
     };
     if args.format == Format::Json {
         print_json(&report)?;
-        eprint!("{}", problems_text(&report.seeding));
-        return Ok(exit);
+    } else {
+        print!("{}", created_text(&report));
     }
-    println!(
-        "created {}: root {} ({} rules), proving a win for {}",
-        report.book, report.root_fen, report.rules, prover
-    );
-    print!("{}", seeds_text(&report.seeding.seeds));
-    println!(
-        "root node {} (a leaf: run `antichess book grow {}`)",
-        report.root, report.book
-    );
     eprint!("{}", problems_text(&report.seeding));
     Ok(exit)
 }

@@ -14,10 +14,10 @@ use antichess_book::AssembleOptions;
 use clap::Args;
 
 use crate::common::args::SearchTables;
-use crate::common::book::{open, stop_on_ctrl_c};
-use crate::common::output::{print_json, Format};
+use crate::common::book::open;
+use crate::common::interrupt::stop_on_ctrl_c;
+use crate::common::output::{exit_code, print_json, Format};
 use crate::common::parse::{parse_duration, parse_nodes, parse_size, parse_threads};
-use crate::common::tables::solver_tables;
 
 /// Turn a solved book into one proof file: keep one winning prover move per node (the
 /// cheapest), re-solve each leaf with proof output, assemble and write the proof, and
@@ -93,6 +93,7 @@ fn options(args: &ProveArgs, tablebase: Option<&antichess_tb::Tablebase>) -> Boo
         // or ends the minimisation, and the proof is written as it then is.
         stop: Some(stop_on_ctrl_c(
             "stopping: a leaf being re-solved stops (the saved leaves are kept for the next run); a minimisation ends and the proof is written",
+            None,
         )),
         leaf_dir: args.leaf_dir.clone(),
         threads: args.threads,
@@ -114,7 +115,7 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let mut book = open(&args.book)?;
     check_root(&mut book, args.subtrees.is_some())?;
     let rules = book.meta().rules;
-    let tablebase = solver_tables(&args.tables.tables, rules, args.tables.tb_units, json_out)?;
+    let tablebase = args.tables.open(rules, json_out)?;
     let options = options(args, tablebase.as_ref());
     let tty = std::io::stderr().is_terminal() && !json_out;
     let outcome = book_prove(&mut book, tablebase.as_ref(), &options, &mut |e| match e {
@@ -148,11 +149,7 @@ pub fn run_prove(args: &ProveArgs) -> anyhow::Result<ExitCode> {
             } else {
                 print!("{}", proof_text(&r, &leaf_dir));
             }
-            Ok(if r.verified {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
+            Ok(exit_code(r.verified))
         }
     }
 }

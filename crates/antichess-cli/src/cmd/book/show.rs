@@ -10,7 +10,7 @@ use clap::Args;
 
 use crate::common::args::read_hints;
 use crate::common::book::moves_from_root;
-use crate::common::output::{print_json, Format};
+use crate::common::output::{exit_code, print_lines, Format};
 
 /// Show a node (default: the root) and its children with numbers, ratio, status and
 /// subtree estimate, and the book's counts.
@@ -56,27 +56,12 @@ pub fn run_show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
         Some(path) => Some(read_hints(path, book.meta().rules, book.meta().prover)?),
         None => None,
     };
-    let report = show_node(&mut book, &moves, hints.as_ref())?;
-    if args.format == Format::Json {
-        print_json(&report)?;
-    } else {
-        print!("{report}");
-    }
-    Ok(ExitCode::SUCCESS)
+    print_lines(&show_node(&mut book, &moves, hints.as_ref())?, args.format)
 }
 
 pub fn run_check(args: &CheckArgs) -> anyhow::Result<ExitCode> {
     let mut book = Book::open_read_only(&args.book)?;
     let report = check_book(&mut book)?;
-    let code = if report.sound {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    };
-    if args.format == Format::Json {
-        print_json(&report)?;
-    } else {
-        print!("{report}");
-    }
-    Ok(code)
+    print_lines(&report, args.format)?;
+    Ok(exit_code(report.sound))
 }

@@ -5,11 +5,11 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
-use antichess_book::jobs::steer::{self, then_text, QueueAction};
+use antichess_book::jobs::steer::{self, queue_text, QueueAction};
 use antichess_book::Book;
 
 use crate::common::book::moves_from_root;
-use crate::common::output::{print_json, Format};
+use crate::common::output::{print_json, print_report, Format};
 
 /// Queue a node to be searched (a leaf) or walked from (an inner node) before the normal
 /// selection; or list or clear the queue. A queued line may go beyond the book (the known
@@ -92,21 +92,8 @@ pub fn run_queue(args: &QueueArgs) -> anyhow::Result<ExitCode> {
     let report = steer::queue(&mut book, &action)?;
     if args.format == Format::Json {
         print_json(&report)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    if report.cleared {
-        println!("queue cleared");
-        return Ok(ExitCode::SUCCESS);
-    }
-    if let Some(q) = &report.queued {
-        let then = then_text(&mut book, q)?;
-        println!("queued node {}: {}{then}", q.id, q.line);
-    }
-    let n = report.queue.len();
-    println!("queue: {n} entr{}", if n == 1 { "y" } else { "ies" });
-    for q in &report.queue {
-        let then = then_text(&mut book, q)?;
-        println!("  node {}: {}{then}", q.id, q.line);
+    } else {
+        print!("{}", queue_text(&mut book, &report)?);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -118,12 +105,7 @@ pub fn run_pin(args: &PinArgs) -> anyhow::Result<ExitCode> {
     } else {
         Some(moves_from_root(&book, args.moves.as_deref())?)
     };
-    let report = steer::pin(&mut book, moves.as_deref())?;
-    if args.format == Format::Json {
-        return print_json(&report).map(|()| ExitCode::SUCCESS);
-    }
-    println!("{report}");
-    Ok(ExitCode::SUCCESS)
+    print_report(&steer::pin(&mut book, moves.as_deref())?, args.format)
 }
 
 pub fn run_mark(args: &MarkArgs) -> anyhow::Result<ExitCode> {
@@ -134,10 +116,5 @@ pub fn run_mark(args: &MarkArgs) -> anyhow::Result<ExitCode> {
         MarkArg::Loss => Some(false),
         MarkArg::None => None,
     };
-    let report = steer::mark(&mut book, &moves, win)?;
-    if args.format == Format::Json {
-        return print_json(&report).map(|()| ExitCode::SUCCESS);
-    }
-    println!("{report}");
-    Ok(ExitCode::SUCCESS)
+    print_report(&steer::mark(&mut book, &moves, win)?, args.format)
 }

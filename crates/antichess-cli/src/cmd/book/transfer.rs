@@ -9,10 +9,11 @@ use antichess_book::jobs::transfer::{copy, export_subtree, import_subtree};
 use antichess_book::{redact, Book};
 use anyhow::Context;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 
 use crate::common::book::{moves_from_root, open};
-use crate::common::output::{print_json, Format};
+use crate::common::output::{print_report, Format};
+use crate::common::progress::stderr_bar;
 
 /// Cut the subtree at a node into a book of its own (to grow it elsewhere and import it
 /// back).
@@ -66,12 +67,10 @@ pub struct CopyArgs {
 pub fn run_export(args: &ExportArgs) -> anyhow::Result<ExitCode> {
     let mut book = open(&args.book)?;
     let moves = moves_from_root(&book, Some(&args.moves))?;
-    let r = export_subtree(&mut book, &moves, &args.output)?;
-    if args.format == Format::Json {
-        return print_json(&r).map(|()| ExitCode::SUCCESS);
-    }
-    println!("{r}");
-    Ok(ExitCode::SUCCESS)
+    print_report(
+        &export_subtree(&mut book, &moves, &args.output)?,
+        args.format,
+    )
 }
 
 pub fn run_import(args: &ImportArgs) -> anyhow::Result<ExitCode> {
@@ -81,26 +80,16 @@ pub fn run_import(args: &ImportArgs) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let r = import_subtree(&mut book, &args.sub_book, moves.as_deref())?;
-    if args.format == Format::Json {
-        return print_json(&r).map(|()| ExitCode::SUCCESS);
-    }
-    println!("{r}");
-    Ok(ExitCode::SUCCESS)
+    print_report(&r, args.format)
 }
 
 pub fn run_copy(args: &CopyArgs) -> anyhow::Result<ExitCode> {
     let (from, to) = (redact(&args.source), redact(&args.destination));
     let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(0);
-        bar.set_draw_target(ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} copying [{bar:30}] {pos}/{len} rows ({per_sec}, {eta} left)",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar
+        stderr_bar(
+            Some(0),
+            "{spinner} copying [{bar:30}] {pos}/{len} rows ({per_sec}, {eta} left)",
+        )
     } else {
         ProgressBar::hidden()
     };
@@ -110,9 +99,5 @@ pub fn run_copy(args: &CopyArgs) -> anyhow::Result<ExitCode> {
     })
     .with_context(|| format!("copying {from} to {to}"))?;
     bar.finish_and_clear();
-    if args.format == Format::Json {
-        return print_json(&r).map(|()| ExitCode::SUCCESS);
-    }
-    println!("{r}");
-    Ok(ExitCode::SUCCESS)
+    print_report(&r, args.format)
 }

@@ -10,7 +10,9 @@ use antichess_proof::jobs::{ExtractOptions, ExtractPlan};
 use antichess_proof::TablebaseOracle;
 use clap::Args;
 
-use super::write::{finish, print, tables_to_verify};
+use antichess_tb::verification_tables;
+
+use super::write::{finish, print};
 
 use crate::common::output::Format as OutputFormat;
 
@@ -38,7 +40,7 @@ pub fn run(args: &ExtractArgs) -> anyhow::Result<ExitCode> {
         verify: args.write.verify_options(),
     };
     let plan = ExtractPlan::prepare(&args.input, options)?;
-    let tablebase = tables_to_verify(args.write.tables.as_ref(), plan.rules())?;
+    let tablebase = verification_tables(args.write.tables.as_deref(), plan.rules())?;
     let oracle = tablebase.as_ref().map(TablebaseOracle::new);
     finish(plan.run(&oracle), json, print)
 }

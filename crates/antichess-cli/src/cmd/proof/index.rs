@@ -9,8 +9,8 @@ use antichess_core::Rules;
 use antichess_proof::{default_index_dir, index_proof_files};
 use clap::Args;
 
-use super::write::tables_to_verify;
-use crate::common::output::{parse_format_of_proof_command, Format as OutputFormat};
+use crate::common::output::{exit_code, parse_format_of_proof_command, Format as OutputFormat};
+use antichess_tb::verification_tables;
 
 #[derive(Debug, Args)]
 pub struct IndexArgs {
@@ -39,7 +39,7 @@ pub struct IndexArgs {
 
 pub fn run(args: &IndexArgs) -> anyhow::Result<ExitCode> {
     let dir = args.index_dir.clone().unwrap_or_else(default_index_dir);
-    let tablebase = tables_to_verify(args.tables.as_ref(), args.rules)?;
+    let tablebase = verification_tables(args.tables.as_deref(), args.rules)?;
     let oracle = tablebase
         .as_ref()
         .map(antichess_proof::TablebaseOracle::new);
@@ -52,9 +52,5 @@ pub fn run(args: &IndexArgs) -> anyhow::Result<ExitCode> {
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     }
-    Ok(if report.iter().any(|f| f.error.is_some()) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(exit_code(report.iter().all(|f| f.error.is_none())))
 }

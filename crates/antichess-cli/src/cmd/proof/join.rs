@@ -11,7 +11,9 @@ use antichess_proof::jobs::{JoinOptions, JoinPlan};
 use antichess_proof::TablebaseOracle;
 use clap::Args;
 
-use super::write::{finish, print, tables_to_verify};
+use antichess_tb::verification_tables;
+
+use super::write::{finish, print};
 
 use crate::common::output::Format as OutputFormat;
 
@@ -45,7 +47,7 @@ pub fn run(args: &JoinArgs) -> anyhow::Result<ExitCode> {
         output: args.write.output.clone(),
         verify: args.write.verify_options(),
     })?;
-    let tablebase = tables_to_verify(args.write.tables.as_ref(), plan.rules())?;
+    let tablebase = verification_tables(args.write.tables.as_deref(), plan.rules())?;
     let oracle = tablebase.as_ref().map(TablebaseOracle::new);
     finish(plan.run(&oracle), json, print)
 }

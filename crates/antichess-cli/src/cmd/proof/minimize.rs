@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,18 +17,19 @@ use antichess_pns::minimize::file::{
     minimize_file, MinimizeFileEvent, MinimizeFileOptions, MinimizeInput,
 };
 use antichess_pns::minimize::summary::file_summary;
-use antichess_pns::minimize::text::started_text;
+use antichess_pns::minimize::text::progress_figures;
 use antichess_pns::{MinimizeOptions, GLOBAL_CHOICE};
 use anyhow::bail;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
 use crate::common::args::{ProofFormatArg, ReferenceArgs, SearchTables};
+use crate::common::interrupt::stop_on_ctrl_c;
 use crate::common::output::{
     parse_format_of_proof_command, print_json_pretty, Format as OutputFormat,
 };
 use crate::common::parse::{parse_duration, parse_size};
-use crate::common::tables::solver_tables;
+use crate::common::progress::bar_style;
 
 #[derive(Debug, Args)]
 pub struct MinimizeArgs {
@@ -173,14 +174,14 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     antichess_io::check_target(&args.output)?;
     let format = args.proof_format.map(Into::into);
     let input = MinimizeInput::read(&args.input, format, &reference)?;
-    let tablebase = solver_tables(
-        &args.tables.tables,
-        input.rules(),
-        args.tables.tb_units,
-        false,
-    )?;
+    let tablebase = args.tables.open(input.rules(), false)?;
     let bar = progress_bar(minimize.time, args.global);
-    let stop = stop_on_ctrl_c(&bar);
+    // Ctrl-C: the minimisation ends as if its time were up, and the smallest proof found
+    // so far is verified and written.
+    let stop = stop_on_ctrl_c(
+        "interrupted: finishing with the smallest proof found so far",
+        Some(&bar),
+    );
     minimize.stop = Some(Arc::clone(&stop));
     let options = MinimizeFileOptions {
         output: args.output.clone(),
@@ -243,33 +244,8 @@ fn progress_bar(time: Duration, global: Option<Duration>) -> ProgressBar {
     } else {
         time + global.unwrap_or_default()
     };
-    let bar = ProgressBar::new(total.as_secs().max(1));
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{bar:30}] {elapsed}/{len}s {msg}")
-            .expect("valid template")
-            .progress_chars("=> "),
-    );
-    bar
-}
-
-/// A flag that Ctrl-C raises: the minimisation ends as if its time were up, and the
-/// smallest proof found so far is verified and written. A second Ctrl-C quits at once
-/// (nothing written).
-fn stop_on_ctrl_c(bar: &ProgressBar) -> Arc<AtomicBool> {
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    let bar = bar.clone();
-    let _ = ctrlc::set_handler(move || {
-        if flag.swap(true, Ordering::Relaxed) {
-            std::process::exit(130);
-        }
-        bar.suspend(|| {
-            eprintln!(
-                "\ninterrupted: finishing with the smallest proof found so far (Ctrl-C again to quit at once)"
-            );
-        });
-    });
-    stop
+    ProgressBar::new(total.as_secs().max(1))
+        .with_style(bar_style("{spinner} [{bar:30}] {elapsed}/{len}s {msg}"))
 }
 
 /// Prints an event of the job: the start line, the bar's progress, the saves.
@@ -280,28 +256,12 @@ fn print_event(
     started: Instant,
     event: MinimizeFileEvent<'_>,
 ) {
-    let message = match event {
-        MinimizeFileEvent::Started { nodes, merged } => {
-            started_text(&args.input, minimize, nodes, &merged)
+    if let MinimizeFileEvent::Progress(p) = event {
+        bar.set_position(started.elapsed().as_secs());
+        if let Some(figures) = progress_figures(p) {
+            bar.set_message(figures);
         }
-        MinimizeFileEvent::Progress(p) => {
-            bar.set_position(started.elapsed().as_secs());
-            if let Some(r) = p.report {
-                bar.set_message(format!(
-                    "{} nodes, {} positions in the pool, {} searches, {} proved",
-                    p.size, r.positions, r.searched, r.proved
-                ));
-            }
-            return;
-        }
-        MinimizeFileEvent::Saved { nodes } => format!(
-            "saved the proof so far ({nodes} nodes) to {}",
-            args.output.display()
-        ),
-        MinimizeFileEvent::NotSaved(e) => format!(
-            "warning: the proof so far was not saved: {}",
-            antichess_pns::prove::job::error_text(e)
-        ),
-    };
-    bar.suspend(|| eprintln!("{message}"));
+    } else if let Some(line) = event.line(&args.input, minimize, &args.output) {
+        bar.suspend(|| eprintln!("{line}"));
+    }
 }

@@ -17,12 +17,13 @@ use antichess_proof::{
     detect_file_format, stats_file, verify_file, LeafOracle, TablebaseOracle, VerifyOptions,
 };
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::ProgressBar;
 
 use crate::common::args::{ProofFormatArg, ReferenceArgs};
 use crate::common::output::{
     parse_format_of_proof_command, print_json_pretty, Format as OutputFormat,
 };
+use crate::common::progress::stderr_bar;
 
 mod expand;
 mod extract;
@@ -31,7 +32,8 @@ mod join;
 mod minimize;
 mod write;
 
-use write::{finish, print, print_block, tables_to_verify};
+use antichess_tb::verification_tables;
+use write::{finish, print, print_block};
 
 #[derive(Debug, Subcommand)]
 pub enum ProofCommand {
@@ -163,17 +165,10 @@ pub fn run(command: &ProofCommand) -> anyhow::Result<ExitCode> {
 
 fn progress_bar(total: Option<u64>, what: &str) -> ProgressBar {
     match total {
-        Some(total) if total >= 1 << 16 => {
-            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template(&format!(
-                    "{{spinner}} {what} [{{bar:30}}] {{percent}}% {{human_pos}}/{{human_len}} nodes ({{elapsed}}, eta {{eta}})"
-                ))
-                .expect("valid template")
-                .progress_chars("=> "),
-            );
-            bar
-        }
+        Some(total) if total >= 1 << 16 => stderr_bar(
+            Some(total),
+            &format!("{{spinner}} {what} [{{bar:30}}] {{percent}}% {{human_pos}}/{{human_len}} nodes ({{elapsed}}, eta {{eta}})"),
+        ),
         _ => ProgressBar::hidden(),
     }
 }
@@ -185,7 +180,7 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         args.read.proof_format.map(Into::into),
         &reference,
     )?;
-    let tablebase = tables_to_verify(args.tables.as_ref(), head.rules())?;
+    let tablebase = verification_tables(args.tables.as_deref(), head.rules())?;
     let oracle: &dyn LeafOracle = &tablebase.as_ref().map(TablebaseOracle::new);
     let options = VerifyOptions {
         expand_tablebase_leaves: args.expand_tablebase_leaves,
@@ -247,7 +242,7 @@ fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     // An output that may not be replaced is refused before the work.
     antichess_io::check_target(&args.output)?;
     let input = FileHead::read(&args.input, None, &reference)?;
-    let tablebase = tables_to_verify(args.tables.as_ref(), input.rules())?;
+    let tablebase = verification_tables(args.tables.as_deref(), input.rules())?;
     let oracle: &dyn LeafOracle = &tablebase.as_ref().map(TablebaseOracle::new);
     let options = ConvertOptions {
         output: args.output.clone(),

@@ -1,7 +1,8 @@
 //! What the `proof` commands that write a proof and verify it (`join`, `extract`) share
 //! with each other and with `proof verify`, `stats` and `convert`: the output's options
-//! ([`WriteVerifiedArgs`]), the tables to verify with, the printing of a job's report (text
-//! or JSON) and the exit of a rejected proof.
+//! ([`WriteVerifiedArgs`]), the printing of a job's report (text
+//! or JSON) and the exit of a rejected proof. The tables to verify with are
+//! [`antichess_tb::verification_tables`].
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -103,20 +104,4 @@ pub(super) fn rejected(json: bool, message: &str) -> ExitCode {
         println!("rejected: {message}");
     }
     ExitCode::from(1)
-}
-
-/// The tables to verify with: `--tables`, else the default directory of `rules` if it
-/// exists, else none.
-pub(super) fn tables_to_verify(
-    tables: Option<&PathBuf>,
-    rules: antichess_core::Rules,
-) -> anyhow::Result<Option<antichess_tb::Tablebase>> {
-    let dir = tables
-        .cloned()
-        .unwrap_or_else(|| crate::common::args::default_tables_dir(rules));
-    Ok(if tables.is_some() || dir.is_dir() {
-        Some(antichess_tb::Tablebase::open(&dir, rules)?)
-    } else {
-        None
-    })
 }

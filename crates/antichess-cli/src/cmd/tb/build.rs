@@ -10,15 +10,15 @@ use antichess_core::Color;
 use antichess_tb::jobs::build::{
     build_tables, TablesBuildEvent, TablesBuildOptions, TablesBuildReport,
 };
-use antichess_tb::jobs::plan::{PlanReport, PlanRow};
+use antichess_tb::jobs::plan::PlanReport;
 use antichess_tb::jobs::targets::targets;
 use antichess_tb::jobs::text::summary_line;
-use antichess_tb::{BuildOptions, Material};
+use antichess_tb::Material;
 use anyhow::bail;
 use clap::Args;
 
 use crate::common::args::TablesArgs;
-use crate::common::output::{print_json, Format};
+use crate::common::output::{print_json, print_lines, Format};
 use crate::common::progress::BuildProgress;
 
 /// The game whose tables a `tb` command serves.
@@ -172,12 +172,7 @@ pub(super) fn run(args: &BuildArgs) -> anyhow::Result<ExitCode> {
         }
         None => (asked_targets(args)?, args.bound),
     };
-    let build = BuildOptions {
-        rules: args.tables.rules,
-        dir: args.tables.dir(),
-        threads: args.tables.threads,
-        strategy: Default::default(),
-    };
+    let build = args.tables.build_options();
     if bound.is_some() {
         if targets.is_empty() {
             bail!("--bound: give the materials (e.g. RPPpp) or --from-book BOOK");
@@ -212,7 +207,7 @@ pub(super) fn run(args: &BuildArgs) -> anyhow::Result<ExitCode> {
 /// The materials asked for by signature, `--units` or `--from-book`.
 fn asked_targets(args: &BuildArgs) -> anyhow::Result<Vec<Material>> {
     Ok(match &args.from_book {
-        Some(book) => crate::common::book::missing_materials(
+        Some(book) => antichess_book::jobs::tb_build::book_targets(
             book,
             args.top.unwrap_or(10),
             args.units.unwrap_or(FROM_BOOK_UNITS),
@@ -315,24 +310,12 @@ fn warn(warnings: &[String]) {
     }
 }
 
-/// A dry run's rows on stdout (`tb build --dry-run`, Lasker's too).
-pub(super) fn print_plan_rows(rows: &[PlanRow]) {
-    for row in rows {
-        println!("{row}");
-    }
-}
-
 /// A dry run's plan on stdout (a row per table, with its kind in a bound plan, and the
 /// totals, as text or one JSON object), then its note (text only) and warnings on stderr.
 fn print_plan(plan: &PlanReport, format: Format) -> anyhow::Result<()> {
-    if format == Format::Json {
-        print_json(plan)?;
-    } else {
-        print_plan_rows(&plan.plan);
-        println!("{}", plan.summary);
-        if let Some(note) = &plan.note {
-            eprintln!("note: {note}");
-        }
+    print_lines(plan, format)?;
+    if let Some(note) = plan.note.as_ref().filter(|_| format == Format::Text) {
+        eprintln!("note: {note}");
     }
     warn(&plan.warnings);
     Ok(())

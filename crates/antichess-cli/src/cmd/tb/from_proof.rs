@@ -9,11 +9,10 @@ use std::process::ExitCode;
 use antichess_proof::jobs::{stage_name, RecordedBuildReport, RecordedStage, RecordedTables};
 use antichess_proof::{LeafOracle, TablebaseOracle};
 use antichess_tb::jobs::build::TablesBuildOptions;
-use antichess_tb::BuildOptions;
 use anyhow::bail;
 
 use super::build::{build_stage, print_report, BuildArgs};
-use crate::common::output::{print_json, Format};
+use crate::common::output::{exit_code, print_json, Format};
 
 /// Builds the tables of the proof at `path` into `args`'s tables directory.
 pub(super) fn run(path: &Path, args: &BuildArgs) -> anyhow::Result<ExitCode> {
@@ -29,25 +28,13 @@ pub(super) fn run(path: &Path, args: &BuildArgs) -> anyhow::Result<ExitCode> {
     }
     let json = args.format == Format::Json;
     if !recorded.is_empty() {
-        eprintln!(
-            "{} records {} tables: {} exact, {} bound for White, {} bound for Black",
-            path.display(),
-            recorded.len(),
-            recorded.exact.len(),
-            recorded.bound_white.len(),
-            recorded.bound_black.len()
-        );
+        eprintln!("{}", recorded.counts_line(path));
     }
     let dir = args.tables.dir();
     let mut stages = Vec::new();
     for (side, materials) in recorded.stages() {
         let options = TablesBuildOptions {
-            build: BuildOptions {
-                rules,
-                dir: dir.clone(),
-                threads: args.tables.threads,
-                strategy: Default::default(),
-            },
+            build: args.tables.build_options(),
             targets: materials,
             bound: side.map(|side| vec![side]),
             dry_run: args.dry_run,
@@ -78,11 +65,7 @@ pub(super) fn run(path: &Path, args: &BuildArgs) -> anyhow::Result<ExitCode> {
     } else {
         println!("{report}");
     }
-    Ok(
-        if report.complete() || args.dry_run || recorded.is_empty() {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(1)
-        },
-    )
+    Ok(exit_code(
+        report.complete() || args.dry_run || recorded.is_empty(),
+    ))
 }

@@ -15,8 +15,7 @@ use std::process::ExitCode;
 
 use antichess_core::orthodox::OrthoPosition;
 use antichess_tb::jobs::lasker::{
-    lasker_plan, lasker_probe, lasker_probe_targets, lasker_stats_text, lasker_tables_stats,
-    LaskerBuildSummary,
+    lasker_plan, lasker_probe, lasker_probe_targets, lasker_tables_stats, LaskerBuildSummary,
 };
 use antichess_tb::jobs::targets::{lasker_dir, lasker_targets};
 use antichess_tb::lasker::{lasker_build, LaskerBuildEvent, LaskerTablebase};
@@ -24,7 +23,7 @@ use antichess_tb::Material;
 use anyhow::{bail, Context};
 
 use crate::common::args::TablesArgs;
-use crate::common::output::{print_json, Format};
+use crate::common::output::{print_lines, print_report, Format};
 
 /// The Lasker tables directory: `--tables`, else `lasker` beside the default antichess
 /// directories.
@@ -39,11 +38,10 @@ fn build_quietly(
 ) -> anyhow::Result<LaskerTablebase> {
     let dir = dir(tables);
     let progress = |e: LaskerBuildEvent| {
-        if quiet {
-            return;
-        }
-        if let LaskerBuildEvent::Started { material, number } = e {
-            eprintln!("building Lasker table #{number} {material}");
+        if let (LaskerBuildEvent::Started { .. }, Some(line)) = (&e, e.line()) {
+            if !quiet {
+                eprintln!("{line}");
+            }
         }
     };
     lasker_build(targets, &dir, tables.threads, &progress)
@@ -63,46 +61,18 @@ pub fn run_build(
         bail!("give signatures (e.g. KQk) or --units N");
     }
     let dir = dir(tables);
-    let json = format == Format::Json;
     if dry_run {
-        let plan = lasker_plan(&targets, &dir)?;
-        if json {
-            print_json(&plan)?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        super::build::print_plan_rows(&plan.plan);
-        println!("{}", plan.summary);
-        return Ok(ExitCode::SUCCESS);
+        return print_lines(&lasker_plan(&targets, &dir)?, format);
     }
     let progress = |e: LaskerBuildEvent| {
-        if json {
-            return;
-        }
-        if let LaskerBuildEvent::Finished {
-            material,
-            stats,
-            seconds,
-        } = e
-        {
-            eprintln!(
-                "{material}: {} legal positions, deepest DTM {} and DTS {} plies ({seconds:.1} s)",
-                stats.positions, stats.max_dtm, stats.max_dts
-            );
+        if let (LaskerBuildEvent::Finished { .. }, Some(line)) = (&e, e.line()) {
+            if format == Format::Text {
+                eprintln!("{line}");
+            }
         }
     };
-    let report = LaskerBuildSummary::new(
-        &lasker_build(&targets, &dir, tables.threads, &progress)?,
-        &dir,
-    );
-    if json {
-        print_json(&report)?;
-    } else {
-        println!(
-            "{} Lasker tables built, {} already present, in {} ({:.1} s)",
-            report.built, report.present, report.dir, report.seconds
-        );
-    }
-    Ok(ExitCode::SUCCESS)
+    let report = lasker_build(&targets, &dir, tables.threads, &progress)?;
+    print_report(&LaskerBuildSummary::new(&report, &dir), format)
 }
 
 pub fn probe_one(fen: &str, format: Format, tables: &TablesArgs) -> anyhow::Result<String> {
@@ -124,14 +94,5 @@ pub fn run_stats(
 ) -> anyhow::Result<ExitCode> {
     let targets = lasker_targets(signatures, units)?;
     let tb = build_quietly(&targets, tables, format == Format::Json)?;
-    let report = lasker_tables_stats(&tb, &targets)?;
-    match format {
-        Format::Json => print_json(&report)?,
-        Format::Text => {
-            for s in &report.tables {
-                println!("{}", lasker_stats_text(s).trim_end());
-            }
-        }
-    }
-    Ok(ExitCode::SUCCESS)
+    print_lines(&lasker_tables_stats(&tb, &targets)?, format)
 }

@@ -1,10 +1,13 @@
-//! Value parsers of command-line options: sides, durations, thread counts, node counts and
-//! sizes. Each error names the text given and shows what is expected.
+//! Values of options given as text (the command line's, and any other front end's): sides,
+//! durations, thread and other counts, node counts and sizes. Each parser returns the value
+//! or an error that names the text given and shows what is expected (the form `clap`'s
+//! `value_parser` takes).
 
 use std::time::Duration;
 
-use antichess_core::Color;
+use crate::Color;
 
+/// Parses a side: `white` or `black` (also `w`, `b`), case-insensitively.
 pub fn parse_color(s: &str) -> Result<Color, String> {
     Color::from_name(s).ok_or_else(|| format!("\"{s}\" is not a side (white or black)"))
 }
@@ -60,11 +63,22 @@ pub fn parse_threads_or_all(s: &str) -> Result<usize, String> {
 
 /// A count from `min` (written `min_text` in the error) to [`MAX_THREADS`].
 fn parse_count(s: &str, min: usize, min_text: &str) -> Result<usize, String> {
+    parse_count_within(s, min, min_text, MAX_THREADS)
+}
+
+/// Parses a number of connections served at once, from 1 to [`MAX_CONNECTIONS`].
+pub fn parse_connections(s: &str) -> Result<usize, String> {
+    parse_count_within(s, 1, "1", MAX_CONNECTIONS)
+}
+
+/// Most connections a server may serve at once.
+pub const MAX_CONNECTIONS: usize = 65536;
+
+/// A count from `min` (written `min_text` in the error) to `max`.
+fn parse_count_within(s: &str, min: usize, min_text: &str, max: usize) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
-        Ok(n) if (min..=MAX_THREADS).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "\"{s}\" is not a count from {min_text} to {MAX_THREADS}"
-        )),
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!("\"{s}\" is not a count from {min_text} to {max}")),
     }
 }
 
@@ -167,6 +181,37 @@ mod tests {
         for text in ["", "M", "2Q", "-5M", "-5", "1e30G", "NaNK", "2 M", "1.5"] {
             let err = parse_nodes(text).unwrap_err();
             assert!(err.contains("is not a number of nodes"), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn counts_name_their_range() {
+        assert_eq!(parse_threads("4"), Ok(4));
+        assert_eq!(parse_threads_or_all("0"), Ok(0));
+        assert_eq!(
+            parse_threads("0"),
+            Err("\"0\" is not a count from 1 to 1024".to_string())
+        );
+        assert_eq!(
+            parse_threads_or_all("1025"),
+            Err("\"1025\" is not a count from 0 (one per core) to 1024".to_string())
+        );
+        assert_eq!(parse_connections("65536"), Ok(65536));
+        assert_eq!(
+            parse_connections("0"),
+            Err("\"0\" is not a count from 1 to 65536".to_string())
+        );
+        assert_eq!(parse_color("B"), Ok(Color::Black));
+        assert!(parse_color("red").unwrap_err().contains("is not a side"));
+    }
+
+    #[test]
+    fn sizes_are_megabytes_by_default() {
+        assert_eq!(parse_size("512"), Ok(512 << 20));
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("64kb"), Ok(64 << 10));
+        for text in ["0", "-1M", "x", "infG"] {
+            assert!(parse_size(text).is_err(), "{text}");
         }
     }
 }
