@@ -28,11 +28,13 @@ use crate::symmetry::{compose, transform_bb, ALL_TRANSFORMS, PAWN_TRANSFORMS};
 
 mod colex;
 mod fast;
+mod sets;
 pub use colex::binomial;
 #[cfg(test)]
 use colex::colex_unrank_search;
 use colex::{colex_rank, colex_unrank, comb_index, select};
 pub use fast::{FastIndex, FastNear};
+pub use sets::{FastSetIndex, FastSetNear};
 
 /// `TRANSFORMED_SQUARE[t][sq]`: square `sq` under transform `t`.
 static TRANSFORMED_SQUARE: [[u8; 64]; 8] = {

@@ -1,10 +1,12 @@
 //! The index layouts a generation runs on ([`GenIndex`]): the file's combinatorial
-//! [`TableIndex`], and the generation-only [`FastIndex`] for materials of single pieces
-//! beside the lead group.
+//! [`TableIndex`], the generation-only [`FastIndex`] for materials of single pieces beside
+//! the lead group, and the generation-only [`FastSetIndex`] for materials with repeated
+//! pieces; and the order in which the generation-only layouts' words are moved to the
+//! file's index ([`FileOrder`]).
 
 use antichess_core::{Board, Piece, Square};
 
-use crate::index::{FastIndex, FastNear, Neighbourhood, TableIndex};
+use crate::index::{FastIndex, FastNear, FastSetIndex, FastSetNear, Neighbourhood, TableIndex};
 
 /// The index a generation runs on: the file's combinatorial [`TableIndex`], or the
 /// generation-only [`FastIndex`] (one square field per piece) whose words are converted to
@@ -103,5 +105,87 @@ impl GenIndex for FastIndex {
     #[inline(always)]
     fn neighbour(&self, near: &FastNear, piece: Piece, from: Square, to: Square) -> (u64, u32) {
         FastIndex::neighbour(self, near, piece, from, to)
+    }
+}
+
+impl GenIndex for FastSetIndex {
+    type Near = FastSetNear;
+
+    fn size(&self) -> u64 {
+        FastSetIndex::size(self)
+    }
+
+    #[inline]
+    fn decode_used(&self, idx: u64, near: &mut FastSetNear) -> bool {
+        FastSetIndex::decode_used(self, idx, near)
+    }
+
+    #[inline]
+    fn near_into(&self, idx: u64, near: &mut FastSetNear) {
+        let used = FastSetIndex::decode_used(self, idx, near);
+        debug_assert!(used, "a used slot");
+    }
+
+    #[inline(always)]
+    fn board(near: &FastSetNear) -> &Board {
+        near.board()
+    }
+
+    #[inline(always)]
+    fn stab(near: &FastSetNear) -> u32 {
+        near.stab()
+    }
+
+    #[inline(always)]
+    fn neighbour(&self, near: &FastSetNear, piece: Piece, from: Square, to: Square) -> (u64, u32) {
+        FastSetIndex::neighbour(self, near, piece, from, to)
+    }
+}
+
+/// A generation-only layout whose words are moved in place to the file's index.
+pub(super) trait FileOrder: GenIndex {
+    /// The layout's name, for timing reports.
+    const NAME: &'static str;
+    /// Number of lead orbits.
+    fn orbits(&self) -> usize;
+    /// Calls `f(file index, slot)` for the file's indices whose lead is in `orbit`, in
+    /// increasing order, each slot at least its file index (`None`: an unused file
+    /// index).
+    fn for_each_file_index(&self, file: &TableIndex, orbit: usize, f: impl FnMut(u64, Option<u64>));
+}
+
+impl FileOrder for FastIndex {
+    const NAME: &'static str = "fast layout";
+
+    fn orbits(&self) -> usize {
+        FastIndex::orbits(self)
+    }
+
+    fn for_each_file_index(
+        &self,
+        file: &TableIndex,
+        orbit: usize,
+        mut f: impl FnMut(u64, Option<u64>),
+    ) {
+        for first in 0..64 {
+            FastIndex::for_each_file_index(self, file, orbit, first, &mut f);
+        }
+    }
+}
+
+impl FileOrder for FastSetIndex {
+    const NAME: &'static str = "set layout";
+
+    fn orbits(&self) -> usize {
+        FastSetIndex::orbits(self)
+    }
+
+    fn for_each_file_index(
+        &self,
+        file: &TableIndex,
+        orbit: usize,
+        f: impl FnMut(u64, Option<u64>),
+    ) {
+        FastSetIndex::for_each_file_index(self, file, orbit, f);
     }
 }

@@ -33,14 +33,20 @@
 //! directly ([`crate::format::table_image`]).
 //!
 //! **Layout**: materials up to five units whose pieces other than the lead group are
-//! distinct single pieces (KBNkr, KRNkp, KPkp, PPkn; not KBBkr or KPPkp) are generated in
-//! [`FastIndex`]'s layout (the lead orbit, then one 6-bit square field per other piece:
-//! decoding is bit extraction, a move adds `(to − from) << shift`), whose slots with two
-//! pieces on one square or a pawn on rank 1 or 8 are unused fixed draws; at the end its
-//! words are compacted in place into the file's [`TableIndex`] order, so the file is the
-//! same. That costs `orbits × 64^(n−1)` words per side during generation (48 instead of
-//! 64 for a first field that is a pawn's; KBNkr: 17% more than the file's index, KRNkp
-//! 17%). Every other material runs on [`TableIndex`] directly.
+//! distinct single pieces (KBNkr, KRNkp, KPkp, PPkn) are generated in [`FastIndex`]'s
+//! layout (the lead orbit, then one 6-bit square field per other piece: decoding is bit
+//! extraction, a move adds `(to − from) << shift`), whose slots with two pieces on one
+//! square or a pawn on rank 1 or 8 are unused fixed draws. Materials with a repeated piece
+//! (KBBkr, KPPkp, BBBkp, KKkk) are generated in
+//! [`FastSetIndex`]'s layout (one field per group holding the colex rank of its set of
+//! squares, in a mixed radix: a move changes one field). At the end the words are
+//! compacted in place into the file's [`TableIndex`] order, so the file is the same. That
+//! costs `orbits × 64^(n−1)` words per side during generation (48 instead of 64 for a
+//! first field that is a pawn's; KBNkr: 17% more than the file's index, KRNkp 17%), or
+//! the product of C(64, k) (C(48, k) for pawns) over the groups (KBBkr 16%, KPPkp 17%).
+//! Every other material (most of six units and more, whose slots would be too many for
+//! the memory such a build has; none of six with a repeated piece) runs on [`TableIndex`]
+//! directly.
 
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
@@ -48,7 +54,7 @@ use antichess_core::{Board, Color, Move, Piece, Position, Rules};
 use rayon::prelude::*;
 
 use crate::format::{TableKind, TableValues};
-use crate::index::{FastIndex, TableIndex};
+use crate::index::{FastIndex, FastSetIndex, TableIndex};
 use crate::material::Material;
 use crate::tablebase::Tablebase;
 use crate::wdl::Wdl;
@@ -58,7 +64,7 @@ use crate::TbError;
 mod layout;
 mod moves;
 mod targets;
-use layout::GenIndex;
+use layout::{FileOrder, GenIndex};
 use moves::{external_moves, internal_moves, predecessors};
 pub(crate) use moves::{for_each_predecessor_move, piece_un_moves};
 use targets::{capture_targets, CaptureTarget, CaptureTargets, NO_CAPTURE};
@@ -725,13 +731,32 @@ pub fn generate_kind(
     progress: &(dyn Fn(GenEvent) + Sync),
 ) -> Result<(GeneratedTable, GenStats), TbError> {
     generate_layout(
-        material, rules, kind, children, threads, strategy, progress, true,
+        material,
+        rules,
+        kind,
+        children,
+        threads,
+        strategy,
+        progress,
+        Layout::Fast,
     )
 }
 
-/// [`generate_kind`], on the generation-only fast layout where it applies (single pieces
-/// beside the lead group, up to five units) if `layout_allowed`, otherwise on the file's
-/// index.
+/// The index layout a generation runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// The fastest that applies: [`FastIndex`], else [`FastSetIndex`], else the file's.
+    Fast,
+    /// [`FastSetIndex`] where it applies (also for single pieces), else the file's.
+    #[cfg(test)]
+    Sets,
+    /// The file's [`TableIndex`].
+    #[cfg(test)]
+    File,
+}
+
+/// [`generate_kind`] on `layout` where it applies (a generation-only layout of at most
+/// [`MAX_FAST_SIZE`] slots per side), otherwise on the file's index.
 #[allow(clippy::too_many_arguments)]
 fn generate_layout(
     material: &Material,
@@ -741,7 +766,7 @@ fn generate_layout(
     threads: usize,
     strategy: Strategy,
     progress: &(dyn Fn(GenEvent) + Sync),
-    layout_allowed: bool,
+    layout: Layout,
 ) -> Result<(GeneratedTable, GenStats), TbError> {
     let bound = match kind {
         TableKind::Exact => None,
@@ -764,7 +789,15 @@ fn generate_layout(
             "{material} is too large to build"
         )));
     }
-    let fast = FastIndex::new(material).filter(|f| layout_allowed && f.size() <= MAX_FAST_SIZE);
+    let fast =
+        FastIndex::new(material).filter(|f| layout == Layout::Fast && f.size() <= MAX_FAST_SIZE);
+    let sets = FastSetIndex::new(material).filter(|f| {
+        #[cfg(test)]
+        if layout == Layout::File {
+            return false;
+        }
+        fast.is_none() && material.units() <= 5 && f.size() <= MAX_FAST_SIZE
+    });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -781,26 +814,23 @@ fn generate_layout(
             progress,
             timing,
         };
-        let words = match fast {
-            Some(fast) => {
-                let words = run.words(fast.clone())?;
-                let converting = std::time::Instant::now();
-                let words = to_file_layout(&index, &fast, words);
-                if timing {
-                    eprintln!(
-                        "{material}: fast layout ({} slots per side), converted to the file's index in {:?}",
-                        fast.size(),
-                        converting.elapsed()
-                    );
-                }
-                words
-            }
-            None => run.words(index)?,
+        let words = match (fast, sets) {
+            (Some(fast), _) => run.words_via(&index, fast)?,
+            (None, Some(sets)) => run.words_via(&index, sets)?,
+            (None, None) => run.words(index)?,
         };
         let finishing = std::time::Instant::now();
-        let table = GeneratedTable { material: *material, rules, kind, words };
+        let table = GeneratedTable {
+            material: *material,
+            rules,
+            kind,
+            words,
+        };
 
-        let mut stats = GenStats { positions: 2 * size, ..GenStats::default() };
+        let mut stats = GenStats {
+            positions: 2 * size,
+            ..GenStats::default()
+        };
         for side in 0..2 {
             let (wins, draws, losses, max_dtc) = table.words[side]
                 .par_iter()
@@ -812,7 +842,10 @@ fn generate_layout(
                         _ => (wi, dr + 1, lo, mx),
                     },
                 )
-                .reduce(|| (0, 0, 0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3.max(b.3)));
+                .reduce(
+                    || (0, 0, 0, 0),
+                    |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3.max(b.3)),
+                );
             stats.wins += wins;
             stats.draws += draws;
             stats.losses += losses;
@@ -829,8 +862,8 @@ fn generate_layout(
     })
 }
 
-/// The largest fast layout used (slots per side): tables of up to five units (at most
-/// 24 × 64^4 slots, a lone pawn leading four pieces). A 6-unit material's slots would be
+/// The largest generation-only layout used (slots per side): tables of up to five units
+/// (at most 24 × 64^4 slots, a lone pawn leading four pieces). A 6-unit material's slots would be
 /// 27% more than its file's indices, and memory is what limits a 6-unit build.
 const MAX_FAST_SIZE: u64 = 1 << 29;
 
@@ -846,6 +879,28 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// Generates the table's final words in the generation-only layout `fast` and moves
+    /// them to `index`, the file's.
+    fn words_via<F: FileOrder + Clone>(
+        &self,
+        index: &TableIndex,
+        fast: F,
+    ) -> Result<[ZeroedArray<AtomicU16>; 2], TbError> {
+        let size = fast.size();
+        let kind = F::NAME;
+        let words = self.words(fast.clone())?;
+        let converting = std::time::Instant::now();
+        let words = to_file_layout(index, &fast, words);
+        if self.timing {
+            eprintln!(
+                "{}: {kind} ({size} slots per side), converted to the file's index in {:?}",
+                self.material,
+                converting.elapsed()
+            );
+        }
+        Ok(words)
+    }
+
     /// Generates the table's final words in `index`'s layout.
     fn words<I: GenIndex>(&self, index: I) -> Result<[ZeroedArray<AtomicU16>; 2], TbError> {
         let Run {
@@ -919,29 +974,27 @@ impl Run<'_> {
     }
 }
 
-/// The words of the fast layout `fast_words` rewritten in place in the file's index: each
-/// canonical index takes the word of its position's slot, every other index the fixed draw
-/// it has when generated in the file's index; the arrays are then cut to the file's size.
-/// The file's indices are enumerated in order without decoding
-/// ([`FastIndex::for_each_file_index`]), and with them the slots, also in increasing order
-/// and never below the file index (each digit of the file's index is at most the square
-/// it counts, and its place values at most the fields'), so no slot is overwritten before
-/// it is read. One thread per side.
-fn to_file_layout(
+/// The words of a generation-only layout `fast_words` rewritten in place in the file's
+/// index: each canonical index takes the word of its position's slot, every other index
+/// the fixed draw it has when generated in the file's index; the arrays are then cut to
+/// the file's size. The file's indices are enumerated in order without decoding
+/// ([`FastIndex::for_each_file_index`], [`FastSetIndex::for_each_file_index`]), and with
+/// them the slots, also in increasing order and never below the file index (each digit
+/// of the file's index is at most the field it counts, and its place values at most the
+/// fields'), so no slot is overwritten before it is read. One thread per side.
+fn to_file_layout<F: FileOrder>(
     index: &TableIndex,
-    fast: &FastIndex,
+    fast: &F,
     fast_words: [ZeroedArray<AtomicU16>; 2],
 ) -> [ZeroedArray<AtomicU16>; 2] {
     let size = index.size() as usize;
     let compact = |mut words: ZeroedArray<AtomicU16>| {
         for orbit in 0..fast.orbits() {
-            for first in 0..64 {
-                fast.for_each_file_index(index, orbit, first, |idx, slot| {
-                    debug_assert!(slot.is_none_or(|slot| slot >= idx));
-                    let v = slot.map_or(FIXED_DRAW, |slot| words[slot as usize].load(Relaxed));
-                    words[idx as usize].store(v, Relaxed);
-                });
-            }
+            fast.for_each_file_index(index, orbit, |idx, slot| {
+                debug_assert!(slot.is_none_or(|slot| slot >= idx));
+                let v = slot.map_or(FIXED_DRAW, |slot| words[slot as usize].load(Relaxed));
+                words[idx as usize].store(v, Relaxed);
+            });
         }
         words.truncate(size);
         words
