@@ -20,8 +20,8 @@ use crate::model::{check_header, load_with, ModelError};
 /// The `format` field of a cost weights file.
 pub const COST_FORMAT: &str = "antichess-eval-cost";
 
-/// The weights shipped with this build (`models/cost-v1.json`).
-const BUILTIN: &str = include_str!("../../../models/cost-v1.json");
+/// The weights shipped with this build (`models/cost-v2.json`).
+const BUILTIN: &str = include_str!("../../../models/cost-v2.json");
 
 /// One linear regression: `bias + Σ wᵢ (xᵢ − meanᵢ) / scaleᵢ`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -343,7 +343,7 @@ pub enum InitialArg {
     Mobility,
     /// Mobility weighted by the learned evaluation (models/eval-v1.json, or --eval-model).
     Model,
-    /// Proof numbers from the model of a proof's size (models/cost-v1.json, or
+    /// Proof numbers from the model of a proof's size (models/cost-v2.json, or
     /// --cost-model); disproof numbers mobility's.
     Cost,
 }
@@ -362,7 +362,7 @@ pub struct EvalArgs {
     #[arg(long, value_name = "FILE")]
     pub eval_model: Option<std::path::PathBuf>,
 
-    /// Weights file of the cost model (default: the built-in models/cost-v1.json).
+    /// Weights file of the cost model (default: the built-in models/cost-v2.json).
     #[arg(long, value_name = "FILE")]
     pub cost_model: Option<std::path::PathBuf>,
 
