@@ -4,9 +4,12 @@
 //! pieces; and the order in which the generation-only layouts' words are moved to the
 //! file's index ([`FileOrder`]).
 
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
+
 use antichess_core::{Board, Piece, Square};
 
 use crate::index::{FastIndex, FastNear, FastSetIndex, FastSetNear, Neighbourhood, TableIndex};
+use crate::zeroed::ZeroedArray;
 
 /// The index a generation runs on: the file's combinatorial [`TableIndex`], or the
 /// generation-only [`FastIndex`] (one square field per piece) whose words are converted to
@@ -188,4 +191,36 @@ impl FileOrder for FastSetIndex {
     ) {
         FastSetIndex::for_each_file_index(self, file, orbit, f);
     }
+}
+
+/// The words of a generation-only layout `fast_words` rewritten in place in the file's
+/// index: each canonical index takes the word of its position's slot, every other index
+/// the fixed draw it has when generated in the file's index; the arrays are then cut to
+/// the file's size. The file's indices are enumerated in order without decoding
+/// ([`FastIndex::for_each_file_index`], [`FastSetIndex::for_each_file_index`]), and with
+/// them the slots, also in increasing order and never below the file index (each digit
+/// of the file's index is at most the field it counts, and its place values at most the
+/// fields'), so no slot is overwritten before it is read. One thread per side.
+/// `unused` is the word of an index without a slot (the generator's fixed draw).
+pub(super) fn to_file_layout<F: FileOrder>(
+    index: &TableIndex,
+    fast: &F,
+    fast_words: [ZeroedArray<AtomicU16>; 2],
+    unused: u16,
+) -> [ZeroedArray<AtomicU16>; 2] {
+    let size = index.size() as usize;
+    let compact = |mut words: ZeroedArray<AtomicU16>| {
+        for orbit in 0..fast.orbits() {
+            fast.for_each_file_index(index, orbit, |idx, slot| {
+                debug_assert!(slot.is_none_or(|slot| slot >= idx));
+                let v = slot.map_or(unused, |slot| words[slot as usize].load(Relaxed));
+                words[idx as usize].store(v, Relaxed);
+            });
+        }
+        words.truncate(size);
+        words
+    };
+    let [white, black] = fast_words;
+    let (white, black) = rayon::join(|| compact(white), || compact(black));
+    [white, black]
 }

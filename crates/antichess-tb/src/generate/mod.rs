@@ -64,7 +64,7 @@ use crate::TbError;
 mod layout;
 mod moves;
 mod targets;
-use layout::{FileOrder, GenIndex};
+use layout::{to_file_layout, FileOrder, GenIndex};
 use moves::{external_moves, internal_moves, predecessors};
 pub(crate) use moves::{for_each_predecessor_move, piece_un_moves};
 use targets::{capture_targets, CaptureTarget, CaptureTargets, NO_CAPTURE};
@@ -890,7 +890,7 @@ impl Run<'_> {
         let kind = F::NAME;
         let words = self.words(fast.clone())?;
         let converting = std::time::Instant::now();
-        let words = to_file_layout(index, &fast, words);
+        let words = to_file_layout(index, &fast, words, FIXED_DRAW);
         if self.timing {
             eprintln!(
                 "{}: {kind} ({size} slots per side), converted to the file's index in {:?}",
@@ -972,36 +972,6 @@ impl Run<'_> {
         let Generator { words, .. } = gen;
         Ok(words)
     }
-}
-
-/// The words of a generation-only layout `fast_words` rewritten in place in the file's
-/// index: each canonical index takes the word of its position's slot, every other index
-/// the fixed draw it has when generated in the file's index; the arrays are then cut to
-/// the file's size. The file's indices are enumerated in order without decoding
-/// ([`FastIndex::for_each_file_index`], [`FastSetIndex::for_each_file_index`]), and with
-/// them the slots, also in increasing order and never below the file index (each digit
-/// of the file's index is at most the field it counts, and its place values at most the
-/// fields'), so no slot is overwritten before it is read. One thread per side.
-fn to_file_layout<F: FileOrder>(
-    index: &TableIndex,
-    fast: &F,
-    fast_words: [ZeroedArray<AtomicU16>; 2],
-) -> [ZeroedArray<AtomicU16>; 2] {
-    let size = index.size() as usize;
-    let compact = |mut words: ZeroedArray<AtomicU16>| {
-        for orbit in 0..fast.orbits() {
-            fast.for_each_file_index(index, orbit, |idx, slot| {
-                debug_assert!(slot.is_none_or(|slot| slot >= idx));
-                let v = slot.map_or(FIXED_DRAW, |slot| words[slot as usize].load(Relaxed));
-                words[idx as usize].store(v, Relaxed);
-            });
-        }
-        words.truncate(size);
-        words
-    };
-    let [white, black] = fast_words;
-    let (white, black) = rayon::join(|| compact(white), || compact(black));
-    [white, black]
 }
 
 #[cfg(test)]
