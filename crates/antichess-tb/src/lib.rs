@@ -29,6 +29,7 @@ pub mod lasker;
 pub mod material;
 pub mod memory;
 pub mod royal;
+pub mod slices;
 mod stats;
 pub mod symmetry;
 mod table;

@@ -17,4 +17,5 @@ mod lasker_paper;
 // `--features oracle --test integration oracle::`.
 mod oracle;
 mod royal_tables;
+mod slices;
 mod trust;
