@@ -15,7 +15,8 @@ use antichess_testkit::temp_dir;
 
 const RULES: Rules = Rules::INTERNATIONAL;
 
-fn options(dir: &std::path::Path) -> BuildOptions {
+/// Build options for `dir` (also used by `slices.rs`).
+pub(crate) fn options(dir: &std::path::Path) -> BuildOptions {
     BuildOptions {
         rules: RULES,
         dir: dir.to_path_buf(),

@@ -7,19 +7,12 @@
 
 use antichess_core::{Color, Rules};
 use antichess_tb::slices::{generate_slices, SliceOptions};
-use antichess_tb::{build, build_bounds, BuildOptions, Material, TableKind, Tablebase};
+use antichess_tb::{build, build_bounds, Material, TableKind, Tablebase};
 use antichess_testkit::temp_dir;
 
 const RULES: Rules = Rules::INTERNATIONAL;
 
-fn options(dir: &std::path::Path) -> BuildOptions {
-    BuildOptions {
-        rules: RULES,
-        dir: dir.to_path_buf(),
-        threads: 2,
-        strategy: Default::default(),
-    }
-}
+use super::bound::options;
 
 /// Generates `m` by slices from the tables in `tb` and compares every position with the
 /// whole-index table of `kind` in `tb`.

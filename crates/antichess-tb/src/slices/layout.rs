@@ -13,28 +13,8 @@
 
 use antichess_core::{Bitboard, Board, Color, Piece, Role, Square};
 
+use crate::index::binomial;
 use crate::material::Material;
-
-/// C(n, k) for n ≤ 48, k ≤ 8 (a side has at most eight pawns).
-static BINOM: [[u64; 9]; 49] = {
-    let mut t = [[0u64; 9]; 49];
-    let mut n = 0;
-    while n < 49 {
-        t[n][0] = 1;
-        let mut k = 1;
-        while k < 9 && k <= n {
-            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
-            k += 1;
-        }
-        n += 1;
-    }
-    t
-};
-
-#[inline(always)]
-fn binomial(n: u32, k: u32) -> u64 {
-    BINOM[n as usize][k as usize]
-}
 
 /// The squares pawns can stand on (ranks 2–7).
 const PAWN_SQUARES: u64 = 0x00ff_ffff_ffff_ff00;
