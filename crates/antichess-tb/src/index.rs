@@ -30,9 +30,10 @@ mod colex;
 mod fast;
 mod sets;
 pub use colex::binomial;
+pub(crate) use colex::colex_rank;
 #[cfg(test)]
 use colex::colex_unrank_search;
-use colex::{colex_rank, colex_unrank, comb_index, select};
+use colex::{colex_unrank, comb_index, select};
 pub use fast::{FastIndex, FastNear};
 pub use sets::{FastSetIndex, FastSetNear};
 

@@ -49,7 +49,7 @@ pub(super) fn select(mask: u64, rank: u32) -> u32 {
 
 /// Colex rank of a set of bit indices among all sets of the same size.
 #[inline]
-pub(super) fn colex_rank(mut bits: u64) -> u64 {
+pub(crate) fn colex_rank(mut bits: u64) -> u64 {
     let mut i = 1;
     let mut v = 0;
     while bits != 0 {

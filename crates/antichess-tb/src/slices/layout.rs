@@ -13,7 +13,7 @@
 
 use antichess_core::{Bitboard, Board, Color, Piece, Role, Square};
 
-use crate::index::binomial;
+use crate::index::{binomial, colex_rank};
 use crate::material::Material;
 
 /// The squares pawns can stand on (ranks 2–7).
@@ -52,16 +52,7 @@ fn sets(k: u32) -> Vec<u64> {
 /// The colex rank of a set of pawn squares among the sets of its size.
 #[inline]
 fn rank_set(bb: u64) -> u64 {
-    let mut bits = bb >> 8;
-    let mut rank = 0;
-    let mut i = 1;
-    while bits != 0 {
-        let p = bits.trailing_zeros();
-        rank += binomial(p, i);
-        bits &= bits - 1;
-        i += 1;
-    }
-    rank
+    colex_rank(bb >> 8)
 }
 
 /// The advancement of a set of `color`'s pawns (0 when all stand on their second rank).
