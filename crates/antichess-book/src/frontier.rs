@@ -155,7 +155,9 @@ pub fn save_frontier(
             _ => OPEN,
         };
         order.push((i, kind));
-        if kind == OPEN {
+        // Only the children of an open expanded node are written (the writing loop below
+        // gives such a node, and no other, its child count).
+        if kind == OPEN && n.expanded {
             if let Some(kids) = children.get(&n.id) {
                 stack.extend(kids.iter().rev());
             }
@@ -244,12 +246,14 @@ pub fn save_frontier(
             }
         };
         out.extend_from_slice(&mv.to_le_bytes());
+        // Decided before a won node without a proof becomes open: such a node is written
+        // as an open leaf (its children are not in `order`).
+        let expanded = kind == OPEN && n.expanded && children.contains_key(&n.id);
         let kind = if kind == WON && failed.contains(&n.id) {
             OPEN
         } else {
             kind
         };
-        let expanded = kind == OPEN && n.expanded && children.contains_key(&n.id);
         out.push(kind | if expanded { EXPANDED } else { 0 });
         let (proof, disproof) = match kind {
             WON => (0, INF),

@@ -881,6 +881,26 @@ fn a_frontier_carries_a_book_to_a_new_one_that_goes_on() {
     )
     .unwrap();
     verified.verdict.expect("the verifier accepts the proof");
+    // A won subtree whose proof cannot be assembled (no kept proofs, a tiny budget: here
+    // the solved root's) is written as an open leaf without its children, and the file
+    // loads. (The first b5 frontier wrote such a node's child count but not its children.)
+    let starved = AssembleOptions {
+        hash_bytes: 16 << 20,
+        leaf_nodes: Some(1),
+        ..AssembleOptions::default()
+    };
+    let unproved = dir.join("unproved.frontier");
+    let saved = save_frontier(&mut new, None, &starved, &unproved, &mut |_| {}).unwrap();
+    assert_eq!(
+        (saved.nodes, saved.open_leaves, saved.unproved.len()),
+        (1, 1, 1),
+        "{saved:?}"
+    );
+    let out = dir.join("unproved.book").display().to_string();
+    let loaded = load_frontier(&unproved, &out, None, &mut |_| {}).unwrap();
+    assert_eq!(loaded.nodes, 1, "{loaded:?}");
+    let root = Book::open(&out).unwrap().root().unwrap();
+    assert!(!root.expanded && !root.status.is_decided(), "{root:?}");
 
     // Damage is named.
     let bytes = std::fs::read(&file).unwrap();
