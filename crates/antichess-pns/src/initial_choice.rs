@@ -14,12 +14,14 @@ use crate::prove::job::error_text;
 
 /// Which initial numbers (`--initial`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum InitialKind {
     /// (1, m) at the prover's turn, (m, 1) at the opponent's: m the legal moves.
     Mobility,
-    /// Mobility weighted by the learned evaluation.
+    /// Mobility weighted by the learned evaluation (models/eval-v1.json, or --eval-model).
     Model,
-    /// Proof numbers from the model of a proof's size; disproof numbers mobility's.
+    /// Proof numbers from the model of a proof's size (models/cost-v2.json, or
+    /// --cost-model); disproof numbers mobility's.
     Cost,
 }
 

@@ -16,10 +16,12 @@ use crate::tables::{unchecked_tables, TableRecord};
 use crate::walk::{CheckLeaves, CollectNodes, NoChecks, Visitor};
 use crate::{encode_compact, ProofError, ProofStats, ProofTree};
 
-/// The two proof file formats.
+/// The two proof file formats (on the command line `ours`, or `compact`, and `reference`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Format {
-    /// Ours (docs/formats/proof.md): a bitstream of well under a byte per node.
+    /// Our compact bitstream (docs/formats/proof.md): well under a byte per node.
+    #[cfg_attr(feature = "clap", value(name = "ours", alias = "compact"))]
     Compact,
     /// The reference solution's 6 bytes per node.
     Reference,

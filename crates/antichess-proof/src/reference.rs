@@ -35,6 +35,7 @@ use crate::ProofError;
 
 /// Byte order of the 16- and 32-bit fields of a reference-format file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum ByteOrder {
     #[default]
     Little,

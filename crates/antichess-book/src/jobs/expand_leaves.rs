@@ -25,6 +25,7 @@ use crate::leaves::{save, saved};
 /// How a leaf is proved again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum ExpandMethod {
     /// Search within the budget; if that does not prove it, play it out from its table.
     Both,

@@ -165,13 +165,31 @@ pub struct MarkReport {
     pub root: Numbers,
 }
 
-/// Marks the node at `moves` from the root as won (`Some(true)`) or lost by the prover's
-/// judgement, or removes the mark (`None`).
+/// A judgement of a node, from the side of the book's prover (`book mark --as`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum Mark {
+    /// The book's prover wins here (`book prove` still re-solves the node).
+    Win,
+    /// The prover does not win here: the book looks for a win elsewhere (e.g. mark the
+    /// move a proof uses as lost to see whether another move wins too).
+    Loss,
+    /// Remove the mark.
+    None,
+}
+
+/// Marks the node at `moves` from the root as won or lost by the prover's judgement, or
+/// removes the mark.
 ///
 /// # Errors
 /// A move that leaves the book; a node that cannot be marked; the store's.
-pub fn mark(book: &mut Book, moves: &[Move], win: Option<bool>) -> Result<MarkReport> {
+pub fn mark(book: &mut Book, moves: &[Move], mark: Mark) -> Result<MarkReport> {
     let node = book.find(moves)?;
+    let win = match mark {
+        Mark::Win => Some(true),
+        Mark::Loss => Some(false),
+        Mark::None => None,
+    };
     let node = book.mark(node.id, win)?;
     let root = book.root()?;
     Ok(MarkReport {

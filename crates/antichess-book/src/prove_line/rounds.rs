@@ -14,6 +14,7 @@ use crate::{BookError, Result};
 /// Which searches' counts choose a table round's materials.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum TablesMet {
     /// Every search the book has made.
     All,

@@ -22,7 +22,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use antichess_book::prove_line::{books_dir, worker_hash, TablesMet as Met};
+use antichess_book::prove_line::{books_dir, worker_hash, TablesMet};
 use antichess_book::text::prove_line::{end_text, slow_write_note};
 use antichess_book::{prove_line, ProveLineEvent, ProveLineOptions, ProveLineOutcome};
 use antichess_core::Color;
@@ -150,24 +150,6 @@ pub struct ProveArgs {
     pub format: Format,
 }
 
-/// Which searches' counts choose a table round's materials (`--tables-met`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum TablesMet {
-    /// Every search the book has made.
-    All,
-    /// The searches since the previous round began (the first round: all).
-    Recent,
-}
-
-impl From<TablesMet> for Met {
-    fn from(met: TablesMet) -> Met {
-        match met {
-            TablesMet::All => Met::All,
-            TablesMet::Recent => Met::Recent,
-        }
-    }
-}
-
 pub fn run(args: &ProveArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let options = options(args, started)?;
@@ -243,7 +225,7 @@ fn options(args: &ProveArgs, started: Instant) -> anyhow::Result<ProveLineOption
         no_minimize: args.no_minimize,
         grow_tables: args.grow_tables,
         tables_every: args.tables_every,
-        tables_met: args.tables_met.into(),
+        tables_met: args.tables_met,
         table_builder: std::env::current_exe().context("finding this program to build tables")?,
         frontier: args.frontier.clone(),
         frontier_every: args.frontier_every,

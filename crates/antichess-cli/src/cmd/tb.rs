@@ -21,7 +21,8 @@ mod from_proof;
 mod lasker;
 mod queue;
 
-use build::{BoundSide, BuildArgs, Game};
+use antichess_tb::jobs::build::BoundSide;
+use build::{BuildArgs, Game};
 
 /// The largest tables `tb probe` builds on its own.
 const AUTO_BUILD_UNITS: u32 = 5;

@@ -2,12 +2,12 @@
 //! proof file format, what a reference-format proof file does not record, and the book
 //! walk.
 
-use antichess_book::walk_choice::{WalkChoice, WalkRule};
+use antichess_book::walk_choice::{Replies, Tolerance, WalkChoice, WalkRule};
 use antichess_book::{Effort, Selection};
 use antichess_core::{play_move_text, Color, Game, Position, Rules};
-use antichess_proof::{ByteOrder, Format, ReferenceOptions};
+use antichess_proof::{ByteOrder, ReferenceOptions};
 use anyhow::Context;
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use crate::common::parse::{parse_color, parse_threads_or_all};
 
@@ -87,31 +87,6 @@ impl TablesArgs {
     }
 }
 
-/// File format names on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProofFormatArg {
-    /// Our compact bitstream (docs/formats/proof.md).
-    #[value(alias = "compact")]
-    Ours,
-    /// The reference solution's 6 bytes per node.
-    Reference,
-}
-
-impl From<ProofFormatArg> for Format {
-    fn from(arg: ProofFormatArg) -> Format {
-        match arg {
-            ProofFormatArg::Ours => Format::Compact,
-            ProofFormatArg::Reference => Format::Reference,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ByteOrderArg {
-    Little,
-    Big,
-}
-
 /// What a reference-format file does not record.
 #[derive(Debug, Clone, Args)]
 pub struct ReferenceArgs {
@@ -131,7 +106,7 @@ pub struct ReferenceArgs {
 
     /// Byte order of a reference-format file (default: detect; little-endian preferred).
     #[arg(long, value_enum)]
-    pub byte_order: Option<ByteOrderArg>,
+    pub byte_order: Option<ByteOrder>,
 }
 
 impl ReferenceArgs {
@@ -142,10 +117,7 @@ impl ReferenceArgs {
         Ok(ReferenceOptions {
             rules: self.rules,
             prover: self.prover,
-            byte_order: self.byte_order.map(|order| match order {
-                ByteOrderArg::Little => ByteOrder::Little,
-                ByteOrderArg::Big => ByteOrder::Big,
-            }),
+            byte_order: self.byte_order,
             start_fen: self.fen.clone(),
         })
     }
@@ -163,38 +135,6 @@ pub struct SearchTables {
     pub tb_units: u32,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SelectArg {
-    /// A random walk that favours the most proving child: weight (best/number)^exponent.
-    Weighted,
-    /// Always the most proving child (the default).
-    Best,
-    /// Among the children within --slack of the smallest number, the one whose other
-    /// number is largest (the move the other side finds hardest to answer). Measured: fewer
-    /// searches on small lines, 76% more on 1. e3 f6 (docs/research/hard-lines.md).
-    Slack,
-    /// Best, except where one of the prover's moves within --slack of the smallest proof
-    /// number has --dominance times the disproof number of every other: then that move.
-    Dominant,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ToleranceArg {
-    /// --slack, however far the move stands out.
-    Fixed,
-    /// --slack × ln r / ln --dominance for a move r times above the others (at most 100%).
-    Log,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum RepliesArg {
-    /// The reply with the smallest disproof number.
-    Refuting,
-    /// Among the replies within --slack of the smallest disproof number, the smallest
-    /// proof number.
-    Nearest,
-}
-
 /// How the book's walk picks a child (shared by `book grow` and `prove`, whose defaults
 /// differ: [`WalkDefaults::GROW`] and [`WalkDefaults::PROVE`]).
 #[derive(Debug, Args)]
@@ -207,7 +147,7 @@ pub struct WalkArgs {
     /// the most proving child the likeliest. Default: dominant for `prove`, best for `book
     /// grow`.
     #[arg(long, value_enum)]
-    pub select: Option<SelectArg>,
+    pub select: Option<WalkRule>,
 
     /// The exponent of the weighted walk: a child's weight is (best / number) to this
     /// power, `number` being its proof number where the prover moves (its disproof number
@@ -232,7 +172,7 @@ pub struct WalkArgs {
     /// other's may stand --slack × ln r / ln --dominance above the smallest proof number,
     /// at most twice it). Default: fixed.
     #[arg(long, value_enum)]
-    pub dominant_tolerance: Option<ToleranceArg>,
+    pub dominant_tolerance: Option<Tolerance>,
 
     /// How --select dominant walks at the opponent's nodes: refuting (the reply with the
     /// smallest disproof number, the most proving child), or nearest (among the replies
@@ -240,7 +180,7 @@ pub struct WalkArgs {
     /// number: where the opponent has no reply that stands out as a refutation, the one
     /// that can be won soonest). Default: refuting.
     #[arg(long, value_enum)]
-    pub replies: Option<RepliesArg>,
+    pub replies: Option<Replies>,
 
     /// Weigh the work already spent into the walk: where the prover moves, a move with at
     /// least --effort-min searches' worth of positions searched below it counts as proof ×
@@ -306,17 +246,12 @@ impl WalkArgs {
     /// The walk as the arguments choose it.
     fn choice(&self) -> WalkChoice {
         WalkChoice {
-            rule: self.select.map(|select| match select {
-                SelectArg::Weighted => WalkRule::Weighted,
-                SelectArg::Best => WalkRule::Best,
-                SelectArg::Slack => WalkRule::Slack,
-                SelectArg::Dominant => WalkRule::Dominant,
-            }),
+            rule: self.select,
             exponent: self.exponent,
             slack: self.slack,
             dominance: self.dominance,
-            log_tolerance: self.dominant_tolerance.map(|t| t == ToleranceArg::Log),
-            nearest_replies: self.replies.map(|r| r == RepliesArg::Nearest),
+            tolerance: self.dominant_tolerance,
+            replies: self.replies,
             effort: self.effort,
             effort_min: self.effort_min,
             effort_depth: self.effort_depth,
@@ -337,17 +272,6 @@ impl WalkArgs {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum InitialArg {
-    /// (1, m) at the prover's turn, (m, 1) at the opponent's: m the legal moves.
-    Mobility,
-    /// Mobility weighted by the learned evaluation (models/eval-v1.json, or --eval-model).
-    Model,
-    /// Proof numbers from the model of a proof's size (models/cost-v2.json, or
-    /// --cost-model); disproof numbers mobility's.
-    Cost,
-}
-
 /// How a search's new nodes get their proof and disproof numbers (issue 60).
 #[derive(Debug, Clone, Args)]
 pub struct EvalArgs {
@@ -356,7 +280,7 @@ pub struct EvalArgs {
     /// win)); or proof numbers from the model of a proof's size (scale × e^((1 − strength)
     /// × ln mobility's + strength × predicted ln size), strength 0 to 1).
     #[arg(long = "initial", value_enum, default_value = "mobility")]
-    pub initial: InitialArg,
+    pub initial: antichess_pns::InitialKind,
 
     /// Weights file of the evaluation (default: the built-in models/eval-v1.json).
     #[arg(long, value_name = "FILE")]
@@ -379,13 +303,9 @@ pub struct EvalArgs {
 impl EvalArgs {
     /// The search's initial numbers; a bad weights file or value is an error naming it.
     pub fn initial_numbers(&self) -> anyhow::Result<antichess_pns::InitialNumbers> {
-        use antichess_pns::{InitialChoice, InitialKind};
+        use antichess_pns::InitialChoice;
         let choice = InitialChoice {
-            kind: match self.initial {
-                InitialArg::Mobility => InitialKind::Mobility,
-                InitialArg::Model => InitialKind::Model,
-                InitialArg::Cost => InitialKind::Cost,
-            },
+            kind: self.initial,
             eval_model: self.eval_model.clone(),
             cost_model: self.cost_model.clone(),
             strength: self.eval_strength,

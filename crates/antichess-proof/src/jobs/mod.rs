@@ -23,4 +23,7 @@ pub use error::JobError;
 pub use extract::{ExtractOptions, ExtractPlan, ExtractReport};
 pub use head::{announced_nodes, table_warnings, FileHead, VerifyRejection, VerifyReport};
 pub use join::{JoinOptions, JoinPlan, JoinedReport, UsedChild};
-pub use recorded::{stage_name, RecordedBuildReport, RecordedStage, RecordedTables};
+pub use recorded::{
+    build_recorded, stage_name, RecordedBuildEvent, RecordedBuildReport, RecordedStage,
+    RecordedTables,
+};

@@ -2,19 +2,23 @@
 //! materials and the bound ones for each side, read from the compact header alone, in the
 //! stages `tb build --from-proof` builds them; and that command's report
 //! ([`RecordedBuildReport`]: each stage's build, then each recorded table compared with
-//! the file built), so that checking a shipped proof starts from one command.
+//! the file built), so that checking a shipped proof starts from one command; the job
+//! itself is [`build_recorded`].
 
 use std::fmt;
 use std::path::Path;
 
 use antichess_core::{Color, Rules};
-use antichess_tb::jobs::build::TablesBuildReport;
-use antichess_tb::{Material, TableKind};
+use antichess_tb::jobs::build::{
+    build_tables, TablesBuildEvent, TablesBuildOptions, TablesBuildReport,
+};
+use antichess_tb::{BuildOptions, Material, TableKind, Tablebase};
 use serde::Serialize;
 
 use super::{FileHead, JobError};
 use crate::{
     compare_tables, Format, LeafOracle, ReferenceOptions, TableCheck, TableRecord, TableStatus,
+    TablebaseOracle,
 };
 
 /// The tables a proof relies on, sorted into what `tb build` builds: exact tables first
@@ -325,4 +329,77 @@ mod tests {
         assert!(none.is_empty() && none.stages().is_empty());
         assert_eq!(stage_name(Some(Color::Black)), "bound-black");
     }
+}
+
+/// What [`build_recorded`] tells as it goes.
+#[derive(Debug)]
+pub enum RecordedBuildEvent<'a> {
+    /// The proof's tables, read before anything is built.
+    Read(&'a RecordedTables),
+    /// A stage begins: its build's options.
+    Stage(&'a TablesBuildOptions),
+    /// An event of that stage's build.
+    Build(TablesBuildEvent),
+    /// The stage ended with this report.
+    Built(&'a TablesBuildOptions, &'a TablesBuildReport),
+}
+
+/// `tb build --from-proof`: builds the tables the compact proof at `path` records, stage
+/// by stage ([`RecordedTables::stages`], each a [`build_tables`] job with `build`'s
+/// directory, rules and threads; a dry run plans them), then compares each recorded
+/// table with the file in the directory.
+///
+/// # Errors
+/// The proof's table list cannot be read ([`RecordedTables::read`]); the proof's rules are
+/// not `build.rules`; a build fails; the tables built cannot be opened.
+pub fn build_recorded(
+    path: &Path,
+    build: &BuildOptions,
+    dry_run: bool,
+    on_event: &(dyn Fn(RecordedBuildEvent<'_>) + Sync),
+) -> Result<RecordedBuildReport, JobError> {
+    let recorded = RecordedTables::read(path)?;
+    if recorded.rules != build.rules {
+        return Err(JobError::Invalid(format!(
+            "{} is a proof under the rules {}, the tables asked for are {}: give --rules {}",
+            path.display(),
+            recorded.rules,
+            build.rules,
+            recorded.rules
+        )));
+    }
+    on_event(RecordedBuildEvent::Read(&recorded));
+    let mut stages = Vec::new();
+    for (side, materials) in recorded.stages() {
+        let options = TablesBuildOptions {
+            build: build.clone(),
+            targets: materials,
+            bound: side.map(|side| vec![side]),
+            dry_run,
+        };
+        on_event(RecordedBuildEvent::Stage(&options));
+        let report =
+            build_tables(&options, &|e| on_event(RecordedBuildEvent::Build(e))).map_err(|e| {
+                JobError::context(format!("building the tables of {}", path.display()), e)
+            })?;
+        on_event(RecordedBuildEvent::Built(&options, &report));
+        stages.push(RecordedStage {
+            tables: stage_name(side),
+            report,
+        });
+    }
+    let tablebase = if dry_run || recorded.is_empty() {
+        None
+    } else {
+        let opened = Tablebase::open(&build.dir, build.rules);
+        Some(opened.map_err(|e| JobError::context(format!("{}", build.dir.display()), e))?)
+    };
+    let oracle = tablebase.as_ref().map(TablebaseOracle::new);
+    Ok(RecordedBuildReport::new(
+        path,
+        &build.dir,
+        &recorded,
+        stages,
+        oracle.as_ref().map(|o| o as &dyn LeafOracle),
+    ))
 }

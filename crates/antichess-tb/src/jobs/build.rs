@@ -226,6 +226,40 @@ fn announce(
     }
 }
 
+/// Whose wins a bound table makes sure (`tb build --bound`, `tb verify --bound`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum BoundSide {
+    /// White's wins are sure (promotions count against White): what proving a White win
+    /// needs.
+    White,
+    /// Black's wins are sure.
+    Black,
+    /// Both bound tables.
+    Both,
+}
+
+impl BoundSide {
+    /// The bound tables of one side: the prover's.
+    #[must_use]
+    pub fn of(prover: Color) -> BoundSide {
+        match prover {
+            Color::White => BoundSide::White,
+            Color::Black => BoundSide::Black,
+        }
+    }
+
+    /// The sides whose bound tables are meant.
+    #[must_use]
+    pub fn colors(self) -> &'static [Color] {
+        match self {
+            BoundSide::White => &[Color::White],
+            BoundSide::Black => &[Color::Black],
+            BoundSide::Both => &Color::ALL,
+        }
+    }
+}
+
 /// The tables of `kind` a bound build of `sides` asks for, as [`crate::verify_tables`]
 /// names them: each material once per side.
 #[must_use]

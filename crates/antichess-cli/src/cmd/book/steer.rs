@@ -3,9 +3,9 @@
 
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
-use antichess_book::jobs::steer::{self, queue_text, QueueAction};
+use antichess_book::jobs::steer::{self, queue_text, Mark, QueueAction};
 use antichess_book::Book;
 
 use crate::common::book::moves_from_root;
@@ -53,17 +53,6 @@ pub struct PinArgs {
     pub format: Format,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum MarkArg {
-    /// The book's prover wins here (`book prove` still re-solves the node).
-    Win,
-    /// The prover does not win here: the book looks for a win elsewhere (e.g. mark the
-    /// move a proof uses as lost to see whether another move wins too).
-    Loss,
-    /// Remove the mark.
-    None,
-}
-
 /// Mark a node as won or lost by your judgement (it is no longer searched and counts as
 /// decided), or remove the mark. A proof still re-solves marked wins.
 #[derive(Debug, Args)]
@@ -76,7 +65,7 @@ pub struct MarkArgs {
 
     /// Your judgement of the node, from the side of the book's prover.
     #[arg(long = "as", value_enum)]
-    pub as_: MarkArg,
+    pub as_: Mark,
     /// Output format: text, or a JSON object saying what was done.
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -111,10 +100,5 @@ pub fn run_pin(args: &PinArgs) -> anyhow::Result<ExitCode> {
 pub fn run_mark(args: &MarkArgs) -> anyhow::Result<ExitCode> {
     let mut book = Book::open_for_writing(&args.book)?;
     let moves = moves_from_root(&book, Some(&args.moves))?;
-    let win = match args.as_ {
-        MarkArg::Win => Some(true),
-        MarkArg::Loss => Some(false),
-        MarkArg::None => None,
-    };
-    print_report(&steer::mark(&mut book, &moves, win)?, args.format)
+    print_report(&steer::mark(&mut book, &moves, args.as_)?, args.format)
 }

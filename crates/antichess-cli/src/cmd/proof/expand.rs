@@ -20,14 +20,6 @@ use crate::common::output::{
 use crate::common::parse::{parse_nodes, parse_size};
 use crate::common::tables::solver_tables_of;
 
-/// How `expand-leaves` proves a leaf again.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Method {
-    Both,
-    Search,
-    Playout,
-}
-
 #[derive(Debug, Args)]
 pub struct ExpandArgs {
     /// The proof to read (either format).
@@ -63,7 +55,7 @@ pub struct ExpandArgs {
     /// but a larger proof); `search` only searches; `playout` plays out every leaf whose
     /// table the directory has (and searches the others).
     #[arg(long, value_enum, default_value = "both")]
-    pub method: Method,
+    pub method: ExpandMethod,
 
     /// Search threads per leaf.
     #[arg(long, value_name = "N", default_value_t = 1)]
@@ -97,11 +89,7 @@ pub fn run(args: &ExpandArgs) -> anyhow::Result<ExitCode> {
         units: args.units,
         hash: args.hash,
         leaf_nodes: args.leaf_nodes,
-        method: match args.method {
-            Method::Both => ExpandMethod::Both,
-            Method::Search => ExpandMethod::Search,
-            Method::Playout => ExpandMethod::Playout,
-        },
+        method: args.method,
         threads: args.threads,
         leaf_dir: args.leaf_dir.clone(),
     };

@@ -23,7 +23,7 @@ use anyhow::bail;
 use clap::Args;
 use indicatif::ProgressBar;
 
-use crate::common::args::{ProofFormatArg, ReferenceArgs, SearchTables};
+use crate::common::args::{ReferenceArgs, SearchTables};
 use crate::common::interrupt::stop_on_ctrl_c;
 use crate::common::output::{
     parse_format_of_proof_command, print_json_pretty, Format as OutputFormat,
@@ -114,7 +114,7 @@ pub struct MinimizeArgs {
     /// File format of the input (default: detected from the magic bytes). Files to merge
     /// are always detected, so the two formats can be mixed.
     #[arg(long, value_enum, value_name = "FORMAT")]
-    pub proof_format: Option<ProofFormatArg>,
+    pub proof_format: Option<antichess_proof::Format>,
 
     #[command(flatten)]
     pub reference: ReferenceArgs,
@@ -172,7 +172,7 @@ pub fn run(args: &MinimizeArgs) -> anyhow::Result<ExitCode> {
     let reference = args.reference.options()?;
     // An output that may not be replaced is refused before the work.
     antichess_io::check_target(&args.output)?;
-    let format = args.proof_format.map(Into::into);
+    let format = args.proof_format;
     let input = MinimizeInput::read(&args.input, format, &reference)?;
     let tablebase = args.tables.open(input.rules(), false)?;
     let bar = progress_bar(minimize.time, args.global);

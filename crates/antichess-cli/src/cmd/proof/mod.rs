@@ -19,7 +19,7 @@ use antichess_proof::{
 use clap::{Args, Subcommand};
 use indicatif::ProgressBar;
 
-use crate::common::args::{ProofFormatArg, ReferenceArgs};
+use crate::common::args::ReferenceArgs;
 use crate::common::output::{
     parse_format_of_proof_command, print_json_pretty, Format as OutputFormat,
 };
@@ -72,7 +72,7 @@ pub enum ProofCommand {
 pub struct ReadArgs {
     /// File format of the proof (default: detected from the magic bytes).
     #[arg(long, value_enum, value_name = "FORMAT")]
-    pub proof_format: Option<ProofFormatArg>,
+    pub proof_format: Option<antichess_proof::Format>,
 
     /// Output: text, or the statistics as one JSON object (json).
     #[arg(long, value_name = "text|json", default_value = "text", value_parser = parse_format_of_proof_command)]
@@ -130,7 +130,7 @@ pub struct ConvertArgs {
 
     /// The format to write.
     #[arg(long, value_enum)]
-    pub to: ProofFormatArg,
+    pub to: antichess_proof::Format,
 
     /// Tablebase directory, for tablebase leaves: the input is verified before it is
     /// converted (default: ~/.cache/antichess/tables/<rules> if it exists). Converted to
@@ -175,11 +175,7 @@ fn progress_bar(total: Option<u64>, what: &str) -> ProgressBar {
 
 fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     let reference = args.read.reference.options()?;
-    let head = FileHead::read(
-        &args.file,
-        args.read.proof_format.map(Into::into),
-        &reference,
-    )?;
+    let head = FileHead::read(&args.file, args.read.proof_format, &reference)?;
     let tablebase = verification_tables(args.tables.as_deref(), head.rules())?;
     let oracle: &dyn LeafOracle = &tablebase.as_ref().map(TablebaseOracle::new);
     let options = VerifyOptions {
@@ -219,7 +215,7 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
 fn stats(args: &StatsArgs) -> anyhow::Result<ExitCode> {
     let reference = args.read.reference.options()?;
     let format = match args.read.proof_format {
-        Some(format) => format.into(),
+        Some(format) => format,
         None => detect_file_format(&args.file)?,
     };
     let bar = progress_bar(announced_nodes(&args.file, format, &reference), "reading");
@@ -246,7 +242,7 @@ fn convert(args: &ConvertArgs) -> anyhow::Result<ExitCode> {
     let oracle: &dyn LeafOracle = &tablebase.as_ref().map(TablebaseOracle::new);
     let options = ConvertOptions {
         output: args.output.clone(),
-        to: args.to.into(),
+        to: args.to,
     };
     let result = convert_verified(&input, oracle, tablebase.is_some(), &options);
     finish(

@@ -1,14 +1,13 @@
-//! `antichess tb build`: the command's arguments ([`BuildArgs`], with the [`Game`] and
-//! [`BoundSide`] choices that other `tb` commands take too), their conversion into the
+//! `antichess tb build`: the command's arguments ([`BuildArgs`], with the [`Game`] choice
+//! that other `tb` commands take too), their conversion into the
 //! job's options (`antichess_tb::jobs::build`, and the book's side of it for
 //! `--from-frontier` and `--queue`), and the printing of its events and report (a dry
 //! run's plan included).
 
 use std::process::ExitCode;
 
-use antichess_core::Color;
 use antichess_tb::jobs::build::{
-    build_tables, TablesBuildEvent, TablesBuildOptions, TablesBuildReport,
+    build_tables, BoundSide, TablesBuildEvent, TablesBuildOptions, TablesBuildReport,
 };
 use antichess_tb::jobs::plan::PlanReport;
 use antichess_tb::jobs::targets::targets;
@@ -133,28 +132,6 @@ pub struct BuildArgs {
     pub tables: TablesArgs,
 }
 
-/// Whose wins a bound table makes sure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum BoundSide {
-    /// White's wins are sure (promotions count against White): what proving a White win
-    /// needs.
-    White,
-    /// Black's wins are sure.
-    Black,
-    /// Both bound tables.
-    Both,
-}
-
-impl BoundSide {
-    pub(super) fn colors(self) -> &'static [Color] {
-        match self {
-            BoundSide::White => &[Color::White],
-            BoundSide::Black => &[Color::Black],
-            BoundSide::Both => &Color::ALL,
-        }
-    }
-}
-
 /// `tb build --from-book` takes the book's materials of at most this many units unless
 /// `--units` says otherwise.
 const FROM_BOOK_UNITS: u32 = 5;
@@ -226,10 +203,7 @@ fn frontier_targets(
 ) -> anyhow::Result<(Vec<Material>, BoundSide)> {
     let choice =
         antichess_book::jobs::tb_build::frontier_choice(path, args.tables.rules, args.top)?;
-    let side = args.bound.unwrap_or(match choice.prover {
-        Color::White => BoundSide::White,
-        Color::Black => BoundSide::Black,
-    });
+    let side = args.bound.unwrap_or(BoundSide::of(choice.prover));
     if args.format == Format::Json && args.dry_run {
         // The plan's JSON follows on standard output; the frontier's account goes first.
         eprintln!("{}", serde_json::to_string(&choice.found)?);
@@ -259,27 +233,48 @@ pub(super) fn build_stage(
     options: &TablesBuildOptions,
     format: Format,
 ) -> anyhow::Result<TablesBuildReport> {
-    let json = format == Format::Json;
-    // The start line on stderr; the summary goes to standard output.
-    let progress = BuildProgress::new(json).at(&options.build).table_lines();
-    let result = build_tables(options, &|e| match e {
-        TablesBuildEvent::Planned {
-            summary,
-            note,
-            warnings,
-        } => {
-            if !json {
-                eprintln!("plan: {summary}");
-                if let Some(note) = note {
-                    eprintln!("note: {note}");
-                }
-            }
-            warn(&warnings);
-        }
-        TablesBuildEvent::Build(e) => progress.event(e),
-    });
-    progress.finish(None);
+    let stage = StageDisplay::new(options, format);
+    let result = build_tables(options, &|e| stage.event(e));
+    stage.finish();
     Ok(result?)
+}
+
+/// A build's plan (its start line, note and warnings) and progress on stderr.
+pub(super) struct StageDisplay {
+    progress: BuildProgress,
+    json: bool,
+}
+
+impl StageDisplay {
+    pub(super) fn new(options: &TablesBuildOptions, format: Format) -> StageDisplay {
+        let json = format == Format::Json;
+        // The start line on stderr; the summary goes to standard output.
+        let progress = BuildProgress::new(json).at(&options.build).table_lines();
+        StageDisplay { progress, json }
+    }
+
+    pub(super) fn event(&self, event: TablesBuildEvent) {
+        match event {
+            TablesBuildEvent::Planned {
+                summary,
+                note,
+                warnings,
+            } => {
+                if !self.json {
+                    eprintln!("plan: {summary}");
+                    if let Some(note) = note {
+                        eprintln!("note: {note}");
+                    }
+                }
+                warn(&warnings);
+            }
+            TablesBuildEvent::Build(e) => self.progress.event(e),
+        }
+    }
+
+    pub(super) fn finish(&self) {
+        self.progress.finish(None);
+    }
 }
 
 /// A build's report (or a dry run's plan) on stdout, as text or JSON.

@@ -1,71 +1,57 @@
-//! `antichess tb build --from-proof FILE`: the stages of the tables a proof file records
-//! (`antichess_proof::jobs::RecordedTables`), each run by the build job with its progress,
-//! then the report comparing the records with the files built
-//! (`antichess_proof::jobs::RecordedBuildReport`).
+//! `antichess tb build --from-proof FILE`: the job is `antichess_proof::jobs::build_recorded`
+//! (the tables a proof file records, stage by stage, then compared with the files built);
+//! this shows each stage as `tb build` shows a build and prints the report.
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::{Mutex, PoisonError};
 
-use antichess_proof::jobs::{stage_name, RecordedBuildReport, RecordedStage, RecordedTables};
-use antichess_proof::{LeafOracle, TablebaseOracle};
-use antichess_tb::jobs::build::TablesBuildOptions;
-use anyhow::bail;
+use antichess_proof::jobs::{build_recorded, RecordedBuildEvent};
 
-use super::build::{build_stage, print_report, BuildArgs};
+use super::build::{print_report, BuildArgs, StageDisplay};
 use crate::common::output::{exit_code, print_json, Format};
 
 /// Builds the tables of the proof at `path` into `args`'s tables directory.
 pub(super) fn run(path: &Path, args: &BuildArgs) -> anyhow::Result<ExitCode> {
-    let recorded = RecordedTables::read(path)?;
-    let rules = args.tables.rules;
-    if recorded.rules != rules {
-        bail!(
-            "{} is a proof under the rules {}, the tables asked for are {rules}: give --rules {}",
-            path.display(),
-            recorded.rules,
-            recorded.rules
-        );
-    }
     let json = args.format == Format::Json;
-    if !recorded.is_empty() {
-        eprintln!("{}", recorded.counts_line(path));
-    }
-    let dir = args.tables.dir();
-    let mut stages = Vec::new();
-    for (side, materials) in recorded.stages() {
-        let options = TablesBuildOptions {
-            build: args.tables.build_options(),
-            targets: materials,
-            bound: side.map(|side| vec![side]),
-            dry_run: args.dry_run,
-        };
-        let report = build_stage(&options, args.format)?;
-        if !json {
-            print_report(&report, &options, args.format)?;
+    let stage: Mutex<Option<StageDisplay>> = Mutex::new(None);
+    let build = args.tables.build_options();
+    let report = build_recorded(path, &build, args.dry_run, &|e| {
+        let mut stage = stage.lock().unwrap_or_else(PoisonError::into_inner);
+        match e {
+            RecordedBuildEvent::Read(recorded) if !recorded.is_empty() => {
+                eprintln!("{}", recorded.counts_line(path));
+            }
+            RecordedBuildEvent::Stage(options) => {
+                *stage = Some(StageDisplay::new(options, args.format))
+            }
+            RecordedBuildEvent::Build(e) => {
+                if let Some(stage) = stage.as_ref() {
+                    stage.event(e);
+                }
+            }
+            RecordedBuildEvent::Built(options, report) => {
+                if let Some(stage) = stage.take() {
+                    stage.finish();
+                }
+                if !json {
+                    // (Printing to stdout fails only when nobody reads it.)
+                    let _ = print_report(report, options, args.format);
+                }
+            }
+            RecordedBuildEvent::Read(_) => {}
         }
-        stages.push(RecordedStage {
-            tables: stage_name(side),
-            report,
-        });
-    }
-    let tablebase = match args.dry_run || recorded.is_empty() {
-        true => None,
-        false => Some(antichess_tb::Tablebase::open(&dir, rules)?),
-    };
-    let oracle = tablebase.as_ref().map(TablebaseOracle::new);
-    let report = RecordedBuildReport::new(
-        path,
-        &dir,
-        &recorded,
-        stages,
-        oracle.as_ref().map(|o| o as &dyn LeafOracle),
-    );
+    });
+    // (A stage that failed still clears its bar.)
+    let failed = stage.into_inner().unwrap_or_else(PoisonError::into_inner);
+    failed.iter().for_each(StageDisplay::finish);
+    let report = report?;
     if json {
         print_json(&report)?;
     } else {
         println!("{report}");
     }
     Ok(exit_code(
-        report.complete() || args.dry_run || recorded.is_empty(),
+        report.complete() || args.dry_run || report.recorded == 0,
     ))
 }

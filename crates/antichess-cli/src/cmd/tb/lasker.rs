@@ -1,14 +1,6 @@
 //! `antichess tb … --game lasker`: build, probe and inspect Lasker chess tables (orthodox
-//! endgames where stalemating the opponent is a lesser win; antichess_tb::lasker).
-//!
-//! What is counted: legal positions only (the side not to move is not in check), both
-//! kings always present, no castling. Positions in which the side to move can capture en
-//! passant are not stored and not counted (probing resolves them through their moves; the
-//! generator values them as positions of their own, docs/formats/lasker-table.md).
-//! Percentages are over the "unique" positions of the published figures (a Nalimov-style
-//! index: without pawns the White king in the a1–d1–d4 triangle and, with it on the
-//! diagonal, the Black king on or below it; with pawns the White king on files a–d); the
-//! counts are also given up to symmetry and on the whole board.
+//! endgames where stalemating the opponent is a lesser win): arguments to the jobs of
+//! `antichess_tb::jobs::lasker`, whose statistics count as `antichess_tb::lasker::stats` says.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
