@@ -56,10 +56,10 @@ pub struct WalkDefaults {
     pub rule: WalkRule,
     /// The factor of the dominant rule.
     pub dominance: f64,
-    /// Whether the dominant rule's tolerance grows with the ratio (log), or is fixed.
-    pub log_tolerance: bool,
-    /// Whether the dominant rule's replies are the nearest (else the refuting ones).
-    pub nearest_replies: bool,
+    /// How far the dominant rule's tolerance reaches.
+    pub tolerance: Tolerance,
+    /// Which reply the dominant rule follows where the opponent moves.
+    pub replies: Replies,
     /// The fraction of the work weighed in (0: none).
     pub effort: f64,
     /// Plies below the root from which the work is weighed in.
@@ -71,8 +71,8 @@ impl WalkDefaults {
     pub const GROW: WalkDefaults = WalkDefaults {
         rule: WalkRule::Best,
         dominance: 10.0,
-        log_tolerance: false,
-        nearest_replies: false,
+        tolerance: Tolerance::Fixed,
+        replies: Replies::Refuting,
         effort: 0.0,
         effort_depth: 0,
     };
@@ -83,8 +83,8 @@ impl WalkDefaults {
     pub const PROVE: WalkDefaults = WalkDefaults {
         rule: WalkRule::Dominant,
         dominance: 3.0,
-        log_tolerance: false,
-        nearest_replies: false,
+        tolerance: Tolerance::Fixed,
+        replies: Replies::Refuting,
         effort: 0.25,
         effort_depth: 10,
     };
@@ -136,12 +136,8 @@ impl WalkChoice {
             WalkRule::Dominant => Selection::Dominant {
                 ratio: dominance,
                 slack: self.slack,
-                scaled: self
-                    .tolerance
-                    .map_or(defaults.log_tolerance, |t| t == Tolerance::Log),
-                nearest: self
-                    .replies
-                    .map_or(defaults.nearest_replies, |r| r == Replies::Nearest),
+                scaled: self.tolerance.unwrap_or(defaults.tolerance) == Tolerance::Log,
+                nearest: self.replies.unwrap_or(defaults.replies) == Replies::Nearest,
             },
         })
     }
